@@ -1,0 +1,127 @@
+# shoal: `make` builds the library from the shipped tuned database, `make test` runs every test,
+# `make tune` tunes this machine's GPU, `make bench` compares with cuBLAS and OpenBLAS.
+
+CUDA_HOME ?= /usr/local/cuda
+NVCC ?= $(CUDA_HOME)/bin/nvcc
+CC ?= gcc
+# GPU targets: compute capabilities without the dot (80 = sm_80, 90 = sm_90)
+CUDA_ARCHS ?= 80 90
+ROUTINES ?= gemm
+PRECISIONS ?= s d
+PYTHON ?= python3
+PREFIX ?= $(abspath .)
+
+BUILD := build
+VENV := .venv
+PY := $(VENV)/bin/python
+DB := tuned_db/shoal.sqlite
+DB_SQL := tuned_db/shoal.sql
+
+GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a))
+CFLAGS := -std=c11 -O2 -Wall -Wextra -fPIC -D_GNU_SOURCE -Iinclude -Iruntime -I$(CUDA_HOME)/include
+NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -Xcompiler -fPIC -Iinclude -Iruntime
+CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart -lstdc++ -lm
+LIB_SHARED := lib/libshoal.so
+LIB_STATIC := lib/libshoal.a
+# $$ORIGIN: test and bench programs live two levels below the repository (build/tests, build/bin)
+LDLIBS_SHOAL := -Llib -lshoal -Wl,-rpath,'$$ORIGIN/../../lib' $(CUDA_LIBS)
+OPENBLAS_LIBS := -lopenblas
+
+comma := ,
+empty :=
+space := $(empty) $(empty)
+
+RUNTIME_SRCS := $(wildcard runtime/*.c)
+RUNTIME_OBJS := $(patsubst runtime/%.c,$(BUILD)/obj/runtime/%.o,$(RUNTIME_SRCS))
+GEN_CU := $(foreach r,$(ROUTINES),$(foreach p,s d,generated/$(r)_$(p).cu))
+GEN_C := $(foreach r,$(ROUTINES),generated/$(r)_tables.c)
+GEN_OBJS := $(patsubst generated/%.cu,$(BUILD)/obj/generated/%.o,$(GEN_CU)) \
+            $(patsubst generated/%.c,$(BUILD)/obj/generated/%.o,$(GEN_C))
+TUNER_OBJS := $(patsubst tuner/%.c,$(BUILD)/obj/tuner/%.o,$(wildcard tuner/*.c)) $(BUILD)/obj/tuner/device_util.o \
+              $(BUILD)/obj/runtime/gemm_launch.o $(BUILD)/obj/runtime/gemm_vendor.o
+TUNER := $(BUILD)/bin/shoal_tune
+GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard search_space/*.toml)
+
+.PHONY: all deps venv tune test bench clean distclean show
+.DELETE_ON_ERROR:
+
+all: deps $(LIB_SHARED) $(LIB_STATIC) include/shoal.h shoal.pc $(TUNER)
+
+deps:
+	@CC=$(CC) scripts/check_deps.sh $(CUDA_HOME)
+
+# A virtual environment with the pinned packages. Without network (e.g. the GPU machine) it falls
+# back on the system's own Jinja2 and pytest, and says so.
+venv: $(VENV)/.stamp
+$(VENV)/.stamp: requirements.txt
+	$(PYTHON) -m venv --system-site-packages $(VENV)
+	$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt || \
+	  ( $(VENV)/bin/python -c 'import jinja2, pytest' && echo "shoal: pip failed; using the system's jinja2 and pytest" )
+	touch $@
+
+# The tuned database is committed as a reviewable SQL dump; the .sqlite file is derived from it.
+$(DB): $(wildcard $(DB_SQL)) tuned_db/schema.sql | $(VENV)/.stamp
+	$(PY) -m generator load-db --sql $(DB_SQL) --db $@
+
+generated/.stamp: $(DB) $(GENERATOR_SRCS) | $(VENV)/.stamp
+	$(PY) -m generator emit --db $(DB) --out generated
+	touch $@
+$(GEN_CU) $(GEN_C): generated/.stamp
+
+$(BUILD)/obj/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) include/shoal.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(BUILD)/obj/generated/%.o: generated/%.cu runtime/kernel_abi.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+$(BUILD)/obj/generated/%.o: generated/%.c runtime/dispatch_table.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(BUILD)/obj/tuner/%.o: tuner/%.c $(wildcard tuner/*.h) $(wildcard runtime/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(BUILD)/obj/tuner/device_util.o: tuner/device_util.cu tuner/device_util.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(LIB_SHARED): $(RUNTIME_OBJS) $(GEN_OBJS)
+	@mkdir -p lib
+	$(CC) -shared -o $@ $^ $(CUDA_LIBS)
+$(LIB_STATIC): $(RUNTIME_OBJS) $(GEN_OBJS)
+	@mkdir -p lib
+	rm -f $@ && ar rcs $@ $^
+$(TUNER): $(TUNER_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcublas -lcudart -lstdc++ -lpthread -lm
+
+shoal.pc: Makefile
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: shoal\nDescription: autotuned batched small-matrix linear algebra for NVIDIA GPUs\nVersion: 0.1.0\nCflags: -I$${includedir} -I%s/include\nLibs: -L$${libdir} -lshoal\nLibs.private: -L%s/lib64 -lcublas -lcudart -lm\n' \
+	  '$(PREFIX)' '$(CUDA_HOME)' '$(CUDA_HOME)' > $@
+
+include tests/tests.mk
+include bench/bench.mk
+
+# Tune this machine's GPU; resumable, so an interrupted run continues where it stopped.
+# e.g. make tune ROUTINES=gemm PRECISIONS=d TUNE_MINUTES=9
+TUNE_MINUTES ?= 0
+tune: $(TUNER) $(DB) | $(VENV)/.stamp
+	$(PY) -m generator tune --db $(DB) --tuner $(TUNER) --work $(BUILD)/tune \
+	  --routines $(subst $(space),$(comma),$(strip $(ROUTINES))) \
+	  --precisions $(subst $(space),$(comma),$(strip $(PRECISIONS))) \
+	  $(if $(filter-out 0,$(TUNE_MINUTES)),--max-minutes $(TUNE_MINUTES))
+	$(PY) -m generator dump-db --db $(DB) --sql $(DB_SQL)
+
+show: $(DB) | $(VENV)/.stamp
+	$(PY) -m generator show --db $(DB)
+
+test: all $(TEST_BINS) | $(VENV)/.stamp
+	$(PY) -m pytest tests
+
+bench: all $(BENCH_BIN) | $(VENV)/.stamp
+	$(PY) bench/run_bench.py
+
+clean:
+	rm -rf $(BUILD) lib shoal.pc generated/*.cu generated/*.c generated/.stamp $(DB)
+
+distclean: clean
+	rm -rf $(VENV)

@@ -1,0 +1,29 @@
+# Build rules of the benchmark; included by the top-level Makefile, which defines CC, NVCC,
+# CFLAGS, NVCCFLAGS, GENCODE, BUILD, LIB_SHARED, LDLIBS_SHOAL and OPENBLAS_LIBS.
+# `make bench` builds $(BENCH_BIN) and runs bench/run_bench.py.
+
+BENCH_BIN := $(BUILD)/bin/shoal_bench
+BENCH_OBJ_DIR := $(BUILD)/bench
+BENCH_OBJS := $(BENCH_OBJ_DIR)/shoal_bench.o $(BENCH_OBJ_DIR)/bench_kernels.o \
+              $(BENCH_OBJ_DIR)/gemm_check.o
+
+$(BENCH_OBJ_DIR)/shoal_bench.o: bench/shoal_bench.c bench/bench_kernels.h tests/gpu/gemm_check.h \
+                                include/shoal.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fopenmp -Ibench -Itests/gpu -c $< -o $@
+
+$(BENCH_OBJ_DIR)/gemm_check.o: tests/gpu/gemm_check.c tests/gpu/gemm_check.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/gpu -c $< -o $@
+
+# Data fill and pointer-array kernels.
+$(BENCH_OBJ_DIR)/bench_kernels.o: bench/bench_kernels.cu bench/bench_kernels.h
+	@mkdir -p $(@D)
+	$(NVCC) $(filter-out $(GENCODE),$(NVCCFLAGS)) $(GENCODE) -Ibench -c $< -o $@
+
+# Linked by the C compiler: the nvcc object needs the C++ runtime (-lstdc++), the baselines need
+# cuBLAS and OpenBLAS.
+$(BENCH_BIN): $(BENCH_OBJS) $(LIB_SHARED)
+	@mkdir -p $(@D)
+	$(CC) -fopenmp $(BENCH_OBJS) -o $@ $(LDLIBS_SHOAL) -lcublas -lcudart $(OPENBLAS_LIBS) \
+	    -lstdc++ -lm

@@ -1,0 +1,59 @@
+#include "bench_kernels.h"
+
+namespace {
+
+__device__ __forceinline__ unsigned long long splitmix(unsigned long long z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+template <typename T>
+__global__ void fill_uniform(T *x, long long count, unsigned long long seed)
+{
+    long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += step) {
+        unsigned long long z = splitmix(seed ^ splitmix((unsigned long long)i));
+        double v = 2.0 * ((double)(z >> 11) * 0x1.0p-53) - 1.0;
+        T t = (T)v;
+        x[i] = t == (T)0 ? (T)0.5 : t; /* zeros would hide missing terms */
+    }
+}
+
+__global__ void pointer_array(void **ptrs, char *base, long long stride_bytes, long long batch)
+{
+    long long step = (long long)gridDim.x * blockDim.x;
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < batch; i += step)
+        ptrs[i] = base + i * stride_bytes;
+}
+
+unsigned grid_for(long long count)
+{
+    long long blocks = (count + 255) / 256;
+    return (unsigned)(blocks < 1 ? 1 : blocks > 8192 ? 8192 : blocks);
+}
+
+} // namespace
+
+extern "C" cudaError_t bench_fill_uniform(char prec, void *x, int64_t count, uint64_t seed,
+                                          cudaStream_t s)
+{
+    if (count <= 0)
+        return cudaSuccess;
+    if (prec == 's')
+        fill_uniform<float><<<grid_for(count), 256, 0, s>>>((float *)x, count, seed);
+    else
+        fill_uniform<double><<<grid_for(count), 256, 0, s>>>((double *)x, count, seed);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t bench_pointer_array(void **ptrs, void *base, int64_t stride_bytes,
+                                           int64_t batch, cudaStream_t s)
+{
+    if (batch <= 0)
+        return cudaSuccess;
+    pointer_array<<<grid_for(batch), 256, 0, s>>>(ptrs, (char *)base, stride_bytes, batch);
+    return cudaGetLastError();
+}

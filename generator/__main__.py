@@ -1,0 +1,158 @@
+"""Command line: `python -m generator {tune,emit,show,count,load-db,dump-db} ...`."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import db
+from .expr import ExprError
+from .project import REPO_ROOT, Project, default_project, template_version
+from .search_space import SearchSpaceError, discover
+
+
+def _csv(s: str) -> list[str]:
+    return [x.strip() for x in s.split(",") if x.strip()]
+
+
+def _project(args: argparse.Namespace) -> Project:
+    p = default_project()
+    dirs = tuple(Path(d) for d in args.templates) + p.template_dirs if args.templates else p.template_dirs
+    return Project(search_space_dir=Path(args.search_space or p.search_space_dir),
+                   template_dirs=dirs, include_dir=p.include_dir)
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    from .tune import TuneError, TuneOptions, tune
+    opts = TuneOptions(db_path=Path(args.db), tuner=args.tuner, work=Path(args.work),
+                       routines=_csv(args.routines), precisions=_csv(args.precisions),
+                       max_minutes=args.max_minutes, limit_shapes=args.limit_shapes, note=args.note)
+    try:
+        return tune(_project(args), opts)
+    except TuneError as e:
+        print(f"[tune] error: {e}", file=sys.stderr)
+        return 1
+
+
+def cmd_emit(args: argparse.Namespace) -> int:
+    from .emit import emit_from_path
+    project = _project(args)
+    res = emit_from_path(Path(args.db), project, discover(project.search_space_dir), Path(args.out))
+    for p in res.written:
+        print(f"[emit] wrote {p}")
+    if res.unchanged:
+        print(f"[emit] {len(res.unchanged)} file(s) unchanged")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from .show import ShowFilter, show
+    project = _project(args)
+    versions = None
+    if not args.all_versions:
+        spaces = discover(project.search_space_dir)
+        versions = {s.routine.name: template_version(project, s) for s in spaces
+                    if args.routine in (None, s.routine.name)}
+    if not Path(args.db).is_file():
+        print(f"{args.db} does not exist (run load-db or tune first)", file=sys.stderr)
+        return 1
+    conn = db.connect(args.db)
+    try:
+        show(conn, ShowFilter(device=args.device, routine=args.routine, precision=args.precision,
+                              variant=args.variant, mode=args.mode, versions=versions), sys.stdout)
+    finally:
+        conn.close()
+    return 0
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    from .tune import print_counts, query_device
+    if args.device_info:
+        device = json.loads(Path(args.device_info).read_text())
+    else:
+        device = query_device(args.tuner)
+    print_counts(_project(args), _csv(args.routines), _csv(args.precisions), device)
+    return 0
+
+
+def cmd_load_db(args: argparse.Namespace) -> int:
+    db.load_sql(args.sql, args.db)
+    src = args.sql if Path(args.sql).is_file() else f"{db.SCHEMA_PATH} (no {args.sql} yet)"
+    print(f"[load-db] {args.db} <- {src}")
+    return 0
+
+
+def cmd_dump_db(args: argparse.Namespace) -> int:
+    changed = db.dump_sql(args.db, args.sql)
+    print(f"[dump-db] {args.sql} {'written' if changed else 'unchanged'}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m generator", description=__doc__)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--search-space", help="directory of <routine>.toml "
+                        f"(default {REPO_ROOT / 'search_space'})")
+    common.add_argument("--templates", action="append", help="template directory searched before "
+                        "templates/ (repeatable; for experiments and tests)")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+
+    t = sub.add_parser("tune", parents=[common], help="tune on this machine's GPU (resumable)")
+    t.add_argument("--db", required=True)
+    t.add_argument("--tuner", required=True, help="path of shoal_tune")
+    t.add_argument("--work", required=True, help="scratch directory (sources, cubins, job, results)")
+    t.add_argument("--routines", default="gemm")
+    t.add_argument("--precisions", default="s,d")
+    t.add_argument("--max-minutes", type=float, help="stop (resumably) after this long")
+    t.add_argument("--limit-shapes", type=int, help="only the first N distinct (m, n, k)")
+    t.add_argument("--note", default="", help="free text stored with the run")
+    t.set_defaults(func=cmd_tune)
+
+    e = sub.add_parser("emit", parents=[common], help="write generated/ from the database")
+    e.add_argument("--db", required=True)
+    e.add_argument("--out", required=True)
+    e.set_defaults(func=cmd_emit)
+
+    s = sub.add_parser("show", parents=[common], help="winners per shape vs the vendor")
+    s.add_argument("--db", required=True)
+    s.add_argument("--device", help="substring of the device name")
+    s.add_argument("--routine")
+    s.add_argument("--precision")
+    s.add_argument("--variant")
+    s.add_argument("--mode")
+    s.add_argument("--all-versions", action="store_true",
+                   help="also show measurements of other template versions")
+    s.set_defaults(func=cmd_show)
+
+    c = sub.add_parser("count", parents=[common], help="tasks a tuning run would have")
+    src = c.add_mutually_exclusive_group(required=True)
+    src.add_argument("--device-info", help="JSON as printed by shoal_tune --device-info")
+    src.add_argument("--tuner", help="ask this shoal_tune for the device info")
+    c.add_argument("--routines", default="gemm")
+    c.add_argument("--precisions", default="s,d")
+    c.set_defaults(func=cmd_count)
+
+    ld = sub.add_parser("load-db", help="rebuild the SQLite database from its SQL dump")
+    ld.add_argument("--sql", required=True)
+    ld.add_argument("--db", required=True)
+    ld.set_defaults(func=cmd_load_db)
+
+    dd = sub.add_parser("dump-db", help="write the SQL dump of the database (deterministic)")
+    dd.add_argument("--db", required=True)
+    dd.add_argument("--sql", required=True)
+    dd.set_defaults(func=cmd_dump_db)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (SearchSpaceError, ExprError, FileNotFoundError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

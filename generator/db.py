@@ -1,0 +1,221 @@
+"""The tuned database (tuned_db/schema.sql, internals.md §4): opening, text dumps, and the
+writes the tuning driver makes. Reading for emission and display lives with those commands."""
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import socket
+import sqlite3
+import tempfile
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from .project import REPO_ROOT
+
+SCHEMA_PATH = REPO_ROOT / "tuned_db" / "schema.sql"
+STATUSES: tuple[str, ...] = ("pruned", "compile_failed", "launch_failed", "wrong", "ok")
+DEVICE_INT_FIELDS: tuple[str, ...] = (
+    "cc_major", "cc_minor", "sm_count", "max_threads_per_block", "max_threads_per_sm",
+    "smem_per_block", "smem_per_block_optin", "smem_per_sm", "regs_per_block", "regs_per_sm",
+    "l2_bytes", "mem_bytes",
+)
+DEVICE_VERSION_FIELDS: tuple[str, ...] = (
+    "driver_version", "runtime_version", "nvrtc_version", "cublas_version")
+DEVICE_FIELDS: tuple[str, ...] = ("name",) + DEVICE_INT_FIELDS + DEVICE_VERSION_FIELDS
+# Statically pruned candidates have no shape: recorded under this mode with m = n = k = 0.
+STATIC_MODE = "any"
+
+
+def now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+def create_schema(conn: sqlite3.Connection, schema: Path = SCHEMA_PATH) -> None:
+    conn.executescript(schema.read_text())
+
+
+def connect(path: str | Path, schema: Path = SCHEMA_PATH) -> sqlite3.Connection:
+    """Open (creating if needed) a database; an empty file gets the schema."""
+    conn = sqlite3.connect(str(path))
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA foreign_keys = ON")
+    has_tables = conn.execute(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'measurements'"
+    ).fetchone()[0]
+    if not has_tables:
+        create_schema(conn, schema)
+        conn.commit()
+    return conn
+
+
+def empty(schema: Path = SCHEMA_PATH) -> sqlite3.Connection:
+    return connect(":memory:", schema)
+
+
+def dump_text(conn: sqlite3.Connection) -> str:
+    """SQL text of the whole database. iterdump orders tables by name and rows by rowid, so the
+    same database always gives the same text (what keeps tuned_db/shoal.sql diffable)."""
+    return "\n".join(conn.iterdump()) + "\n"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# mkstemp creates files 0600; outputs are meant to be read like any other file of the checkout.
+_FILE_MODE = 0o666 & ~_umask()
+
+
+def write_if_changed(path: str | Path, text: str) -> bool:
+    """Replace `path` atomically, and only if the bytes differ (keeps make from rebuilding)."""
+    path = Path(path)
+    data = text.encode()
+    if path.is_file() and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, _FILE_MODE)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return True
+
+
+def dump_sql(db_path: str | Path, sql_path: str | Path) -> bool:
+    conn = connect(db_path)
+    try:
+        return write_if_changed(sql_path, dump_text(conn))
+    finally:
+        conn.close()
+
+
+def load_sql(sql_path: str | Path, db_path: str | Path, schema: Path = SCHEMA_PATH) -> None:
+    """Rebuild `db_path` from a dump (or from the schema alone if there is no dump yet). Built
+    beside the target and renamed over it, so a failed load leaves the old database intact."""
+    sql_path, db_path = Path(sql_path), Path(db_path)
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=db_path.parent, prefix=f".{db_path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        conn = sqlite3.connect(tmp)
+        try:
+            if sql_path.is_file():
+                conn.executescript(sql_path.read_text())
+            else:
+                create_schema(conn, schema)
+            conn.commit()
+        finally:
+            conn.close()
+        os.chmod(tmp, _FILE_MODE)
+        os.replace(tmp, db_path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+# -- writes of the tuning driver -----------------------------------------------------------------
+def upsert_device(conn: sqlite3.Connection, info: Mapping[str, Any]) -> int:
+    missing = [f for f in ("name",) + DEVICE_INT_FIELDS if info.get(f) is None]
+    if missing:
+        raise ValueError(f"device info lacks {', '.join(missing)}")
+    row: dict[str, Any] = {"name": str(info["name"])}
+    row.update({f: int(info[f]) for f in DEVICE_INT_FIELDS})
+    row.update({f: "" if info.get(f) is None else str(info[f]) for f in DEVICE_VERSION_FIELDS})
+    cols = ", ".join(DEVICE_FIELDS)
+    marks = ", ".join(f":{f}" for f in DEVICE_FIELDS)
+    # Limits may be refined by a newer tuner; the identity (the UNIQUE columns) stays.
+    updates = ", ".join(f"{f} = excluded.{f}" for f in DEVICE_INT_FIELDS[2:] + ("driver_version",))
+    conn.execute(
+        f"INSERT INTO devices ({cols}) VALUES ({marks}) "
+        "ON CONFLICT (name, cc_major, cc_minor, runtime_version, nvrtc_version, cublas_version) "
+        f"DO UPDATE SET {updates}", row)
+    return conn.execute(
+        "SELECT id FROM devices WHERE name = :name AND cc_major = :cc_major AND cc_minor = :cc_minor"
+        " AND runtime_version = :runtime_version AND nvrtc_version = :nvrtc_version"
+        " AND cublas_version = :cublas_version", row).fetchone()[0]
+
+
+def start_run(conn: sqlite3.Connection, device_id: int, routines: Iterable[str],
+              precisions: Iterable[str], template_version: str, note: str = "") -> int:
+    cur = conn.execute(
+        "INSERT INTO runs (device_id, started, routines, precisions, template_version, host, note)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (device_id, now(), ",".join(routines), ",".join(precisions), template_version,
+         socket.gethostname(), note))
+    conn.commit()
+    assert cur.lastrowid is not None
+    return cur.lastrowid
+
+
+def finish_run(conn: sqlite3.Connection, run_id: int) -> None:
+    conn.execute("UPDATE runs SET finished = ? WHERE id = ?", (now(), run_id))
+    conn.commit()
+
+
+@dataclass
+class Measurement:
+    run_id: int
+    device_id: int
+    routine: str
+    precision: str
+    mode: str
+    variant: str
+    m: int
+    n: int
+    k: int
+    batch: int
+    design: str
+    config: str
+    kernel: str
+    template_version: str
+    status: str
+    reason: str = ""
+    median_ms: float | None = None
+    min_ms: float | None = None
+    gflops: float | None = None
+    gbs: float | None = None
+    error: float | None = None
+    regs: int | None = None
+    smem: int | None = None
+    resident_threads: int | None = None
+    created: str = ""
+
+
+_MEAS_FIELDS = [f.name for f in fields(Measurement)]
+_KEY = ("device_id", "template_version", "routine", "precision", "mode", "variant", "m", "n", "k",
+        "kernel")
+
+
+def insert_measurement(conn: sqlite3.Connection, meas: Measurement) -> None:
+    """Insert, or replace the row with the same key: the newest result for a key wins."""
+    if meas.status not in STATUSES:
+        raise ValueError(f"status {meas.status!r} not one of {STATUSES}")
+    row = asdict(meas)
+    row["created"] = row["created"] or now()
+    updates = ", ".join(f"{f} = excluded.{f}" for f in _MEAS_FIELDS if f not in _KEY)
+    conn.execute(
+        f"INSERT INTO measurements ({', '.join(_MEAS_FIELDS)}) "
+        f"VALUES ({', '.join(':' + f for f in _MEAS_FIELDS)}) "
+        f"ON CONFLICT ({', '.join(_KEY)}) DO UPDATE SET {updates}", row)
+
+
+MeasuredKey = tuple[str, str, str, str, int, int, int, str]
+
+
+def measured_keys(conn: sqlite3.Connection, device_id: int, template_version: str,
+                  routine: str) -> set[MeasuredKey]:
+    """(routine, precision, mode, variant, m, n, k, kernel) already recorded: every stored
+    status is final, so a resumed run skips all of them."""
+    rows = conn.execute(
+        "SELECT routine, precision, mode, variant, m, n, k, kernel FROM measurements"
+        " WHERE device_id = ? AND template_version = ? AND routine = ?",
+        (device_id, template_version, routine))
+    return {tuple(r) for r in rows}  # type: ignore[misc]

@@ -1,0 +1,205 @@
+"""`python -m generator emit`: the tuned database -> generated/<routine>_<p>.cu (the winning
+kernels) and generated/<routine>_tables.c (the arrays of runtime/dispatch_table.h).
+
+Only measurements under the current template version are used: after a template edit the kernel
+names still match but the code behind them does not, so old timings say nothing about it. Output
+is sorted and free of timestamps, and files are rewritten only when their bytes change, so make
+rebuilds only what a new tuning result actually changed."""
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import db, render
+from .project import Project, template_version
+from .render import Instance
+from .search_space import MODES, Design, SearchSpace, variant_flags
+from .tasks import VENDOR_DESIGN
+
+VENDOR_INDEX = "SHOAL_KERNEL_VENDOR"
+
+
+@dataclass(frozen=True)
+class KernelRef:
+    name: str
+    prec: str
+    variant: str
+    design: Design
+    cfg: dict[str, int]
+
+
+@dataclass
+class Table:
+    device_id: int
+    device_name: str
+    cc: tuple[int, int]
+    # (prec, mode, variant, m, n, k, best kernel or None for the vendor, own kernel or None)
+    rules: list[tuple[str, str, str, int, int, int, str | None, str | None]] = field(default_factory=list)
+
+
+@dataclass
+class EmitResult:
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _c_string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _kernel_ref(space: SearchSpace, prec: str, variant: str, design_name: str, config: str,
+                kernel: str) -> KernelRef:
+    design = space.design(design_name)
+    cfg = {k: int(v) for k, v in json.loads(config).items()}
+    name = space.kernel_name(prec, design, variant, cfg)
+    if name != kernel:
+        raise ValueError(f"database kernel {kernel} does not match its configuration ({name})")
+    return KernelRef(name, prec, variant, design, cfg)
+
+
+def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str,
+             res: EmitResult) -> tuple[list[Table], dict[str, KernelRef]]:
+    routine = space.routine.name
+    stale = conn.execute("SELECT count(*) FROM measurements WHERE routine = ? AND "
+                         "template_version <> ?", (routine, version)).fetchone()[0]
+    if stale:
+        res.warnings.append(
+            f"{routine}: ignored {stale} measurements of other template versions (current "
+            f"{version}); retune to use the current templates")
+    kernels: dict[str, KernelRef] = {}
+    tables: dict[int, Table] = {}
+    devices = {r["id"]: r for r in conn.execute("SELECT * FROM devices")}
+    rows = conn.execute(
+        "SELECT * FROM winners WHERE routine = ? AND template_version = ? "
+        "ORDER BY device_id, precision, mode, variant, m, n, k", (routine, version)).fetchall()
+    for r in rows:
+        if r["precision"] not in space.routine.precisions or r["mode"] not in MODES \
+                or r["variant"] not in space.routine.variants:
+            res.warnings.append(f"{routine}: skipped a winner outside the search space: "
+                                f"{r['precision']} {r['mode']} {r['variant']}")
+            continue
+        best = own = None
+        if r["design"] != VENDOR_DESIGN:
+            ref = _kernel_ref(space, r["precision"], r["variant"], r["design"], r["config"],
+                              r["kernel"])
+            kernels[ref.name] = ref
+            best = ref.name
+        if r["own_kernel"] is not None:
+            ref = _kernel_ref(space, r["precision"], r["variant"], r["own_design"],
+                              r["own_config"], r["own_kernel"])
+            kernels[ref.name] = ref
+            own = ref.name
+        dev = devices[r["device_id"]]
+        t = tables.setdefault(r["device_id"], Table(
+            r["device_id"], dev["name"], (dev["cc_major"], dev["cc_minor"])))
+        t.rules.append((r["precision"], r["mode"], r["variant"], r["m"], r["n"], r["k"], best, own))
+    # The runtime matches tables by device name, so one table per name: several rows of a name
+    # (other CUDA/cuBLAS versions) -> keep the one with the most rules, then the newest.
+    by_name: dict[tuple[str, tuple[int, int]], list[Table]] = defaultdict(list)
+    for t in tables.values():
+        by_name[(t.device_name, t.cc)].append(t)
+    chosen = []
+    for (name, _), ts in sorted(by_name.items()):
+        ts.sort(key=lambda t: (len(t.rules), t.device_id), reverse=True)
+        if len(ts) > 1:
+            res.warnings.append(f"{routine}: {len(ts)} software stacks tuned for {name}; "
+                                f"emitting device id {ts[0].device_id} ({len(ts[0].rules)} rules)")
+        chosen.append(ts[0])
+    # Only kernels some emitted table uses (a dropped duplicate may have referenced others).
+    used = {k for t in chosen for rule in t.rules for k in rule[6:] if k is not None}
+    for prec, variant, design, cfg in space.default_kernels():
+        ref = KernelRef(space.kernel_name(prec, design, variant, cfg), prec, variant, design, cfg)
+        kernels[ref.name] = ref
+        used.add(ref.name)
+    return chosen, {n: kernels[n] for n in sorted(used)}
+
+
+def _tables_c(space: SearchSpace, version: str, tables: list[Table],
+              kernels: dict[str, KernelRef]) -> str:
+    r = space.routine.name
+    index = {name: i for i, name in enumerate(kernels)}
+    out = ["/* Generated by shoal's generator (python -m generator emit) from the tuned database;",
+           " * do not edit. Kernels: generated/" + r + "_<p>.cu; types: runtime/dispatch_table.h.",
+           f" * routine {r}, template version {version}, {len(kernels)} kernels, "
+           f"{len(tables)} tuned devices. */",
+           '#include "dispatch_table.h"', "",
+           "/* Host stubs of the extern \"C\" __global__ kernels; only their addresses are used. */"]
+    out += [f"extern void {kname}(void);" for kname in kernels]
+    out += ["", f"const shoal_kernel_desc shoal_{r}_kernels[] = {{"]
+    for i, (kname, ref) in enumerate(kernels.items()):
+        s = ref.design.slots(ref.cfg)
+        out.append(f"    /* {i:4d} */ {{{_c_string(kname)}, '{ref.prec}', "
+                   f"{space.variant_index(ref.variant)}, SHOAL_DESIGN_{ref.design.name.upper()}, "
+                   f"{s['dim_x']}, {s['dim_y']}, {{{s['p0']}, {s['p1']}, {s['p2']}, {s['p3']}}}, "
+                   f"(const void *){kname}}},")
+    out += ["};", f"const int shoal_{r}_n_kernels = {len(kernels)};", ""]
+    for ti, t in enumerate(tables):
+        rules = sorted(t.rules, key=lambda x: (x[0], MODES.index(x[1]),
+                                               space.variant_index(x[2]), x[3], x[4], x[5]))
+        out.append(f"/* {t.device_name} (cc {t.cc[0]}.{t.cc[1]}): {len(rules)} tuned shapes */")
+        out.append(f"static const shoal_rule shoal_{r}_rules_{ti}[] = {{")
+        for prec, mode, variant, m, n, k, best, own in rules:
+            b = VENDOR_INDEX if best is None else str(index[best])
+            o = "-1" if own is None else str(index[own])
+            out.append(f"    {{'{prec}', SHOAL_MODE_{mode.upper()}, {space.variant_index(variant)}, "
+                       f"{{{m}, {n}, {k}}}, {b}, {o}}},")
+        out += ["};", ""]
+    out.append(f"const shoal_table shoal_{r}_tables[] = {{")
+    for ti, t in enumerate(tables):
+        out.append(f"    {{{_c_string(r)}, {_c_string(t.device_name)}, {t.cc[0]}, {t.cc[1]}, "
+                   f"shoal_{r}_rules_{ti}, {len(t.rules)}}},")
+    if not tables:
+        out.append("    /* no tuned device: a placeholder, since C has no zero-length arrays */")
+        out.append(f"    {{{_c_string(r)}, \"\", 0, 0, 0, 0}},")
+    out += ["};", f"const int shoal_{r}_n_tables = {len(tables)};", ""]
+    defaults = [index[space.kernel_name(p, d, v, c)] for p, v, d, c in space.default_kernels()]
+    n_var = len(space.routine.variants)
+    groups = ", ".join(f"[{i * n_var}..{(i + 1) * n_var - 1}] '{p}'"
+                       for i, p in enumerate(space.routine.precisions))
+    out.append(f"/* Portable default per (precision, variant): {groups}. */")
+    out.append(f"const short shoal_{r}_default_kernel[{len(defaults)}] = "
+               f"{{{', '.join(map(str, defaults))}}};")
+    return "\n".join(out) + "\n"
+
+
+def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
+         out_dir: Path) -> EmitResult:
+    res = EmitResult()
+    env = render.environment(project)
+    files: dict[Path, str] = {}
+    for space in spaces:
+        version = template_version(project, space)
+        tables, kernels = _collect(conn, space, version, res)
+        r = space.routine.name
+        for prec in space.routine.precisions:
+            insts = [(ref.design, Instance(ref.name, dict(ref.cfg), *variant_flags(ref.variant)))
+                     for ref in kernels.values() if ref.prec == prec]
+            files[out_dir / f"{r}_{prec}.cu"] = render.render_shipped(env, r, prec, insts, version)
+        files[out_dir / f"{r}_tables.c"] = _tables_c(space, version, tables, kernels)
+    for path, text in files.items():
+        (res.written if db.write_if_changed(path, text) else res.unchanged).append(path)
+    return res
+
+
+def emit_from_path(db_path: Path, project: Project, spaces: list[SearchSpace],
+                   out_dir: Path) -> EmitResult:
+    """A missing database emits the portable defaults only (a fresh checkout with no tuning)."""
+    if db_path.is_file():
+        conn = db.connect(db_path)
+        pre: list[str] = []
+    else:
+        conn = db.empty()
+        pre = [f"{db_path} does not exist; emitting the portable defaults only"]
+    try:
+        res = emit(conn, project, spaces, out_dir)
+    finally:
+        conn.close()
+    res.warnings[:0] = pre
+    for w in res.warnings:
+        print(f"[emit] warning: {w}", file=sys.stderr)
+    return res

@@ -1,0 +1,48 @@
+"""Where the generator's inputs live, and the template version that ties measurements to them.
+
+The template search path is a list so that tests can put fixture templates in front of the
+real ones without copying templates/module.cu.j2."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .search_space import SearchSpace
+
+MODULE_TEMPLATE = "module.cu.j2"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Project:
+    search_space_dir: Path
+    template_dirs: tuple[Path, ...]
+    include_dir: Path            # runtime/: kernel_abi.h for NVRTC
+
+    def template_path(self, name: str) -> Path:
+        for d in self.template_dirs:
+            if (d / name).is_file():
+                return d / name
+        raise FileNotFoundError(f"template {name!r} not found in "
+                                f"{', '.join(str(d) for d in self.template_dirs)}")
+
+
+def default_project(root: Path = REPO_ROOT) -> Project:
+    return Project(search_space_dir=root / "search_space", template_dirs=(root / "templates",),
+                   include_dir=root / "runtime")
+
+
+def template_version(project: Project, space: SearchSpace) -> str:
+    """First 16 hex digits of sha256 over the search-space file, the design templates it names
+    and module.cu.j2. A measurement is only trusted for emission under the same version: the
+    kernel names would still match after a template edit, but not the code behind them."""
+    h = hashlib.sha256()
+    files = [space.path] + [project.template_path(t) for t in space.templates()]
+    files.append(project.template_path(MODULE_TEMPLATE))
+    for f in files:
+        data = f.read_bytes()
+        # Name and length frame each file so that moving bytes between files changes the hash.
+        h.update(f"{f.name}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()[:16]

@@ -1,0 +1,345 @@
+"""Loading `search_space/<routine>.toml` (internals.md §1) and enumerating what it declares:
+configurations per design, kernel names, shapes and the batch count per shape.
+
+Everything here is deterministic (declared order, no sets in iteration) because kernel names,
+task order and emitted bytes all derive from it."""
+from __future__ import annotations
+
+import itertools
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from . import precision as precision_mod
+from .expr import DEVICE_LIMITS, Expr, compile_expr
+
+SLOTS: tuple[str, ...] = ("dim_x", "dim_y", "p0", "p1", "p2", "p3")
+MODES: tuple[str, ...] = ("strided", "array")   # index = enum shoal_mode
+SHAPE_NAMES: tuple[str, ...] = ("m", "n", "k", "mode", "ta", "tb")
+PROBLEM_NAMES: tuple[str, ...] = ("m", "n", "k", "elem")
+
+
+class SearchSpaceError(ValueError):
+    """The search-space file is malformed; the message names the file and the entry."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    tag: str
+    slot: str
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str
+    template: str
+    threads: Expr
+    params: tuple[Param, ...]
+    restrictions: tuple[Expr, ...]
+    shape_restrictions: tuple[Expr, ...]
+
+    def configs(self) -> Iterator[dict[str, int]]:
+        """The product of the parameter lists, first parameter slowest (declared order)."""
+        names = [p.name for p in self.params]
+        for values in itertools.product(*(p.values for p in self.params)):
+            yield dict(zip(names, values))
+
+    def slots(self, cfg: Mapping[str, int]) -> dict[str, int]:
+        """Kernel descriptor fields; unmapped slots are 0 except dim_y, which counts threads."""
+        out = {s: 0 for s in SLOTS}
+        out["dim_y"] = 1
+        for p in self.params:
+            out[p.slot] = int(cfg[p.name])
+        return out
+
+    def suffix(self, cfg: Mapping[str, int]) -> str:
+        return "_".join(f"{p.tag}{cfg[p.name]}" for p in self.params)
+
+
+@dataclass(frozen=True)
+class DefaultKernel:
+    design: str
+    params: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Routine:
+    name: str
+    precisions: tuple[str, ...]
+    variants: tuple[str, ...]
+    flops: Expr
+    bytes: Expr
+    vendor: str
+    default: DefaultKernel
+
+
+@dataclass(frozen=True)
+class ShapeSet:
+    modes: tuple[str, ...]
+    variants: tuple[str, ...]
+    square: tuple[int, ...]
+    mnk: tuple[tuple[int, int, int], ...]
+
+
+@dataclass(frozen=True)
+class Shape:
+    mode: str
+    variant: str
+    m: int
+    n: int
+    k: int
+
+    @property
+    def dims(self) -> tuple[int, int, int]:
+        return (self.m, self.n, self.k)
+
+
+def variant_flags(variant: str) -> tuple[int, int]:
+    """(ta, tb) of a GEMM-style variant such as 'nt'; (0, 0) for routines without transposes."""
+    if len(variant) == 2 and set(variant) <= {"n", "t"}:
+        return int(variant[0] == "t"), int(variant[1] == "t")
+    return 0, 0
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    path: Path
+    routine: Routine
+    designs: tuple[Design, ...]
+    batch: Expr
+    sets: tuple[ShapeSet, ...]
+
+    # -- designs and names -------------------------------------------------------------------
+    def design(self, name: str) -> Design:
+        for d in self.designs:
+            if d.name == name:
+                return d
+        raise KeyError(f"{self.path}: no design {name!r}")
+
+    def templates(self) -> list[str]:
+        return sorted({d.template for d in self.designs})
+
+    def variant_index(self, variant: str) -> int:
+        return self.routine.variants.index(variant)
+
+    def kernel_name(self, prec: str, design: Design, variant: str, cfg: Mapping[str, int]) -> str:
+        return f"shoal_{prec}{self.routine.name}_{design.name}_{variant}_{design.suffix(cfg)}"
+
+    def module_name(self, prec: str, design: Design, cfg: Mapping[str, int]) -> str:
+        """A candidate module holds all variants of one configuration, so its name omits them."""
+        return f"shoal_{prec}{self.routine.name}_{design.name}_{design.suffix(cfg)}"
+
+    def default_kernels(self) -> list[tuple[str, str, Design, dict[str, int]]]:
+        """(precision, variant, design, cfg) of the portable default for every combination."""
+        d = self.design(self.routine.default.design)
+        return [(p, v, d, dict(self.routine.default.params))
+                for p in self.routine.precisions for v in self.routine.variants]
+
+    # -- shapes ------------------------------------------------------------------------------
+    def shapes(self) -> list[Shape]:
+        """All (mode, variant, m, n, k) in declared order, duplicates (across sets) dropped."""
+        seen: set[Shape] = set()
+        out: list[Shape] = []
+        for s in self.sets:
+            dims = [(x, x, x) for x in s.square] + list(s.mnk)
+            for m, n, k in dims:
+                for mode in s.modes:
+                    for variant in s.variants:
+                        shape = Shape(mode, variant, m, n, k)
+                        if shape not in seen:
+                            seen.add(shape)
+                            out.append(shape)
+        return out
+
+    def problem_env(self, shape: Shape, prec: str) -> dict[str, Any]:
+        return {"m": shape.m, "n": shape.n, "k": shape.k, "elem": precision_mod.get(prec).elem}
+
+    def flops(self, shape: Shape, prec: str) -> float:
+        return self.routine.flops(self.problem_env(shape, prec))
+
+    def bytes(self, shape: Shape, prec: str) -> float:
+        return self.routine.bytes(self.problem_env(shape, prec))
+
+    def batch_for(self, shape: Shape, prec: str, device: Mapping[str, Any]) -> int:
+        env = device_env(device)
+        env.update(self.problem_env(shape, prec))
+        env["bytes"] = self.bytes(shape, prec)
+        return max(1, int(self.batch(env)))
+
+
+def device_env(device: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: device[name] for name in DEVICE_LIMITS if name in device}
+
+
+def restriction_env(design: Design, cfg: Mapping[str, int], prec: str,
+                    device: Mapping[str, Any]) -> dict[str, Any]:
+    env = device_env(device)
+    env.update(cfg)
+    env["elem"] = precision_mod.get(prec).elem
+    env["prec"] = prec
+    return env
+
+
+def shape_env(base: Mapping[str, Any], shape: Shape) -> dict[str, Any]:
+    env = dict(base)
+    ta, tb = variant_flags(shape.variant)
+    env.update(m=shape.m, n=shape.n, k=shape.k, mode=shape.mode, ta=ta, tb=tb)
+    return env
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One configuration of one design in one precision (all variants): one candidate module."""
+    space: SearchSpace
+    prec: str
+    design: Design
+    cfg: dict[str, int]
+
+    @property
+    def module_name(self) -> str:
+        return self.space.module_name(self.prec, self.design, self.cfg)
+
+    def kernel_name(self, variant: str) -> str:
+        return self.space.kernel_name(self.prec, self.design, variant, self.cfg)
+
+    def config_json(self) -> str:
+        return config_json(self.cfg)
+
+
+def config_json(cfg: Mapping[str, Any]) -> str:
+    """The database's spelling of a configuration: sorted keys, no spaces, stable bytes."""
+    return json.dumps(dict(cfg), sort_keys=True, separators=(",", ":"))
+
+
+def candidates(space: SearchSpace, prec: str) -> Iterator[Candidate]:
+    for design in space.designs:
+        for cfg in design.configs():
+            yield Candidate(space, prec, design, cfg)
+
+
+# -- loading -----------------------------------------------------------------------------------
+def _need(table: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in table:
+        raise SearchSpaceError(f"{where}: missing {key!r}")
+    value = table[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise SearchSpaceError(f"{where}: {key!r} has the wrong type ({type(value).__name__})")
+    return value
+
+
+def _int_list(values: Any, where: str) -> tuple[int, ...]:
+    if not isinstance(values, list) or not values or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values):
+        raise SearchSpaceError(f"{where}: expected a non-empty list of positive integers")
+    return tuple(values)
+
+
+def _load_design(t: Mapping[str, Any], where: str) -> Design:
+    name = _need(t, "name", where, str)
+    where = f"{where} {name!r}"
+    template = _need(t, "template", where, str)
+    params: list[Param] = []
+    for i, p in enumerate(_need(t, "params", where, list)):
+        pw = f"{where} params[{i}]"
+        param = Param(name=_need(p, "name", pw, str), tag=_need(p, "tag", pw, str),
+                      slot=_need(p, "slot", pw, str), values=_int_list(p.get("values"), pw))
+        if not param.name.isidentifier():
+            raise SearchSpaceError(f"{pw}: parameter name {param.name!r} is not an identifier")
+        if param.slot not in SLOTS:
+            raise SearchSpaceError(f"{pw}: slot {param.slot!r} not one of {', '.join(SLOTS)}")
+        params.append(param)
+    for attr in ("name", "tag", "slot"):
+        seen = [getattr(p, attr) for p in params]
+        if len(seen) != len(set(seen)):
+            raise SearchSpaceError(f"{where}: parameter {attr}s are not unique: {seen}")
+    pnames = [p.name for p in params]
+    base = set(pnames) | {"elem", "prec"} | set(DEVICE_LIMITS)
+    restrictions = tuple(compile_expr(e, base, f"{where} restriction")
+                         for e in t.get("restrictions", []))
+    shape_restrictions = tuple(compile_expr(e, base | set(SHAPE_NAMES), f"{where} shape restriction")
+                               for e in t.get("shape_restrictions", []))
+    threads = compile_expr(_need(t, "threads", where, str), pnames, f"{where} threads")
+    return Design(name=name, template=template, threads=threads, params=tuple(params),
+                  restrictions=restrictions, shape_restrictions=shape_restrictions)
+
+
+def _load_sets(t: Mapping[str, Any], variants: tuple[str, ...], where: str) -> tuple[ShapeSet, ...]:
+    sets = []
+    for i, s in enumerate(_need(t, "set", where, list)):
+        sw = f"{where} set[{i}]"
+        modes = tuple(_need(s, "modes", sw, list))
+        bad = [m for m in modes if m not in MODES]
+        if bad or not modes:
+            raise SearchSpaceError(f"{sw}: modes must be a non-empty subset of {MODES}, got {modes}")
+        svars = tuple(_need(s, "variants", sw, list))
+        bad = [v for v in svars if v not in variants]
+        if bad or not svars:
+            raise SearchSpaceError(f"{sw}: variants must be a non-empty subset of {variants}")
+        square = _int_list(s["square"], f"{sw} square") if s.get("square") else ()
+        mnk = []
+        for j, dims in enumerate(s.get("mnk", [])):
+            mnk.append(_int_list(dims, f"{sw} mnk[{j}]"))
+            if len(mnk[-1]) != 3:
+                raise SearchSpaceError(f"{sw} mnk[{j}]: expected [m, n, k]")
+        if not square and not mnk:
+            raise SearchSpaceError(f"{sw}: no shapes (square or mnk)")
+        sets.append(ShapeSet(modes=modes, variants=svars, square=square, mnk=tuple(mnk)))  # type: ignore[arg-type]
+    return tuple(sets)
+
+
+def load(path: str | Path) -> SearchSpace:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise SearchSpaceError(f"{path}: {e}") from None
+    where = str(path)
+    r = _need(data, "routine", where, dict)
+    rw = f"{where} [routine]"
+    precisions = tuple(_need(r, "precisions", rw, list))
+    for p in precisions:
+        precision_mod.get(p)
+    variants = tuple(_need(r, "variants", rw, list))
+    dflt = _need(r, "default", rw, dict)
+    routine = Routine(
+        name=_need(r, "name", rw, str), precisions=precisions, variants=variants,
+        flops=compile_expr(_need(r, "flops", rw, str), PROBLEM_NAMES, f"{rw} flops"),
+        bytes=compile_expr(_need(r, "bytes", rw, str), PROBLEM_NAMES, f"{rw} bytes"),
+        vendor=_need(r, "vendor", rw, str),
+        default=DefaultKernel(design=_need(dflt, "design", f"{rw}.default", str),
+                              params=dict(_need(dflt, "params", f"{rw}.default", dict))))
+    designs = tuple(_load_design(d, f"{where} [[design]]") for d in _need(data, "design", where, list))
+    names = [d.name for d in designs]
+    if len(names) != len(set(names)):
+        raise SearchSpaceError(f"{where}: design names are not unique: {names}")
+    if "vendor" in names:
+        raise SearchSpaceError(f"{where}: 'vendor' is reserved for the vendor baseline")
+    if routine.default.design not in names:
+        raise SearchSpaceError(f"{rw}.default: unknown design {routine.default.design!r}")
+    ddesign = designs[names.index(routine.default.design)]
+    if set(routine.default.params) != {p.name for p in ddesign.params}:
+        raise SearchSpaceError(f"{rw}.default: params must be exactly "
+                               f"{[p.name for p in ddesign.params]}")
+    shapes = _need(data, "shapes", where, dict)
+    batch = compile_expr(_need(shapes, "batch", f"{where} [shapes]", str),
+                         set(PROBLEM_NAMES[:3]) | {"bytes", "elem"} | set(DEVICE_LIMITS),
+                         f"{where} [shapes] batch")
+    return SearchSpace(path=path, routine=routine, designs=designs, batch=batch,
+                       sets=_load_sets(shapes, variants, f"{where} [shapes]"))
+
+
+def load_routine(search_space_dir: str | Path, routine: str) -> SearchSpace:
+    space = load(Path(search_space_dir) / f"{routine}.toml")
+    if space.routine.name != routine:
+        raise SearchSpaceError(f"{space.path}: declares routine {space.routine.name!r}")
+    return space
+
+
+def discover(search_space_dir: str | Path) -> list[SearchSpace]:
+    """Every routine's search space, sorted by routine name (the order of emitted tables)."""
+    return [load_routine(search_space_dir, p.stem)
+            for p in sorted(Path(search_space_dir).glob("*.toml"))]

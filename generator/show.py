@@ -1,0 +1,120 @@
+"""`python -m generator show`: what serves each tuned shape, and how it compares with the vendor.
+
+One table per device (and template version): the overall winner, the vendor's rate beside it,
+and shoal's best own kernel, which is what users get with vendor dispatch off. A summary line
+per table counts the rows that did not make it (pruned, failed, wrong), so absences are
+explained rather than silent."""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Sequence, TextIO
+
+from .db import STATUSES
+
+VENDOR_LABELS = {"cublas": "cuBLAS", "cusolver": "cuSOLVER"}
+
+
+@dataclass
+class ShowFilter:
+    device: str | None = None          # substring of the device name
+    routine: str | None = None
+    precision: str | None = None
+    variant: str | None = None
+    mode: str | None = None
+    versions: dict[str, str] | None = None   # routine -> template version; None: all versions
+
+
+def _where(f: ShowFilter, alias: str = "") -> tuple[str, list[Any]]:
+    a = f"{alias}." if alias else ""
+    conds, args = [], []
+    for col, val in (("routine", f.routine), ("precision", f.precision),
+                     ("variant", f.variant), ("mode", f.mode)):
+        if val is not None:
+            conds.append(f"{a}{col} = ?")
+            args.append(val)
+    if f.versions is not None:
+        pairs = " OR ".join(f"({a}routine = ? AND {a}template_version = ?)" for _ in f.versions)
+        conds.append(f"({pairs})" if pairs else "0")
+        for r, v in sorted(f.versions.items()):
+            args += [r, v]
+    return (" AND ".join(conds) or "1"), args
+
+
+def _fmt(x: float | None, spec: str = ".1f") -> str:
+    return "-" if x is None else format(x, spec)
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return a / b if a is not None and b else None
+
+
+def _table(rows: Sequence[Sequence[str]], out: TextIO) -> None:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    numeric = [all(_is_num(r[i]) for r in rows[1:]) for i in range(len(rows[0]))]
+    for j, r in enumerate(rows):
+        cells = [c.rjust(w) if numeric[i] else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        print("  ".join(cells).rstrip(), file=out)
+        if j == 0:
+            print("  ".join("-" * w for w in widths), file=out)
+
+
+def _is_num(s: str) -> bool:
+    try:
+        float(s.rstrip("x"))
+        return True
+    except ValueError:
+        return s == "-"
+
+
+def show(conn: sqlite3.Connection, f: ShowFilter, out: TextIO) -> int:
+    """Print the tables; returns the number of tuned shapes shown."""
+    devices = conn.execute("SELECT * FROM devices WHERE instr(lower(name), lower(?)) > 0 "
+                           "ORDER BY name, cc_major, cc_minor, id", (f.device or "",)).fetchall()
+    where, args = _where(f)
+    shown = 0
+    for dev in devices:
+        groups = conn.execute(
+            f"SELECT DISTINCT routine, template_version FROM measurements WHERE device_id = ? "
+            f"AND {where} ORDER BY routine, template_version", [dev["id"], *args]).fetchall()
+        for g in groups:
+            print(f"== {dev['name']} (cc {dev['cc_major']}.{dev['cc_minor']}, {dev['sm_count']} SMs,"
+                  f" CUDA runtime {dev['runtime_version'] or '?'}, cuBLAS "
+                  f"{dev['cublas_version'] or '?'}) | {g['routine']} | template version "
+                  f"{g['template_version']}", file=out)
+            rows = conn.execute(
+                f"SELECT * FROM winners WHERE device_id = ? AND routine = ? AND template_version = ?"
+                f" AND {where} ORDER BY precision, mode, variant, m, n, k",
+                [dev["id"], g["routine"], g["template_version"], *args]).fetchall()
+            vendor = None
+            if rows:
+                vendor = next((r["vendor_kernel"] for r in rows if r["vendor_kernel"]), None)
+            vlabel = VENDOR_LABELS.get(vendor or "cublas", vendor or "vendor")
+            table = [["prec", "mode", "variant", "m", "n", "k", "batch", "winner kernel",
+                      "winner Gflop/s", f"{vlabel} Gflop/s", "speedup", "best own kernel",
+                      "own Gflop/s", f"own/{vlabel}"]]
+            for r in rows:
+                table.append([r["precision"], r["mode"], r["variant"], str(r["m"]), str(r["n"]),
+                              str(r["k"]), str(r["batch"]), r["kernel"], _fmt(r["gflops"]),
+                              _fmt(r["vendor_gflops"]), _fmt(r["speedup"], ".2f") + "x"
+                              if r["speedup"] is not None else "-",
+                              r["own_kernel"] or "-", _fmt(r["own_gflops"]),
+                              _fmt(_ratio(r["vendor_ms"], r["own_ms"]), ".2f") + "x"
+                              if _ratio(r["vendor_ms"], r["own_ms"]) is not None else "-"])
+            if rows:
+                _table(table, out)
+            else:
+                print("(no shape has an ok result)", file=out)
+            shown += len(rows)
+            counts = dict(conn.execute(
+                f"SELECT status, count(*) FROM measurements WHERE device_id = ? AND routine = ? "
+                f"AND template_version = ? AND {where} GROUP BY status",
+                [dev["id"], g["routine"], g["template_version"], *args]).fetchall())
+            vendor_wins = sum(1 for r in rows if r["design"] == "vendor")
+            print(f"shapes {len(rows)} (own kernel wins {len(rows) - vendor_wins}, vendor wins "
+                  f"{vendor_wins}); measurements: "
+                  + ", ".join(f"{s} {counts.get(s, 0)}" for s in STATUSES), file=out)
+            print(file=out)
+    if not shown:
+        print("no tuned shapes match", file=out)
+    return shown

@@ -1,0 +1,280 @@
+"""`python -m generator tune`: drive the C tuner over the search space and record everything.
+
+The tuner is a separate process so that a kernel which kills the GPU context takes only the
+tuner down: we record the culprit as launch_failed and restart with the remaining tasks. Results
+are committed as they stream in, so an interrupted run keeps what it measured, and a rerun
+skips every key already recorded (resume)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import db, render
+from .ingest import EXIT_CONTEXT_LOST, EXIT_OK, EXIT_TIME_BUDGET, Ingestor
+from .jobfile import job_text, write_job
+from .project import Project, template_version
+from .search_space import SearchSpace, load_routine
+from .tasks import Plan, Task, build_plan
+
+POLL_S = 1.0
+PROGRESS_EVERY_S = 10.0
+DEADLINE_GRACE_S = 120.0        # the tuner stops itself at --max-seconds; this is the backstop
+MAX_FRUITLESS_RESTARTS = 3      # restarts that recorded nothing before we give up
+
+
+class TuneError(RuntimeError):
+    pass
+
+
+@dataclass
+class TuneOptions:
+    db_path: Path
+    tuner: str
+    work: Path
+    routines: Sequence[str]
+    precisions: Sequence[str]
+    max_minutes: float | None = None
+    limit_shapes: int | None = None
+    note: str = ""
+
+
+def log(msg: str) -> None:
+    print(f"[tune] {msg}", flush=True)
+
+
+def query_device(tuner: str) -> dict[str, Any]:
+    try:
+        proc = subprocess.run([tuner, "--device-info"], capture_output=True, text=True, timeout=300)
+    except OSError as e:
+        raise TuneError(f"cannot run the tuner {tuner!r}: {e}") from None
+    if proc.returncode != 0:
+        raise TuneError(f"{tuner} --device-info exited {proc.returncode}: {proc.stderr.strip()}")
+    # Take the last JSON object line, in case the tuner logs something before it.
+    for line in reversed(proc.stdout.splitlines()):
+        if line.strip().startswith("{"):
+            info = json.loads(line)
+            missing = [f for f in ("name",) + db.DEVICE_INT_FIELDS if f not in info]
+            if missing:
+                raise TuneError(f"{tuner} --device-info lacks {', '.join(missing)}")
+            return info
+    raise TuneError(f"{tuner} --device-info printed no JSON object: {proc.stdout[:500]!r}")
+
+
+def _path_for_job(p: Path) -> str:
+    """Relative to our working directory (the tuner runs there) when possible: shorter, and a
+    checkout under a path with spaces still works."""
+    try:
+        return os.path.relpath(p)
+    except ValueError:
+        return str(p.resolve())
+
+
+class Progress:
+    def __init__(self, total: int):
+        self.total = total
+        self.start = time.monotonic()
+        self.last = 0.0
+        self.counts: Counter[str] = Counter()
+
+    def show(self, extra: Counter[str], force: bool = False) -> None:
+        t = time.monotonic()
+        if not force and t - self.last < PROGRESS_EVERY_S:
+            return
+        self.last = t
+        counts = self.counts + extra
+        done = sum(counts.values())
+        pct = 100.0 * done / self.total if self.total else 100.0
+        el = int(t - self.start)
+        detail = ", ".join(f"{s} {counts[s]}" for s in db.STATUSES if counts[s])
+        log(f"{done}/{self.total} tasks ({pct:.1f}%) [{detail or 'none yet'}] "
+            f"elapsed {el // 60}m{el % 60:02d}s")
+
+
+def _run_tuner(cmd: list[str], results: Path, ing: Ingestor, progress: Progress,
+               deadline: float | None) -> int | None:
+    """Run the tuner, ingesting as it writes. Returns its exit code; EXIT_TIME_BUDGET if we had
+    to stop it past the deadline."""
+    log("running " + " ".join(cmd))
+    proc = subprocess.Popen(cmd)
+    try:
+        while True:
+            try:
+                rc: int | None = proc.wait(timeout=POLL_S)
+            except subprocess.TimeoutExpired:
+                rc = None
+            ing.feed_file(results)
+            if rc is not None:
+                return rc           # the caller prints the final count after finish()
+            progress.show(ing.counts)
+            if deadline is not None and time.monotonic() > deadline + DEADLINE_GRACE_S:
+                log("tuner overran its time budget; stopping it")
+                proc.terminate()
+                proc.wait()
+                return EXIT_TIME_BUDGET
+    except BaseException:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        raise
+
+
+def _record_static_prunes(conn: Any, plan: Plan, measured: set[db.MeasuredKey], run_id: int, device_id: int,
+                          versions: dict[str, str]) -> int:
+    n = 0
+    for p in plan.pruned:
+        cand = p.candidate
+        routine = cand.space.routine.name
+        for variant in cand.space.routine.variants:
+            kernel = cand.kernel_name(variant)
+            key = (routine, cand.prec, db.STATIC_MODE, variant, 0, 0, 0, kernel)
+            if key in measured:
+                continue
+            db.insert_measurement(conn, db.Measurement(
+                run_id=run_id, device_id=device_id, routine=routine, precision=cand.prec,
+                mode=db.STATIC_MODE, variant=variant, m=0, n=0, k=0, batch=0,
+                design=cand.design.name, config=cand.config_json(), kernel=kernel,
+                template_version=versions[routine], status="pruned", reason=p.reason))
+            n += 1
+    conn.commit()
+    return n
+
+
+def _render_modules(project: Project, plan: Plan, tasks: list[Task], src_dir: Path,
+                    versions: dict[str, str]) -> dict[int, str]:
+    env = render.environment(project)
+    used = sorted({t.module for t in tasks if t.module is not None}, key=lambda n: plan.module_ids[n])
+    out: dict[int, str] = {}
+    for name in used:
+        cand = plan.modules[name]
+        path = src_dir / f"{name}.cu"
+        db.write_if_changed(path, render.render_candidate(
+            env, cand, versions[cand.space.routine.name]))
+        out[plan.module_ids[name]] = _path_for_job(path)
+    return out
+
+
+def tune(project: Project, opts: TuneOptions) -> int:
+    spaces = [load_routine(project.search_space_dir, r) for r in opts.routines]
+    versions = {s.routine.name: template_version(project, s) for s in spaces}
+    device = query_device(opts.tuner)
+    log(f"device: {device['name']} (cc {device['cc_major']}.{device['cc_minor']}, "
+        f"{device['sm_count']} SMs); template versions: "
+        + ", ".join(f"{r} {v}" for r, v in versions.items()))
+    conn = db.connect(opts.db_path)
+    device_id = db.upsert_device(conn, device)
+    conn.commit()
+    run_id = db.start_run(conn, device_id, opts.routines, opts.precisions,
+                          ",".join(f"{r}:{v}" for r, v in versions.items()), opts.note)
+    try:
+        return _tune(project, opts, conn, spaces, versions, device, device_id, run_id)
+    finally:
+        db.finish_run(conn, run_id)
+        conn.close()
+
+
+def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpace],
+          versions: dict[str, str], device: dict[str, Any], device_id: int, run_id: int) -> int:
+    start = time.monotonic()
+    deadline = start + opts.max_minutes * 60 if opts.max_minutes else None
+    plan = Plan()
+    for space in spaces:
+        build_plan(space, opts.precisions, device, opts.limit_shapes, plan)
+    measured: set[db.MeasuredKey] = set()
+    for space in spaces:
+        measured |= db.measured_keys(conn, device_id, versions[space.routine.name],
+                                     space.routine.name)
+    n_pruned = _record_static_prunes(conn, plan, measured, run_id, device_id, versions)
+    remaining = [t for t in plan.tasks if t.key not in measured]
+    log(f"{len(plan.tasks)} tasks in {len(plan.modules)} modules; "
+        f"{len(plan.tasks) - len(remaining)} already measured; {len(remaining)} to run; "
+        f"{len(plan.pruned)} configurations statically pruned ({n_pruned} new records)")
+    if not remaining:
+        log("nothing to do")
+        return 0
+    tasks_by_id = {t.id: t for t in plan.tasks}
+    work = opts.work
+    modules = _render_modules(project, plan, remaining, work / "src", versions)
+    progress = Progress(len(remaining))
+    fruitless = 0
+    attempt = 0
+    while remaining:
+        if deadline is not None and time.monotonic() >= deadline:
+            log(f"time budget reached with {len(remaining)} tasks left; rerun to resume")
+            return 0
+        attempt += 1
+        used = {plan.module_ids[t.module] for t in remaining if t.module is not None}
+        job = work / "job.txt"
+        results = work / f"results.{attempt}.jsonl"
+        results.unlink(missing_ok=True)
+        write_job(job, job_text(0, _path_for_job(project.include_dir),
+                                _path_for_job(work / "cubin"),
+                                {mid: src for mid, src in modules.items() if mid in used},
+                                remaining, plan.module_ids))
+        cmd = [opts.tuner, "--job", _path_for_job(job), "--out", _path_for_job(results)]
+        if deadline is not None:
+            cmd += ["--max-seconds", str(max(1, int(deadline - time.monotonic())))]
+        ing = Ingestor(conn, tasks_by_id, run_id, device_id, versions)
+        try:
+            rc = _run_tuner(cmd, results, ing, progress, deadline)
+        except KeyboardInterrupt:
+            ing.finish(None, results)
+            progress.counts += ing.counts
+            progress.show(Counter(), force=True)
+            log("interrupted; what was measured is saved; rerun to resume")
+            return 130
+        culprits = ing.finish(rc, results)
+        progress.counts += ing.counts
+        progress.show(Counter(), force=True)
+        remaining = [t for t in remaining if t.id not in ing.recorded]
+        for tid in culprits:
+            log(f"context lost while running task {tid} ({tasks_by_id[tid].kernel}); "
+                "recorded as launch_failed")
+        if rc == EXIT_OK:
+            if remaining:
+                log(f"tuner exited 0 but {len(remaining)} tasks have no result")
+                return 1
+            break
+        if rc == EXIT_TIME_BUDGET:
+            log(f"time budget reached with {len(remaining)} tasks left; rerun to resume")
+            return 0
+        fruitless = 0 if ing.recorded else fruitless + 1
+        if rc != EXIT_CONTEXT_LOST and not ing.recorded:
+            log(f"tuner failed (exit {rc}) without producing a result; giving up")
+            return 1
+        if fruitless >= MAX_FRUITLESS_RESTARTS:
+            log(f"tuner failed {fruitless} times in a row without a result; giving up")
+            return 1
+        if remaining:
+            log(f"tuner exited {rc}; restarting with {len(remaining)} remaining tasks")
+    log("all tasks done; next: python -m generator emit")
+    return 0
+
+
+def print_counts(project: Project, routines: Sequence[str], precisions: Sequence[str],
+                 device: dict[str, Any], out: Any = None) -> dict[str, int]:
+    """Task counts per precision for a device description: what a tuning run will cost."""
+    out = out or sys.stdout
+    totals: dict[str, int] = {}
+    for r in routines:
+        space = load_routine(project.search_space_dir, r)
+        for p in precisions:
+            plan = build_plan(space, [p], device)
+            per_design = Counter(t.design for t in plan.tasks)
+            live = Counter(c.design.name for c in plan.modules.values())
+            pruned = Counter(x.candidate.design.name for x in plan.pruned)
+            totals[f"{r}/{p}"] = len(plan.tasks)
+            print(f"{r} {p}: {len(plan.tasks)} tasks, {len(plan.modules)} modules, "
+                  f"{len(space.shapes())} shapes; by design: "
+                  + ", ".join(f"{d} {n} tasks ({live[d]} configs, {pruned[d]} pruned)"
+                              if d != "vendor" else f"vendor {n}"
+                              for d, n in sorted(per_design.items())), file=out)
+    return totals

@@ -1,0 +1,38 @@
+/* What a shoal handle holds. Filled once by shoal_create; calls only read it (and the
+ * one-entry dispatch cache), so the hot path does no allocation and no device query. */
+#ifndef SHOAL_CONTEXT_H
+#define SHOAL_CONTEXT_H
+
+#include <cublas_v2.h>
+#include "shoal.h"
+#include "dispatch_table.h"
+
+#define SHOAL_CONTEXT_MAGIC 0x5a0a1c0du
+
+/* The last dispatch decision, reused while an application repeats one shape. */
+typedef struct shoal_dispatch_cache {
+    int valid;
+    char precision;
+    unsigned char mode, variant, vendor_enabled;
+    int dims[3];
+    short kernel; /* index into the routine's kernel array, or SHOAL_KERNEL_VENDOR */
+} shoal_dispatch_cache;
+
+struct shoal_context {
+    unsigned magic;
+    int device;
+    int cc_major, cc_minor;
+    int smem_optin;
+    char device_name[256];
+    cudaStream_t stream;
+    cublasHandle_t cublas;
+    int vendor_enabled;
+    const shoal_table *gemm_table; /* NULL: portable default */
+    int gemm_match_level;
+    shoal_dispatch_cache gemm_cache;
+};
+
+/* NULL unless h is a live handle. */
+struct shoal_context *shoal_context_get(shoal_handle h);
+
+#endif

@@ -1,0 +1,77 @@
+#include "dispatch.h"
+
+#include <math.h>
+#include <string.h>
+
+const shoal_table *shoal_select_table(const shoal_table *tables, int n_tables, const char *device_name,
+                                      int cc_major, int cc_minor, int *match_level)
+{
+    const shoal_table *same_cc = NULL, *lower = NULL;
+    const int cc = cc_major * 10 + cc_minor;
+    int lower_cc = -1;
+    for (int i = 0; i < n_tables; ++i) {
+        const shoal_table *t = &tables[i];
+        if (t->n_rules == 0) continue;
+        const int tcc = t->cc_major * 10 + t->cc_minor;
+        if (tcc == cc && strcmp(t->device_name, device_name) == 0) {
+            *match_level = 0;
+            return t;
+        }
+        if (tcc == cc && !same_cc) same_cc = t;
+        if (tcc < cc && tcc > lower_cc) {
+            lower = t;
+            lower_cc = tcc;
+        }
+    }
+    if (same_cc) {
+        *match_level = 1;
+        return same_cc;
+    }
+    if (lower) {
+        *match_level = 2;
+        return lower;
+    }
+    *match_level = 3;
+    return NULL;
+}
+
+static double shape_distance(const int a[3], const int b[3])
+{
+    double d = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        /* k may be 0 (C = beta C); treat sizes below 1 as 1 */
+        const double x = a[i] > 1 ? a[i] : 1, y = b[i] > 1 ? b[i] : 1;
+        d += fabs(log2(x / y));
+    }
+    return d;
+}
+
+static int pick_in_mode(const shoal_table *t, char precision, int mode, int variant, const int dims[3],
+                        int vendor, shoal_fits_fn fits, int smem_optin)
+{
+    int chosen = -2;
+    double best_distance = INFINITY;
+    for (int i = 0; i < t->n_rules; ++i) {
+        const shoal_rule *r = &t->rules[i];
+        if (r->precision != precision || r->mode != mode || r->variant != variant) continue;
+        const int kernel = vendor ? r->best : r->own;
+        /* own == -1 means "no own kernel was valid", which must not read as "vendor" */
+        if (!vendor && kernel < 0) continue;
+        if (kernel != SHOAL_KERNEL_VENDOR && (kernel < 0 || !fits(kernel, dims, smem_optin))) continue;
+        const double d = shape_distance(r->dims, dims);
+        if (d < best_distance) { /* ties: first rule in table order, which is sorted: deterministic */
+            best_distance = d;
+            chosen = kernel;
+        }
+    }
+    return chosen;
+}
+
+int shoal_pick_kernel(const shoal_table *table, char precision, int mode, int variant, const int dims[3],
+                      int vendor, shoal_fits_fn fits, int smem_optin)
+{
+    if (!table) return -2;
+    int k = pick_in_mode(table, precision, mode, variant, dims, vendor, fits, smem_optin);
+    if (k == -2) k = pick_in_mode(table, precision, !mode, variant, dims, vendor, fits, smem_optin);
+    return k;
+}

@@ -1,0 +1,22 @@
+/* Choosing a tuned table per device and a kernel per call. */
+#ifndef SHOAL_DISPATCH_H
+#define SHOAL_DISPATCH_H
+
+#include "dispatch_table.h"
+
+/* Fallback chain of the design notes: same device name and capability (level 0) -> same compute
+ * capability (1) -> the nearest lower capability (2) -> none, the portable default (3). */
+const shoal_table *shoal_select_table(const shoal_table *tables, int n_tables, const char *device_name,
+                                      int cc_major, int cc_minor, int *match_level);
+
+/* Can kernel `index` of the routine serve this call? */
+typedef int (*shoal_fits_fn)(int index, const int dims[3], int smem_optin);
+
+/* The rule nearest to dims (distance: sum of |log2| ratios over the dimensions) among the rules
+ * of this precision and variant, preferring the call's mode and falling back to the other mode,
+ * whose kernel (best, or own when vendor is 0) can serve the call. Returns a kernel index,
+ * SHOAL_KERNEL_VENDOR, or -2 when no rule serves (use the portable default). */
+int shoal_pick_kernel(const shoal_table *table, char precision, int mode, int variant, const int dims[3],
+                      int vendor, shoal_fits_fn fits, int smem_optin);
+
+#endif

@@ -1,0 +1,55 @@
+/* Types of the dispatch tables emitted into generated/ by the generator (never by hand).
+ *
+ * A table holds, for one tuned device, one rule per tuned shape: which kernel won overall
+ * ("best", may be the vendor) and which of shoal's own kernels won ("own"). The runtime picks
+ * the table (device -> same compute capability -> lower capability -> portable default) once in
+ * shoal_create, and the rule per call (nearest tuned shape whose kernel can serve the call). */
+#ifndef SHOAL_DISPATCH_TABLE_H
+#define SHOAL_DISPATCH_TABLE_H
+
+#define SHOAL_KERNEL_VENDOR (-1)     /* rule.best == this: call cuBLAS */
+
+enum shoal_design {
+    SHOAL_DESIGN_SMALL = 0,          /* whole problems staged in shared memory, MPB per block */
+    SHOAL_DESIGN_TILED = 1           /* classic BLK_M x BLK_N x BLK_K tiling, one tile per block */
+};
+
+enum shoal_mode { SHOAL_MODE_STRIDED = 0, SHOAL_MODE_ARRAY = 1 };
+
+typedef struct shoal_kernel_desc {
+    const char *name;                /* encodes the whole configuration */
+    char precision;                  /* 's', 'd' */
+    unsigned char variant;           /* GEMM: trans_a * 2 + trans_b */
+    unsigned char design;            /* enum shoal_design */
+    short dim_x, dim_y;              /* threads */
+    short p[4];                      /* SMALL: MPB, TN; TILED: BLK_M, BLK_N, BLK_K */
+    const void *func;                /* host stub of the __global__ function */
+} shoal_kernel_desc;
+
+typedef struct shoal_rule {
+    char precision;
+    unsigned char mode;              /* enum shoal_mode */
+    unsigned char variant;
+    int dims[3];                     /* GEMM: m, n, k */
+    short best;                      /* index into the kernel array or SHOAL_KERNEL_VENDOR */
+    short own;                       /* best of shoal's own kernels; -1 if none was valid */
+} shoal_rule;
+
+typedef struct shoal_table {
+    const char *routine;             /* "gemm" */
+    const char *device_name;         /* as cudaGetDeviceProperties reports it */
+    int cc_major, cc_minor;
+    const shoal_rule *rules;
+    int n_rules;
+} shoal_table;
+
+/* Emitted by the generator, one set per routine (here: gemm). */
+extern const shoal_kernel_desc shoal_gemm_kernels[];
+extern const int shoal_gemm_n_kernels;
+extern const shoal_table shoal_gemm_tables[];
+extern const int shoal_gemm_n_tables;
+/* Portable default per (precision, variant): index into shoal_gemm_kernels,
+ * [0..3] for 's', [4..7] for 'd'. */
+extern const short shoal_gemm_default_kernel[8];
+
+#endif

@@ -1,0 +1,32 @@
+/* Launching shoal's own GEMM kernels: grid, shared memory and batch splitting per design.
+ * The library and the tuner both launch through here, so a tuned time is the time users get. */
+#ifndef SHOAL_GEMM_LAUNCH_H
+#define SHOAL_GEMM_LAUNCH_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+#include "kernel_abi.h"
+#include "dispatch_table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes of an element of the given precision ('s' 4, 'd' 8), 0 if unknown. */
+int shoal_elem_bytes(char precision);
+
+/* Dynamic shared memory the kernel needs for this shape (0 for designs with static tiles). */
+size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k);
+
+/* Whether the kernel can serve this shape on a device whose per-block opt-in shared memory
+ * limit is smem_optin bytes. */
+int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int smem_optin);
+
+/* Launches kd on stream for all p->batch problems (m, n > 0 and kd fits). Returns the
+ * launch error, if any; does not synchronize. */
+cudaError_t shoal_gemm_launch(const shoal_kernel_desc *kd, const shoal_gemm_params *p, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,88 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "dispatch.h"
+
+struct shoal_context *shoal_context_get(shoal_handle h)
+{
+    return (h && h->magic == SHOAL_CONTEXT_MAGIC) ? h : NULL;
+}
+
+shoal_status shoal_create(shoal_handle *handle)
+{
+    if (!handle) return SHOAL_STATUS_INVALID_VALUE;
+    *handle = NULL;
+    int device = 0, count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        cudaGetLastError(); /* a failed probe must not leave an error for the caller's next check */
+        return SHOAL_STATUS_NO_DEVICE;
+    }
+    if (cudaGetDevice(&device) != cudaSuccess) return SHOAL_STATUS_NO_DEVICE;
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) return SHOAL_STATUS_CUDA_ERROR;
+
+    struct shoal_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return SHOAL_STATUS_ALLOC_FAILED;
+    ctx->device = device;
+    ctx->cc_major = prop.major;
+    ctx->cc_minor = prop.minor;
+    ctx->smem_optin = (int)prop.sharedMemPerBlockOptin;
+    snprintf(ctx->device_name, sizeof ctx->device_name, "%s", prop.name);
+    ctx->vendor_enabled = 1;
+    if (cublasCreate(&ctx->cublas) != CUBLAS_STATUS_SUCCESS) {
+        free(ctx);
+        return SHOAL_STATUS_VENDOR_ERROR;
+    }
+    ctx->gemm_table = shoal_select_table(shoal_gemm_tables, shoal_gemm_n_tables, ctx->device_name,
+                                         ctx->cc_major, ctx->cc_minor, &ctx->gemm_match_level);
+    ctx->magic = SHOAL_CONTEXT_MAGIC;
+    *handle = ctx;
+    return SHOAL_STATUS_SUCCESS;
+}
+
+shoal_status shoal_destroy(shoal_handle handle)
+{
+    struct shoal_context *ctx = shoal_context_get(handle);
+    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
+    cublasDestroy(ctx->cublas);
+    ctx->magic = 0;
+    free(ctx);
+    return SHOAL_STATUS_SUCCESS;
+}
+
+shoal_status shoal_set_stream(shoal_handle handle, cudaStream_t stream)
+{
+    struct shoal_context *ctx = shoal_context_get(handle);
+    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
+    if (cublasSetStream(ctx->cublas, stream) != CUBLAS_STATUS_SUCCESS) return SHOAL_STATUS_VENDOR_ERROR;
+    ctx->stream = stream;
+    return SHOAL_STATUS_SUCCESS;
+}
+
+shoal_status shoal_get_stream(shoal_handle handle, cudaStream_t *stream)
+{
+    struct shoal_context *ctx = shoal_context_get(handle);
+    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
+    if (!stream) return SHOAL_STATUS_INVALID_VALUE;
+    *stream = ctx->stream;
+    return SHOAL_STATUS_SUCCESS;
+}
+
+shoal_status shoal_set_vendor_dispatch(shoal_handle handle, int enabled)
+{
+    struct shoal_context *ctx = shoal_context_get(handle);
+    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
+    ctx->vendor_enabled = enabled != 0;
+    return SHOAL_STATUS_SUCCESS;
+}
+
+shoal_status shoal_get_dispatch_info(shoal_handle handle, const char **table_device, int *match_level)
+{
+    struct shoal_context *ctx = shoal_context_get(handle);
+    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
+    if (table_device) *table_device = ctx->gemm_table ? ctx->gemm_table->device_name : "portable";
+    if (match_level) *match_level = ctx->gemm_match_level;
+    return SHOAL_STATUS_SUCCESS;
+}

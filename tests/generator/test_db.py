@@ -1,0 +1,121 @@
+import sqlite3
+
+import pytest
+
+from generator import db
+
+V = "0123456789abcdef"
+
+
+def _setup(conn, device):
+    dev = db.upsert_device(conn, device)
+    run = db.start_run(conn, dev, ["gemm"], ["d"], f"gemm:{V}")
+    return dev, run
+
+
+def test_upsert_device_is_idempotent_and_versions_split(conn, device):
+    a = db.upsert_device(conn, device)
+    assert db.upsert_device(conn, dict(device, driver_version=99999)) == a
+    assert conn.execute("SELECT driver_version FROM devices").fetchone()[0] == "99999"
+    b = db.upsert_device(conn, dict(device, cublas_version=130000))
+    assert b != a
+    assert conn.execute("SELECT count(*) FROM devices").fetchone()[0] == 2
+
+
+def test_status_check_constraint(conn, device, add):
+    dev, run = _setup(conn, device)
+    with pytest.raises(ValueError):
+        add(conn, run, dev, V, kernel="k", design="small", status="running")
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute("INSERT INTO measurements (run_id, device_id, routine, precision, mode, "
+                     "variant, m, n, k, batch, design, config, kernel, template_version, status, "
+                     "created) VALUES (?, ?, 'gemm', 'd', 'strided', 'nn', 1, 1, 1, 1, 'x', '{}', "
+                     "'k', ?, 'bogus', '')", (run, dev, V))
+
+
+def test_insert_replaces_same_key(conn, device, add):
+    dev, run = _setup(conn, device)
+    add(conn, run, dev, V, kernel="k1", design="small", status="launch_failed", ms=None)
+    add(conn, run, dev, V, kernel="k1", design="small", status="ok", ms=2.0)
+    rows = conn.execute("SELECT status, median_ms FROM measurements").fetchall()
+    assert [tuple(r) for r in rows] == [("ok", 2.0)]
+    assert db.measured_keys(conn, dev, V, "gemm") == {("gemm", "d", "strided", "nn", 8, 8, 8, "k1")}
+    assert db.measured_keys(conn, dev, "other", "gemm") == set()
+
+
+def test_winners_view(conn, device, add):
+    dev, run = _setup(conn, device)
+    add(conn, run, dev, V, kernel="cublas", design="vendor", ms=1.0)
+    add(conn, run, dev, V, kernel="fast_but_wrong", design="small", status="wrong", ms=0.1)
+    add(conn, run, dev, V, kernel="crashed", design="small", status="launch_failed", ms=0.05)
+    add(conn, run, dev, V, kernel="pruned", design="small", status="pruned", ms=None)
+    add(conn, run, dev, V, kernel="own_b", design="small", ms=0.5)
+    add(conn, run, dev, V, kernel="own_a", design="tiled", ms=0.5)   # tie: kernel name decides
+    add(conn, run, dev, V, kernel="own_slow", design="tiled", ms=3.0)
+    # a second shape where the vendor wins, and a third with no valid own kernel
+    add(conn, run, dev, V, kernel="cublas", design="vendor", ms=1.0, m=16)
+    add(conn, run, dev, V, kernel="own_b", design="small", ms=1.5, m=16)
+    add(conn, run, dev, V, kernel="cublas", design="vendor", ms=1.0, m=32)
+    add(conn, run, dev, V, kernel="own_b", design="small", ms=0.2, m=32, status="wrong")
+    rows = {r["m"]: r for r in conn.execute("SELECT * FROM winners")}
+    assert set(rows) == {8, 16, 32}
+    w = rows[8]
+    assert (w["kernel"], w["own_kernel"], w["vendor_kernel"]) == ("own_a", "own_a", "cublas")
+    assert w["speedup"] == pytest.approx(2.0) and w["vendor_ms"] == 1.0
+    assert w["vendor_gflops"] == pytest.approx(2 * 512 * 1000 / 1e6)
+    assert w["device_name"] == device["name"]
+    w = rows[16]
+    assert (w["kernel"], w["design"], w["own_kernel"], w["own_ms"]) == ("cublas", "vendor", "own_b", 1.5)
+    assert w["speedup"] == pytest.approx(1.0)
+    w = rows[32]
+    assert w["kernel"] == "cublas" and w["own_kernel"] is None
+    assert conn.execute("SELECT count(*) FROM vendor_baselines").fetchone()[0] == 3
+
+
+def test_winners_are_per_template_version(conn, device, add):
+    dev, run = _setup(conn, device)
+    add(conn, run, dev, V, kernel="cublas", design="vendor", ms=1.0)
+    add(conn, run, dev, "old", kernel="own", design="small", ms=0.1)
+    rows = conn.execute("SELECT template_version, kernel FROM winners ORDER BY 1").fetchall()
+    assert [tuple(r) for r in rows] == [(V, "cublas"), ("old", "own")]
+
+
+def test_dump_load_round_trip(tmp_path, device, add):
+    path = tmp_path / "a.sqlite"
+    conn = db.connect(path)
+    dev, run = _setup(conn, device)
+    add(conn, run, dev, V, kernel="cublas", design="vendor", ms=1.0)
+    add(conn, run, dev, V, kernel="own", design="small", config='{"DIM_X":64}', ms=0.25,
+        reason="it's quoted")
+    db.finish_run(conn, run)
+    conn.commit()
+    conn.close()
+    sql = tmp_path / "a.sql"
+    assert db.dump_sql(path, sql) is True
+    assert db.dump_sql(path, sql) is False                  # unchanged -> not rewritten
+    copy = tmp_path / "b.sqlite"
+    db.load_sql(sql, copy)
+    sql2 = tmp_path / "b.sql"
+    db.dump_sql(copy, sql2)
+    assert sql.read_bytes() == sql2.read_bytes()
+    c = db.connect(copy)
+    assert c.execute("SELECT kernel FROM winners").fetchone()[0] == "own"
+    assert c.execute("SELECT reason FROM measurements WHERE kernel='own'").fetchone()[0] == "it's quoted"
+
+
+def test_load_without_dump_creates_empty_schema(tmp_path):
+    target = tmp_path / "sub" / "x.sqlite"
+    db.load_sql(tmp_path / "missing.sql", target)
+    c = db.connect(target)
+    names = {r[0] for r in c.execute("SELECT name FROM sqlite_master")}
+    assert {"devices", "runs", "measurements", "winners", "vendor_baselines"} <= names
+    assert c.execute("SELECT count(*) FROM measurements").fetchone()[0] == 0
+
+
+def test_load_replaces_existing_database(tmp_path, device):
+    target = tmp_path / "x.sqlite"
+    conn = db.connect(target)
+    _setup(conn, device)
+    conn.close()
+    db.load_sql(tmp_path / "missing.sql", target)
+    assert db.connect(target).execute("SELECT count(*) FROM devices").fetchone()[0] == 0

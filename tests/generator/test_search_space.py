@@ -1,0 +1,91 @@
+from pathlib import Path
+
+import pytest
+
+from generator.expr import ExprError
+from generator.search_space import SearchSpaceError, Shape, candidates, load
+
+
+def test_designs_and_config_products(space):
+    small, tiled = space.design("small"), space.design("tiled")
+    assert [p.name for p in small.params] == ["DIM_X", "MPB", "TN"]
+    assert len(list(small.configs())) == 3 * 7 * 3
+    assert len(list(tiled.configs())) == 3 * 2 * 3 * 3 * 2
+    first = next(tiled.configs())
+    assert first == {"DIM_X": 8, "DIM_Y": 8, "BLK_M": 32, "BLK_N": 32, "BLK_K": 8}
+    assert len(list(candidates(space, "d"))) == 63 + 108
+
+
+def test_kernel_and_module_names(space):
+    small, tiled = space.design("small"), space.design("tiled")
+    assert space.kernel_name("d", small, "nt", {"DIM_X": 128, "MPB": 8, "TN": 2}) \
+        == "shoal_dgemm_small_nt_x128_mpb8_tn2"
+    cfg = {"DIM_X": 16, "DIM_Y": 16, "BLK_M": 64, "BLK_N": 64, "BLK_K": 8}
+    assert space.kernel_name("s", tiled, "nn", cfg) == "shoal_sgemm_tiled_nn_x16_y16_m64_n64_k8"
+    assert space.module_name("s", tiled, cfg) == "shoal_sgemm_tiled_x16_y16_m64_n64_k8"
+    assert tiled.slots(cfg) == {"dim_x": 16, "dim_y": 16, "p0": 64, "p1": 64, "p2": 8, "p3": 0}
+    assert small.slots({"DIM_X": 64, "MPB": 2, "TN": 4}) == \
+        {"dim_x": 64, "dim_y": 1, "p0": 2, "p1": 4, "p2": 0, "p3": 0}
+
+
+def test_shapes_are_deduplicated_and_ordered(space):
+    shapes = space.shapes()
+    assert len(shapes) == len(set(shapes))
+    assert shapes == space.shapes()                     # deterministic
+    # set A: (19 squares + 8 mnk) x 2 modes x 4 variants; set B: (8 + 4) x 1 x 4
+    assert len(shapes) == 27 * 8 + 12 * 4
+    assert shapes[:3] == [Shape("strided", "nn", 1, 1, 1), Shape("strided", "nt", 1, 1, 1),
+                          Shape("strided", "tn", 1, 1, 1)]
+    assert Shape("array", "tt", 3, 5, 7) in shapes
+    assert Shape("array", "nn", 64, 64, 64) not in shapes
+
+
+def test_duplicate_shapes_across_sets_are_dropped(tmp_path, space):
+    text = space.path.read_text() + """
+[[shapes.set]]
+modes = ["strided"]
+variants = ["nn"]
+square = [4, 1000]
+"""
+    p = tmp_path / "gemm.toml"
+    p.write_text(text)
+    shapes = load(p).shapes()
+    assert len(shapes) == len(space.shapes()) + 1
+    assert shapes[-1] == Shape("strided", "nn", 1000, 1000, 1000)
+
+
+def test_batch_expression(space, device):
+    tiny = space.batch_for(Shape("strided", "nn", 1, 1, 1), "d", device)
+    big = space.batch_for(Shape("strided", "nn", 512, 512, 512), "d", device)
+    mid = space.batch_for(Shape("strided", "nn", 16, 16, 16), "s", device)
+    assert tiny == 4000000 and big == 128
+    assert mid == max(2**25 // 256, 4 * device["l2_bytes"] // (3 * 256 * 4) + 1)
+    assert all(isinstance(b, int) for b in (tiny, big, mid))
+
+
+def test_flops_and_bytes(space):
+    s = Shape("strided", "nn", 2, 8, 4)
+    assert space.flops(s, "d") == 2 * 2 * 8 * 4
+    assert space.bytes(s, "s") == (2 * 4 + 4 * 8 + 2 * 8) * 4
+
+
+def _broken(tmp_path: Path, space, old: str, new: str) -> Path:
+    text = space.path.read_text()
+    assert old in text
+    p = tmp_path / "gemm.toml"
+    p.write_text(text.replace(old, new, 1))
+    return p
+
+
+@pytest.mark.parametrize("old,new,err,match", [
+    ('"BLK_M % DIM_X == 0"', '"__import__(\'os\')"', ExprError, "call to '__import__'"),
+    ('"BLK_M % DIM_X == 0"', '"BLK_M % m == 0"', ExprError, "unknown name 'm'"),
+    ('slot = "p2"', 'slot = "p7"', SearchSpaceError, "slot 'p7'"),
+    ('values = [8, 16] }', 'values = [] }', SearchSpaceError, "non-empty list"),
+    ('modes = ["strided"]', 'modes = ["packed"]', SearchSpaceError, "modes must be"),
+    ('design = "tiled"', 'design = "huge"', SearchSpaceError, "unknown design 'huge'"),
+    ('tag = "y"', 'tag = "x"', SearchSpaceError, "tags are not unique"),
+])
+def test_malformed_search_space_is_rejected_at_load(tmp_path, space, old, new, err, match):
+    with pytest.raises(err, match=match):
+        load(_broken(tmp_path, space, old, new))

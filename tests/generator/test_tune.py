@@ -1,0 +1,101 @@
+"""The tuning driver against fixtures/fake_tuner.py: job file, streaming ingest, restart after a
+lost context, a stop on the time budget, and resume."""
+from pathlib import Path
+
+import pytest
+
+from generator import db
+from generator.tasks import build_plan
+from generator.tune import TuneOptions, tune
+
+
+@pytest.fixture
+def opts(tmp_path, fake_tuner, monkeypatch):
+    log = tmp_path / "tuner.log"
+    monkeypatch.setenv("FAKE_TUNER_LOG", str(log))
+    return TuneOptions(db_path=tmp_path / "t.sqlite", tuner=fake_tuner, work=tmp_path / "work",
+                       routines=["gemm"], precisions=["d"], limit_shapes=2)
+
+
+def _invocations(tmp_path: Path) -> list[str]:
+    return (tmp_path / "tuner.log").read_text().splitlines()
+
+
+def _statuses(path):
+    c = db.connect(path)
+    try:
+        return {tuple(r[:8]): r[8] for r in c.execute(
+            "SELECT routine, precision, mode, variant, m, n, k, kernel, status FROM measurements")}
+    finally:
+        c.close()
+
+
+def test_full_run_then_resume_does_nothing(tmp_path, opts, project, space, device, capsys):
+    assert tune(project, opts) == 0
+    plan = build_plan(space, ["d"], device, shape_limit=2)
+    st = _statuses(opts.db_path)
+    assert {t.key for t in plan.tasks} <= set(st)
+    assert all(st[t.key] == "ok" for t in plan.tasks)   # fake tuner found each kernel in its module
+    pruned = [k for k, s in st.items() if s == "pruned"]
+    assert len(pruned) == 4 * len(plan.pruned) and all(k[2] == "any" and k[4] == 0 for k in pruned)
+    job = (opts.work / "job.txt").read_text().splitlines()
+    assert job[0] == "device 0" and job[1].startswith("include_dir ")
+    assert job[1].endswith("runtime") and job[2].startswith("cubin_dir ")
+    assert sum(line.startswith("task ") for line in job) == len(plan.tasks)
+    assert sum(line.startswith("module ") for line in job) == len(plan.modules)
+    out = capsys.readouterr().out
+    assert "[tune]" in out and "all tasks done" in out
+    c = db.connect(opts.db_path)
+    run = c.execute("SELECT * FROM runs").fetchone()
+    assert run["finished"] is not None and run["template_version"].startswith("gemm:")
+    c.close()
+    # resume: everything is measured, so the tuner is only asked for the device
+    n = len(_invocations(tmp_path))
+    assert tune(project, opts) == 0
+    assert _invocations(tmp_path)[n:] == ["--device-info"]
+    assert "nothing to do" in capsys.readouterr().out
+
+
+def test_lost_context_restarts_without_the_culprit(tmp_path, opts, project, space, device,
+                                                   monkeypatch):
+    plan = build_plan(space, ["d"], device, shape_limit=2)
+    culprit = next(t for t in plan.tasks if t.design == "small" and t.shape.mode == "array")
+    monkeypatch.setenv("FAKE_TUNER_CRASH", culprit.kernel)
+    assert tune(project, opts) == 0
+    st = _statuses(opts.db_path)
+    crashed = {k for k, s in st.items() if s == "launch_failed"}
+    same_kernel = {t.key for t in plan.tasks if t.kernel == culprit.kernel}
+    assert culprit.key in crashed and crashed == same_kernel
+    assert all(st[t.key] == "ok" for t in plan.tasks if t.key not in crashed)
+    runs = [a for a in _invocations(tmp_path) if a.startswith("--job")]
+    assert len(runs) == len(same_kernel) + 1
+    c = db.connect(opts.db_path)
+    assert {r[0] for r in c.execute("SELECT reason FROM measurements WHERE status = "
+                                    "'launch_failed'")} == {"context lost"}
+
+
+def test_time_budget_stop_then_resume(tmp_path, opts, project, space, device, monkeypatch):
+    monkeypatch.setenv("FAKE_TUNER_STOP_AFTER", "5")
+    opts.max_minutes = 30
+    assert tune(project, opts) == 0
+    first = _invocations(tmp_path)
+    assert any("--max-seconds" in a for a in first)
+    st = _statuses(opts.db_path)
+    assert sum(s == "ok" for s in st.values()) == 5
+    monkeypatch.delenv("FAKE_TUNER_STOP_AFTER")
+    assert tune(project, opts) == 0
+    plan = build_plan(space, ["d"], device, shape_limit=2)
+    job_ids = [int(line.split()[1][3:]) for line in (opts.work / "job.txt").read_text().splitlines()
+               if line.startswith("task ")]
+    assert len(job_ids) == len(plan.tasks) - 5             # only what was missing
+    st = _statuses(opts.db_path)
+    assert all(st[t.key] == "ok" for t in plan.tasks)
+
+
+def test_broken_tuner_gives_up(tmp_path, opts, project):
+    bad = tmp_path / "bad_tuner"
+    bad.write_text(f'#!/bin/sh\nif [ "$1" = --device-info ]; then exec "{opts.tuner}" "$@"; fi\n'
+                   "exit 1\n")
+    bad.chmod(0o755)
+    opts.tuner = str(bad)
+    assert tune(project, opts) == 1

@@ -1,0 +1,1021 @@
+/* GPU correctness of shoal_{s,d}gemm_{batched,strided_batched} against a host reference.
+ *
+ * Every run generates fresh random data in [-1, 1] (never 0) from a seed derived from the case
+ * name and the run's index, computes the reference in double precision on the host (OpenBLAS
+ * cblas_dgemm per matrix, float data widened first), then calls shoal in each requested mode
+ * (strided, pointer array) with vendor dispatch on and off, so shoal's own kernels are checked on
+ * every shape even where the tuned table routes to cuBLAS. Per matrix the error is
+ *     max |C - Cref| / ((|alpha| k max|A| max|B| + |beta| max|C0|) eps)
+ * and a run passes if it is <= 16 for every matrix. Every element of A, B, C outside the matrices
+ * proper (rows beyond m when ld > rows, gaps between matrices, a guard after the last one) holds
+ * a NaN with a recognizable payload: padding read by mistake turns results into NaN, and padding
+ * of C must come back bit for bit.
+ *
+ * Usage: test_gemm_gpu              run every case
+ *        test_gemm_gpu --list       print the case names (needs no GPU)
+ *        test_gemm_gpu --case NAME  run one case
+ * Exit: 0 all passed, 1 a failure, 2 usage, 77 no CUDA device ("SKIP: ..." on stdout).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "gemm_check.h"
+#include "shoal.h"
+
+#include <cblas.h>
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MODE_STRIDED 1
+#define MODE_ARRAY 2
+#define VENDOR_ON 1
+#define VENDOR_OFF 2
+#define GUARD 37 /* poisoned elements after the last matrix of every buffer */
+
+/* Quiet NaNs with a payload naming the buffer (A, B, C): a NaN computed from A's padding and
+ * stored into C's padding keeps its payload on some hardware, and must still differ from C's. */
+static const uint32_t POISON_S[3] = {0x7fc0aaaau, 0x7fc0bbbbu, 0x7fc0ccccu};
+static const uint64_t POISON_D[3] = {0x7ff80000aaaaaaaaull, 0x7ff80000bbbbbbbbull,
+                                     0x7ff80000ccccccccull};
+
+/* One run: a shape, its data layout and scalars, and which modes / dispatch settings to call. */
+typedef struct gcfg {
+    char prec;
+    int ta, tb, m, n, k;
+    int pad;            /* ld = max(1, rows) + pad, for A, B and C */
+    int64_t gap;        /* extra poisoned elements between consecutive matrices */
+    int64_t batch;
+    double alpha, beta;
+    int c_nan;          /* m x n part of C is NaN (with beta == 0 it must not show) */
+    int ab_nan;         /* A and B are NaN (with alpha == 0 or k == 0 they must not be read) */
+    int share_a, share_b; /* strided: stride 0; array: every pointer to matrix 0 */
+    int perm;           /* array mode: 0 in order, 1 all reversed, 2 A reversed, B in order,
+                           C shuffled */
+    int zero_strides;   /* batch 1 only: pass 0 for every stride */
+    int modes;          /* MODE_STRIDED | MODE_ARRAY */
+    int vendors;        /* VENDOR_ON | VENDOR_OFF */
+    int graph;          /* capture the call in a CUDA graph and replay it */
+} gcfg;
+
+typedef struct gdata {
+    size_t es;
+    int64_t rows_a, cols_a, rows_b, cols_b;
+    int64_t lda, ldb, ldc;
+    int64_t sta, stb, stc;     /* storage strides (elements) */
+    int64_t na, nb, nc;        /* buffer sizes (elements) */
+    void *ha, *hb, *hc0, *hc;  /* host: A, B, original C, C read back */
+    unsigned char *covered;    /* nc flags: element belongs to some C_i's m x n part */
+    void *da, *db, *dc;
+    void **dap, **dbp, **dcp;  /* device pointer arrays */
+    int64_t *offa, *offb, *offc; /* matrix i's offsets in the current layout */
+    double *ref, *scale;       /* batch * m * n reference; per-matrix error scale */
+    int ref_layout;            /* layout the reference was computed for; -1 none */
+} gdata;
+
+static shoal_handle g_h;
+static cudaStream_t g_stream;
+static cudaEvent_t g_ev0, g_ev1;
+static const char *g_case;
+static uint64_t g_case_seed;
+static int g_run_index;
+static int g_runs, g_failed_runs;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Small utilities. */
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        printf("FAILED %s: host allocation of %zu bytes failed\n", g_case, bytes);
+        exit(1);
+    }
+    return p;
+}
+
+/* A CUDA error here means the context may be gone (a kernel faulted): stop the process. */
+#define CUDA_CHECK(expr)                                                                      \
+    do {                                                                                      \
+        cudaError_t e_ = (expr);                                                              \
+        if (e_ != cudaSuccess) {                                                              \
+            printf("FAILED %s: %s:%d: %s: %s\n", g_case, __FILE__, __LINE__, #expr,           \
+                   cudaGetErrorString(e_));                                                   \
+            fflush(stdout);                                                                   \
+            exit(1);                                                                          \
+        }                                                                                     \
+    } while (0)
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* which: 0 A, 1 B, 2 C */
+static void fill_poison(char prec, void *x, int64_t count, int which)
+{
+    for (int64_t i = 0; i < count; ++i) {
+        if (prec == 's')
+            memcpy((char *)x + 4 * i, &POISON_S[which], 4);
+        else
+            memcpy((char *)x + 8 * i, &POISON_D[which], 8);
+    }
+}
+
+/* Random (or NaN) entries in the rows x cols part of a matrix at x with leading dimension ld. */
+static void fill_matrix(char prec, void *x, int64_t rows, int64_t cols, int64_t ld, gc_rng *r,
+                        int nan_fill)
+{
+    for (int64_t j = 0; j < cols; ++j)
+        for (int64_t i = 0; i < rows; ++i)
+            gc_set(prec, x, i + j * ld, nan_fill ? NAN : gc_rng_uniform(r));
+}
+
+static const char *trans_str(int ta, int tb)
+{
+    static const char *s[4] = {"nn", "nt", "tn", "tt"};
+    return s[ta * 2 + tb];
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Data set-up. */
+
+static void layout_offsets(const gcfg *c, gdata *d, int mode, gc_rng *r)
+{
+    int perm = mode == MODE_ARRAY ? c->perm : 0;
+    int64_t b = c->batch;
+    for (int64_t i = 0; i < b; ++i) {
+        int64_t rev = b - 1 - i;
+        int64_t ia = perm >= 1 ? rev : i;
+        int64_t ib = perm == 1 ? rev : i;
+        int64_t ic = perm == 1 ? rev : i;
+        d->offa[i] = c->share_a ? 0 : ia * d->sta;
+        d->offb[i] = c->share_b ? 0 : ib * d->stb;
+        d->offc[i] = ic * d->stc;
+    }
+    if (perm == 2) { /* Fisher-Yates shuffle of the C matrices */
+        for (int64_t i = b - 1; i > 0; --i) {
+            int64_t j = (int64_t)(gc_rng_next(r) % (uint64_t)(i + 1));
+            int64_t t = d->offc[i];
+            d->offc[i] = d->offc[j];
+            d->offc[j] = t;
+        }
+    }
+    memset(d->covered, 0, (size_t)d->nc);
+    for (int64_t i = 0; i < b; ++i)
+        for (int64_t j = 0; j < c->n; ++j)
+            memset(d->covered + d->offc[i] + j * d->ldc, 1, (size_t)c->m);
+}
+
+static void setup_data(const gcfg *c, gdata *d, gc_rng *r)
+{
+    memset(d, 0, sizeof *d);
+    d->es = c->prec == 's' ? 4 : 8;
+    d->rows_a = c->ta == SHOAL_OP_N ? c->m : c->k;
+    d->cols_a = c->ta == SHOAL_OP_N ? c->k : c->m;
+    d->rows_b = c->tb == SHOAL_OP_N ? c->k : c->n;
+    d->cols_b = c->tb == SHOAL_OP_N ? c->n : c->k;
+    d->lda = max64(1, d->rows_a) + c->pad;
+    d->ldb = max64(1, d->rows_b) + c->pad;
+    d->ldc = max64(1, c->m) + c->pad;
+    d->sta = d->lda * d->cols_a + c->gap;
+    d->stb = d->ldb * d->cols_b + c->gap;
+    d->stc = d->ldc * c->n + c->gap;
+    int64_t nmat_a = c->share_a ? 1 : c->batch, nmat_b = c->share_b ? 1 : c->batch;
+    d->na = nmat_a * d->sta + GUARD;
+    d->nb = nmat_b * d->stb + GUARD;
+    d->nc = c->batch * d->stc + GUARD;
+
+    d->ha = xmalloc((size_t)d->na * d->es);
+    d->hb = xmalloc((size_t)d->nb * d->es);
+    d->hc0 = xmalloc((size_t)d->nc * d->es);
+    d->hc = xmalloc((size_t)d->nc * d->es);
+    d->covered = xmalloc((size_t)d->nc);
+    d->offa = xmalloc((size_t)c->batch * sizeof(int64_t));
+    d->offb = xmalloc((size_t)c->batch * sizeof(int64_t));
+    d->offc = xmalloc((size_t)c->batch * sizeof(int64_t));
+    d->ref = xmalloc((size_t)c->batch * (size_t)c->m * (size_t)c->n * sizeof(double));
+    d->scale = xmalloc((size_t)c->batch * sizeof(double));
+    d->ref_layout = -1;
+
+    fill_poison(c->prec, d->ha, d->na, 0);
+    fill_poison(c->prec, d->hb, d->nb, 1);
+    fill_poison(c->prec, d->hc0, d->nc, 2);
+    for (int64_t i = 0; i < nmat_a; ++i)
+        fill_matrix(c->prec, (char *)d->ha + (size_t)(i * d->sta) * d->es, d->rows_a, d->cols_a,
+                    d->lda, r, c->ab_nan);
+    for (int64_t i = 0; i < nmat_b; ++i)
+        fill_matrix(c->prec, (char *)d->hb + (size_t)(i * d->stb) * d->es, d->rows_b, d->cols_b,
+                    d->ldb, r, c->ab_nan);
+    for (int64_t i = 0; i < c->batch; ++i)
+        fill_matrix(c->prec, (char *)d->hc0 + (size_t)(i * d->stc) * d->es, c->m, c->n, d->ldc,
+                    r, c->c_nan);
+
+    CUDA_CHECK(cudaMalloc(&d->da, (size_t)d->na * d->es));
+    CUDA_CHECK(cudaMalloc(&d->db, (size_t)d->nb * d->es));
+    CUDA_CHECK(cudaMalloc(&d->dc, (size_t)d->nc * d->es));
+    CUDA_CHECK(cudaMemcpy(d->da, d->ha, (size_t)d->na * d->es, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d->db, d->hb, (size_t)d->nb * d->es, cudaMemcpyHostToDevice));
+    if (c->modes & MODE_ARRAY) {
+        CUDA_CHECK(cudaMalloc((void **)&d->dap, (size_t)c->batch * sizeof(void *)));
+        CUDA_CHECK(cudaMalloc((void **)&d->dbp, (size_t)c->batch * sizeof(void *)));
+        CUDA_CHECK(cudaMalloc((void **)&d->dcp, (size_t)c->batch * sizeof(void *)));
+    }
+}
+
+static void free_data(gdata *d)
+{
+    free(d->ha);
+    free(d->hb);
+    free(d->hc0);
+    free(d->hc);
+    free(d->covered);
+    free(d->offa);
+    free(d->offb);
+    free(d->offc);
+    free(d->ref);
+    free(d->scale);
+    cudaFree(d->da);
+    cudaFree(d->db);
+    cudaFree(d->dc);
+    cudaFree(d->dap);
+    cudaFree(d->dbp);
+    cudaFree(d->dcp);
+}
+
+static void upload_pointer_arrays(const gcfg *c, gdata *d)
+{
+    void **h = xmalloc((size_t)c->batch * sizeof(void *));
+    for (int64_t i = 0; i < c->batch; ++i)
+        h[i] = (char *)d->da + (size_t)d->offa[i] * d->es;
+    CUDA_CHECK(cudaMemcpy(d->dap, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
+    for (int64_t i = 0; i < c->batch; ++i)
+        h[i] = (char *)d->db + (size_t)d->offb[i] * d->es;
+    CUDA_CHECK(cudaMemcpy(d->dbp, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
+    for (int64_t i = 0; i < c->batch; ++i)
+        h[i] = (char *)d->dc + (size_t)d->offc[i] * d->es;
+    CUDA_CHECK(cudaMemcpy(d->dcp, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
+    free(h);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Host reference, in double whatever the precision: Cref_i = alpha op(A_i) op(B_i) + beta C0_i.
+ * beta C0 is formed first (exact for the betas used here), and left out when beta == 0 so that
+ * NaN in C0 does not reach the reference; alpha == 0 or k == 0 skips the product entirely. */
+
+static void compute_reference(const gcfg *c, gdata *d)
+{
+    const char p = c->prec;
+    const int64_t m = c->m, n = c->n, k = c->k;
+    const int64_t lda_r = max64(1, d->rows_a), ldb_r = max64(1, d->rows_b);
+    const int product = c->alpha != 0.0 && k > 0;
+#pragma omp parallel
+    {
+        double *ad = xmalloc((size_t)(lda_r * d->cols_a) * sizeof(double));
+        double *bd = xmalloc((size_t)(ldb_r * d->cols_b) * sizeof(double));
+#pragma omp for schedule(dynamic, 64)
+        for (int64_t i = 0; i < c->batch; ++i) {
+            const char *a = (const char *)d->ha + (size_t)d->offa[i] * d->es;
+            const char *b = (const char *)d->hb + (size_t)d->offb[i] * d->es;
+            const char *c0 = (const char *)d->hc0 + (size_t)d->offc[i] * d->es;
+            double *r = d->ref + (size_t)i * (size_t)(m * n);
+            double max_a = product ? gc_max_abs(p, a, d->rows_a, d->cols_a, d->lda) : 0.0;
+            double max_b = product ? gc_max_abs(p, b, d->rows_b, d->cols_b, d->ldb) : 0.0;
+            double max_c = c->beta != 0.0 ? gc_max_abs(p, c0, m, n, d->ldc) : 0.0;
+            d->scale[i] = gc_gemm_scale(p, (int)k, c->alpha, c->beta, max_a, max_b, max_c);
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t q = 0; q < m; ++q)
+                    r[q + j * m] = c->beta == 0.0 ? 0.0 : c->beta * gc_get(p, c0, q + j * d->ldc);
+            if (!product)
+                continue;
+            for (int64_t j = 0; j < d->cols_a; ++j)
+                for (int64_t q = 0; q < d->rows_a; ++q)
+                    ad[q + j * lda_r] = gc_get(p, a, q + j * d->lda);
+            for (int64_t j = 0; j < d->cols_b; ++j)
+                for (int64_t q = 0; q < d->rows_b; ++q)
+                    bd[q + j * ldb_r] = gc_get(p, b, q + j * d->ldb);
+            cblas_dgemm(CblasColMajor, c->ta == SHOAL_OP_N ? CblasNoTrans : CblasTrans,
+                        c->tb == SHOAL_OP_N ? CblasNoTrans : CblasTrans, (int)m, (int)n, (int)k,
+                        c->alpha, ad, (int)lda_r, bd, (int)ldb_r, 1.0, r, (int)max64(1, m));
+        }
+        free(ad);
+        free(bd);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Calling shoal. */
+
+static shoal_status call_shoal(const gcfg *c, const gdata *d, int mode)
+{
+    shoal_operation ta = (shoal_operation)c->ta, tb = (shoal_operation)c->tb;
+    int64_t sa = c->share_a ? 0 : d->sta, sb = c->share_b ? 0 : d->stb, sc = d->stc;
+    if (c->zero_strides)
+        sa = sb = sc = 0;
+    if (c->prec == 's') {
+        if (mode == MODE_STRIDED)
+            return shoal_sgemm_strided_batched(g_h, ta, tb, c->m, c->n, c->k, (float)c->alpha,
+                                               (const float *)d->da, d->lda, sa,
+                                               (const float *)d->db, d->ldb, sb, (float)c->beta,
+                                               (float *)d->dc, d->ldc, sc, c->batch);
+        return shoal_sgemm_batched(g_h, ta, tb, c->m, c->n, c->k, (float)c->alpha,
+                                   (const float *const *)d->dap, d->lda,
+                                   (const float *const *)d->dbp, d->ldb, (float)c->beta,
+                                   (float *const *)d->dcp, d->ldc, c->batch);
+    }
+    if (mode == MODE_STRIDED)
+        return shoal_dgemm_strided_batched(g_h, ta, tb, c->m, c->n, c->k, c->alpha,
+                                           (const double *)d->da, d->lda, sa,
+                                           (const double *)d->db, d->ldb, sb, c->beta,
+                                           (double *)d->dc, d->ldc, sc, c->batch);
+    return shoal_dgemm_batched(g_h, ta, tb, c->m, c->n, c->k, c->alpha,
+                               (const double *const *)d->dap, d->lda,
+                               (const double *const *)d->dbp, d->ldb, c->beta,
+                               (double *const *)d->dcp, d->ldc, c->batch);
+}
+
+/* Compares the C read back with the reference and the poison. Returns the worst error (Inf if
+ * poison was overwritten) and describes a failure in why. */
+static double check_result(const gcfg *c, gdata *d, char *why, size_t why_len)
+{
+    double worst = 0.0;
+    int64_t worst_i = -1;
+    for (int64_t i = 0; i < c->batch; ++i) {
+        double e = gc_gemm_error(c->prec, c->m, c->n,
+                                 (const char *)d->hc + (size_t)d->offc[i] * d->es, d->ldc,
+                                 d->ref + (size_t)i * (size_t)c->m * (size_t)c->n, c->m,
+                                 d->scale[i]);
+        if (e > worst || (worst_i < 0 && e >= worst)) {
+            worst = e;
+            worst_i = i;
+        }
+    }
+    int64_t touched = 0, first = -1;
+    for (int64_t e = 0; e < d->nc; ++e)
+        if (!d->covered[e] &&
+            memcmp((char *)d->hc + (size_t)e * d->es, (char *)d->hc0 + (size_t)e * d->es, d->es)) {
+            if (first < 0)
+                first = e;
+            ++touched;
+        }
+    why[0] = '\0';
+    if (worst > GC_ERROR_LIMIT)
+        snprintf(why, why_len, " worst at matrix %lld", (long long)worst_i);
+    if (touched) {
+        size_t u = strlen(why);
+        snprintf(why + u, why_len - u, " %lld padding element(s) of C overwritten, first at %lld",
+                 (long long)touched, (long long)first);
+        worst = INFINITY;
+    }
+    return worst;
+}
+
+static void notes_of(const gcfg *c, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    size_t u = 0;
+#define NOTE(cond, ...)                                                                       \
+    if ((cond) && u < len)                                                                    \
+        u += (size_t)snprintf(buf + u, len - u, __VA_ARGS__);
+    NOTE(c->pad, " ld+%d", c->pad)
+    NOTE(c->gap, " gap%lld", (long long)c->gap)
+    NOTE(c->c_nan, " C=NaN")
+    NOTE(c->ab_nan, " AB=NaN")
+    NOTE(c->share_a, " shareA")
+    NOTE(c->share_b, " shareB")
+    NOTE(c->perm == 1, " reversed")
+    NOTE(c->perm == 2, " shuffled")
+    NOTE(c->zero_strides, " strides0")
+#undef NOTE
+}
+
+static void print_header(void)
+{
+    printf("# %-2s %-2s %5s %5s %5s %5s %5s %5s %8s %6s %6s %-7s %-6s %10s %9s %-6s %s\n", "p",
+           "op", "m", "n", "k", "lda", "ldb", "ldc", "batch", "alpha", "beta", "mode", "vendor",
+           "shoal_ms", "error", "status", "kernel / notes");
+}
+
+static void print_row(const gcfg *c, const gdata *d, const char *mode, int vendor_on, double ms,
+                      double err, int ok, const char *kernel, const char *why)
+{
+    char notes[128];
+    notes_of(c, notes, sizeof notes);
+    printf("  %-2c %-2s %5d %5d %5d %5lld %5lld %5lld %8lld %6.2f %6.2f %-7s %-6s %10.4f %9.2e "
+           "%-6s %s%s%s\n",
+           c->prec, trans_str(c->ta, c->tb), c->m, c->n, c->k, (long long)d->lda,
+           (long long)d->ldb, (long long)d->ldc, (long long)c->batch, c->alpha, c->beta, mode,
+           vendor_on ? "on" : "off", ms, err, ok ? "ok" : "FAILED", kernel, notes, why);
+    fflush(stdout);
+}
+
+static void record(int ok)
+{
+    ++g_runs;
+    if (!ok)
+        ++g_failed_runs;
+}
+
+static void download_c(gdata *d)
+{
+    CUDA_CHECK(cudaMemcpy(d->hc, d->dc, (size_t)d->nc * d->es, cudaMemcpyDeviceToHost));
+}
+
+static void upload_c(gdata *d)
+{
+    CUDA_CHECK(cudaMemcpy(d->dc, d->hc0, (size_t)d->nc * d->es, cudaMemcpyHostToDevice));
+}
+
+/* Plain call on the handle's current stream, timed with events. */
+static void exec_plain(const gcfg *c, gdata *d, int mode, int vendor_on, const char *kernel)
+{
+    cudaStream_t s;
+    shoal_get_stream(g_h, &s);
+    upload_c(d);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaEventRecord(g_ev0, s));
+    shoal_status st = call_shoal(c, d, mode);
+    CUDA_CHECK(cudaEventRecord(g_ev1, s));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError());
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, g_ev0, g_ev1));
+    char why[256] = "";
+    double err = INFINITY;
+    if (st != SHOAL_STATUS_SUCCESS) {
+        snprintf(why, sizeof why, " returned %s", shoal_status_string(st));
+    } else {
+        download_c(d);
+        err = check_result(c, d, why, sizeof why);
+    }
+    int ok = st == SHOAL_STATUS_SUCCESS && err <= GC_ERROR_LIMIT;
+    print_row(c, d, mode == MODE_STRIDED ? "strided" : "array", vendor_on, ms, err, ok, kernel,
+              why);
+    record(ok);
+}
+
+/* Capture on a non-blocking stream, check that capturing ran nothing, replay twice. */
+static void exec_graph(const gcfg *c, gdata *d, int mode, int vendor_on, const char *kernel)
+{
+    const char *mname = mode == MODE_STRIDED ? "g-strd" : "g-array";
+    char why[256] = "";
+    upload_c(d);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t exec = NULL;
+    CUDA_CHECK(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal));
+    shoal_status st = call_shoal(c, d, mode);
+    cudaError_t ce = cudaStreamEndCapture(g_stream, &graph);
+    if (st != SHOAL_STATUS_SUCCESS || ce != cudaSuccess) {
+        snprintf(why, sizeof why, " capture: shoal returned %s, cudaStreamEndCapture: %s",
+                 shoal_status_string(st), cudaGetErrorString(ce));
+        (void)cudaGetLastError();
+        if (graph)
+            cudaGraphDestroy(graph);
+        print_row(c, d, mname, vendor_on, 0.0, INFINITY, 0, kernel, why);
+        record(0);
+        return;
+    }
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    /* Capturing must not have run the work. */
+    download_c(d);
+    if (memcmp(d->hc, d->hc0, (size_t)d->nc * d->es) != 0) {
+        print_row(c, d, mname, vendor_on, 0.0, INFINITY, 0, kernel,
+                  " C changed during capture (the call ran instead of being recorded)");
+        record(0);
+    }
+    for (int replay = 0; replay < 2; ++replay) {
+        if (replay)
+            upload_c(d);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaEventRecord(g_ev0, g_stream));
+        CUDA_CHECK(cudaGraphLaunch(exec, g_stream));
+        CUDA_CHECK(cudaEventRecord(g_ev1, g_stream));
+        CUDA_CHECK(cudaStreamSynchronize(g_stream));
+        CUDA_CHECK(cudaGetLastError());
+        float ms = 0.0f;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, g_ev0, g_ev1));
+        download_c(d);
+        double err = check_result(c, d, why, sizeof why);
+        int ok = err <= GC_ERROR_LIMIT;
+        print_row(c, d, mname, vendor_on, ms, err, ok, kernel, why);
+        record(ok);
+    }
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+}
+
+static void run(gcfg c)
+{
+    gdata d;
+    gc_rng r;
+    gc_rng_seed(&r, gc_mix(g_case_seed, (uint64_t)g_run_index++));
+    setup_data(&c, &d, &r);
+    for (int mode = MODE_STRIDED; mode <= MODE_ARRAY; ++mode) {
+        if (!(c.modes & mode))
+            continue;
+        layout_offsets(&c, &d, mode, &r);
+        int layout = mode == MODE_ARRAY ? c.perm : 0;
+        if (d.ref_layout != layout || layout == 2) {
+            compute_reference(&c, &d);
+            d.ref_layout = layout;
+        }
+        if (mode == MODE_ARRAY)
+            upload_pointer_arrays(&c, &d);
+        for (int v = VENDOR_ON; v <= VENDOR_OFF; ++v) {
+            if (!(c.vendors & v))
+                continue;
+            int vendor_on = v == VENDOR_ON;
+            shoal_status st = shoal_set_vendor_dispatch(g_h, vendor_on);
+            if (st != SHOAL_STATUS_SUCCESS) {
+                printf("  shoal_set_vendor_dispatch(%d) returned %s\n", vendor_on,
+                       shoal_status_string(st));
+                record(0);
+                continue;
+            }
+            const char *kernel = NULL;
+            st = shoal_gemm_kernel_name(g_h, c.prec, mode == MODE_ARRAY, (shoal_operation)c.ta,
+                                        (shoal_operation)c.tb, c.m, c.n, c.k, &kernel);
+            if (st != SHOAL_STATUS_SUCCESS || !kernel)
+                kernel = "?";
+            if (c.graph)
+                exec_graph(&c, &d, mode, vendor_on, kernel);
+            else
+                exec_plain(&c, &d, mode, vendor_on, kernel);
+        }
+    }
+    shoal_set_vendor_dispatch(g_h, 1);
+    free_data(&d);
+}
+
+static gcfg base_cfg(char prec, int ta, int tb, int m, int n, int k, int64_t batch)
+{
+    gcfg c;
+    memset(&c, 0, sizeof c);
+    c.prec = prec;
+    c.ta = ta;
+    c.tb = tb;
+    c.m = m;
+    c.n = n;
+    c.k = k;
+    c.batch = batch;
+    c.alpha = 1.0;
+    c.beta = 0.0;
+    c.modes = MODE_STRIDED | MODE_ARRAY;
+    c.vendors = VENDOR_ON | VENDOR_OFF;
+    return c;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Cases. Each takes the precision and (where it has one) the transpose pair. */
+
+static const int square_sizes[] = {1, 2, 3, 15, 16, 17, 31, 33, 100, 511, 512};
+static const int rect_shapes[][3] = {{3, 17, 5},   {33, 2, 100}, {16, 1, 16}, {1, 16, 7},
+                                     {100, 31, 64}, {2, 8, 4},   {17, 3, 1},  {5, 64, 2}};
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static void case_sizes(char p, int ta, int tb)
+{
+    for (int i = 0; i < COUNT(square_sizes); ++i) {
+        int n = square_sizes[i];
+        int64_t batch = n <= 33 ? 257 : n <= 100 ? 17 : 2;
+        run(base_cfg(p, ta, tb, n, n, n, batch));
+    }
+}
+
+static void case_rect(char p, int ta, int tb)
+{
+    for (int pad = 0; pad <= 3; pad += 3)
+        for (int i = 0; i < COUNT(rect_shapes); ++i) {
+            int m = rect_shapes[i][0], n = rect_shapes[i][1], k = rect_shapes[i][2];
+            gcfg c = base_cfg(p, ta, tb, m, n, k, (int64_t)m * n * k > 100000 ? 9 : 129);
+            c.pad = pad;
+            c.alpha = 0.75;
+            c.beta = -1.25;
+            run(c);
+        }
+}
+
+static void case_ld_gaps(char p)
+{
+    static const int sizes[] = {1, 2, 3, 8, 16, 17, 33};
+    for (int t = 0; t < 4; ++t)
+        for (int i = 0; i < COUNT(sizes); ++i) {
+            gcfg c = base_cfg(p, t >> 1, t & 1, sizes[i], sizes[i], sizes[i], 65);
+            c.pad = 3;
+            c.gap = 5;
+            c.beta = 1.0;
+            run(c);
+        }
+    for (int t = 0; t < 4; ++t) {
+        gcfg c = base_cfg(p, t >> 1, t & 1, 7, 3, 5, 33);
+        c.pad = 3;
+        c.gap = 11;
+        run(c);
+        c = base_cfg(p, t >> 1, t & 1, 16, 16, 16, 17);
+        c.pad = 61;
+        c.beta = -0.5;
+        run(c);
+    }
+}
+
+static void case_batch_one(char p)
+{
+    static const int sizes[] = {1, 5, 16, 33, 128, 512};
+    for (int t = 0; t < 4; ++t)
+        for (int i = 0; i < COUNT(sizes); ++i) {
+            gcfg c = base_cfg(p, t >> 1, t & 1, sizes[i], sizes[i], sizes[i], 1);
+            c.beta = -0.5;
+            c.zero_strides = (i & 1) == 0; /* legal for batch 1 (shoal.h) */
+            run(c);
+        }
+    gcfg c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_T, 33, 2, 100, 1);
+    c.pad = 3;
+    run(c);
+}
+
+static void case_batch_large(char p)
+{
+    gcfg c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_N, 1, 1, 1, 1048577);
+    run(c);
+    for (int t = 0; t < 4; ++t) {
+        c = base_cfg(p, t >> 1, t & 1, 2, 2, 2, 100003);
+        c.beta = 0.5;
+        run(c);
+    }
+    c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_N, 4, 4, 4, 131071);
+    run(c);
+    c = base_cfg(p, SHOAL_OP_T, SHOAL_OP_T, 4, 4, 4, 131071);
+    c.beta = -1.0;
+    run(c);
+    c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_N, 8, 8, 8, 70000);
+    run(c);
+    c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_T, 8, 8, 8, 70000);
+    c.beta = 1.0;
+    run(c);
+    c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_N, 2, 4, 3, 100000);
+    run(c);
+    c = base_cfg(p, SHOAL_OP_T, SHOAL_OP_N, 16, 16, 16, 66000);
+    run(c);
+}
+
+static void case_alpha_beta(char p)
+{
+    static const int shapes[][4] = {{3, 3, 3, 257}, {16, 16, 16, 257}, {33, 17, 9, 65},
+                                    {100, 100, 100, 9}};
+    static const struct {
+        double alpha, beta;
+        int c_nan, ab_nan;
+    } sc[] = {{1.0, 0.0, 1, 0},  {1.0, 1.0, 0, 0},  {1.0, -0.5, 0, 0}, {-1.5, 0.25, 0, 0},
+              {-1.0, 0.0, 1, 0}, {0.0, 2.0, 0, 1},  {0.0, 0.0, 1, 1},  {2.5, 1.0, 0, 0}};
+    for (int t = 0; t < 4; t += 2) /* nn, tn */
+        for (int i = 0; i < COUNT(shapes); ++i)
+            for (int j = 0; j < COUNT(sc); ++j) {
+                gcfg c = base_cfg(p, t >> 1, t & 1, shapes[i][0], shapes[i][1], shapes[i][2],
+                                  shapes[i][3]);
+                c.alpha = sc[j].alpha;
+                c.beta = sc[j].beta;
+                c.c_nan = sc[j].c_nan;
+                c.ab_nan = sc[j].ab_nan;
+                run(c);
+            }
+}
+
+static void case_k_zero(char p)
+{
+    static const int mn[][2] = {{1, 1}, {4, 4}, {17, 5}, {64, 64}};
+    static const double betas[] = {0.0, 1.0, -0.5};
+    for (int t = 0; t < 4; ++t)
+        for (int i = 0; i < COUNT(mn); ++i)
+            for (int j = 0; j < COUNT(betas); ++j) {
+                gcfg c = base_cfg(p, t >> 1, t & 1, mn[i][0], mn[i][1], 0, 33);
+                c.alpha = 1.5;
+                c.beta = betas[j];
+                c.c_nan = betas[j] == 0.0;
+                run(c);
+            }
+}
+
+static void case_shared_operand(char p)
+{
+    static const int shapes[][3] = {{4, 4, 4}, {16, 16, 16}, {32, 32, 32}, {7, 5, 3}};
+    for (int t = 0; t < 4; t += 3) /* nn, tt */
+        for (int i = 0; i < COUNT(shapes); ++i)
+            for (int share = 1; share <= 3; ++share) {
+                gcfg c = base_cfg(p, t >> 1, t & 1, shapes[i][0], shapes[i][1], shapes[i][2],
+                                  100);
+                c.share_a = share & 1;
+                c.share_b = (share >> 1) & 1;
+                c.beta = 0.5;
+                run(c);
+            }
+}
+
+static void case_array_layout(char p)
+{
+    static const int shapes[][3] = {{2, 2, 2}, {8, 8, 8}, {16, 16, 16}, {33, 33, 33}, {5, 9, 3}};
+    for (int t = 0; t < 4; ++t)
+        for (int i = 0; i < COUNT(shapes); ++i)
+            for (int perm = 1; perm <= 2; ++perm) {
+                gcfg c = base_cfg(p, t >> 1, t & 1, shapes[i][0], shapes[i][1], shapes[i][2],
+                                  257);
+                c.modes = MODE_ARRAY;
+                c.perm = perm;
+                c.beta = perm == 2 ? -0.5 : 0.0;
+                run(c);
+            }
+}
+
+static void case_graph(char p)
+{
+    static const int shapes[][4] = {{8, 8, 8, 1000}, {64, 64, 64, 100}, {256, 256, 256, 10},
+                                    {5, 3, 7, 1000}};
+    cudaStream_t got = (cudaStream_t)0;
+    shoal_status st = shoal_set_stream(g_h, g_stream);
+    if (st == SHOAL_STATUS_SUCCESS)
+        st = shoal_get_stream(g_h, &got);
+    if (st != SHOAL_STATUS_SUCCESS || got != g_stream) {
+        printf("  shoal_set_stream/get_stream: %s, stream %s\n", shoal_status_string(st),
+               got == g_stream ? "as set" : "differs");
+        record(0);
+    }
+    for (int t = 0; t < 4; t += 3)
+        for (int i = 0; i < COUNT(shapes); ++i) {
+            gcfg c = base_cfg(p, t >> 1, t & 1, shapes[i][0], shapes[i][1], shapes[i][2],
+                              shapes[i][3]);
+            c.beta = -0.5;
+            c.graph = 1;
+            run(c);
+        }
+    /* Back to the legacy default stream for whatever runs next. */
+    st = shoal_set_stream(g_h, (cudaStream_t)0);
+    if (st != SHOAL_STATUS_SUCCESS) {
+        printf("  shoal_set_stream(0): %s\n", shoal_status_string(st));
+        record(0);
+    }
+}
+
+/* m, n or batch == 0: SUCCESS at once, nothing written, NULL pointers allowed. */
+static void case_zero_work(char p)
+{
+    gcfg c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_N, 4, 4, 4, 3);
+    gdata d;
+    gc_rng r;
+    gc_rng_seed(&r, gc_mix(g_case_seed, (uint64_t)g_run_index++));
+    setup_data(&c, &d, &r);
+    layout_offsets(&c, &d, MODE_ARRAY, &r);
+    upload_pointer_arrays(&c, &d);
+    static const int zero[][4] = {{0, 4, 4, 3}, {4, 0, 4, 3}, {4, 4, 4, 0}, {0, 0, 0, 0}};
+    for (int i = 0; i < COUNT(zero); ++i)
+        for (int mode = MODE_STRIDED; mode <= MODE_ARRAY; ++mode)
+            for (int nulls = 0; nulls < 2; ++nulls) {
+                gcfg z = c;
+                z.m = zero[i][0];
+                z.n = zero[i][1];
+                z.k = zero[i][2];
+                z.batch = zero[i][3];
+                gdata dz = d;
+                if (nulls) {
+                    dz.da = dz.db = dz.dc = NULL;
+                    dz.dap = dz.dbp = dz.dcp = NULL;
+                }
+                upload_c(&d);
+                CUDA_CHECK(cudaDeviceSynchronize());
+                shoal_status st = call_shoal(&z, &dz, mode);
+                CUDA_CHECK(cudaDeviceSynchronize());
+                CUDA_CHECK(cudaGetLastError());
+                download_c(&d);
+                int untouched = memcmp(d.hc, d.hc0, (size_t)d.nc * d.es) == 0;
+                int ok = st == SHOAL_STATUS_SUCCESS && untouched;
+                printf("  %c m=%d n=%d k=%d batch=%lld %-7s pointers=%-5s -> %s%s %s\n", p, z.m,
+                       z.n, z.k, (long long)z.batch, mode == MODE_STRIDED ? "strided" : "array",
+                       nulls ? "NULL" : "valid", shoal_status_string(st),
+                       untouched ? "" : ", C was written", ok ? "ok" : "FAILED");
+                record(ok);
+            }
+    free_data(&d);
+}
+
+/* The handle's introspection: dispatch table, streams, kernel names. */
+static void case_handle_info(void)
+{
+    const char *dev = NULL;
+    int level = -1;
+    shoal_status st = shoal_get_dispatch_info(g_h, &dev, &level);
+    int ok = st == SHOAL_STATUS_SUCCESS && dev && dev[0] && level >= 0 && level <= 3;
+    printf("  dispatch table: \"%s\", match level %d (%s) %s\n", dev ? dev : "(null)", level,
+           shoal_status_string(st), ok ? "ok" : "FAILED");
+    record(ok);
+    st = shoal_get_dispatch_info(g_h, NULL, NULL);
+    record(st == SHOAL_STATUS_SUCCESS);
+    if (st != SHOAL_STATUS_SUCCESS)
+        printf("  get_dispatch_info(h, NULL, NULL): %s FAILED\n", shoal_status_string(st));
+
+    cudaStream_t s = (cudaStream_t)(uintptr_t)0x1234;
+    st = shoal_get_stream(g_h, &s);
+    ok = st == SHOAL_STATUS_SUCCESS && (s == (cudaStream_t)0 || s == cudaStreamLegacy);
+    printf("  default stream %p (%s) %s\n", (void *)s, shoal_status_string(st),
+           ok ? "ok" : "FAILED");
+    record(ok);
+
+    static const int shapes[][3] = {{1, 1, 1}, {2, 2, 2}, {4, 8, 2}, {16, 16, 16},
+                                    {32, 32, 32}, {100, 31, 64}, {512, 512, 512}, {4, 4, 0}};
+    for (int pi = 0; pi < 2; ++pi)
+        for (int pa = 0; pa < 2; ++pa)
+            for (int t = 0; t < 4; ++t)
+                for (int i = 0; i < COUNT(shapes); ++i)
+                    for (int vendor = 1; vendor >= 0; --vendor) {
+                        char p = pi ? 'd' : 's';
+                        const char *name = NULL;
+                        shoal_set_vendor_dispatch(g_h, vendor);
+                        st = shoal_gemm_kernel_name(g_h, p, pa, (shoal_operation)(t >> 1),
+                                                    (shoal_operation)(t & 1), shapes[i][0],
+                                                    shapes[i][1], shapes[i][2], &name);
+                        ok = st == SHOAL_STATUS_SUCCESS && name && name[0] &&
+                             (vendor || strcmp(name, "cublas") != 0);
+                        if (!ok || (t == 0 && pa == 0))
+                            printf("  kernel %c %s %s %dx%dx%d vendor=%s: %s (%s) %s\n", p,
+                                   pa ? "array  " : "strided", trans_str(t >> 1, t & 1),
+                                   shapes[i][0], shapes[i][1], shapes[i][2],
+                                   vendor ? "on " : "off", name ? name : "(null)",
+                                   shoal_status_string(st), ok ? "ok" : "FAILED");
+                        record(ok);
+                    }
+    shoal_set_vendor_dispatch(g_h, 1);
+
+    /* A second handle lives beside the first. */
+    shoal_handle h2 = NULL;
+    st = shoal_create(&h2);
+    ok = st == SHOAL_STATUS_SUCCESS && h2 != NULL;
+    if (ok) {
+        st = shoal_destroy(h2);
+        ok = st == SHOAL_STATUS_SUCCESS;
+    }
+    printf("  second handle create/destroy: %s %s\n", shoal_status_string(st),
+           ok ? "ok" : "FAILED");
+    record(ok);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Case table. */
+
+enum kind { K_SIZES, K_RECT, K_LD, K_ONE, K_LARGE, K_AB, K_K0, K_SHARED, K_ARRAY, K_GRAPH,
+            K_ZERO, K_HANDLE };
+
+typedef struct tcase {
+    char name[48];
+    enum kind kind;
+    char prec;
+    int ta, tb;
+} tcase;
+
+static tcase g_cases[64];
+static int g_ncases;
+
+static void add_case(enum kind kind, char prec, int ta, int tb, const char *suffix)
+{
+    tcase *t = &g_cases[g_ncases++];
+    t->kind = kind;
+    t->prec = prec;
+    t->ta = ta;
+    t->tb = tb;
+    if (kind == K_SIZES || kind == K_RECT)
+        snprintf(t->name, sizeof t->name, "%c_%s_%s", prec, trans_str(ta, tb), suffix);
+    else if (kind == K_HANDLE)
+        snprintf(t->name, sizeof t->name, "%s", suffix);
+    else
+        snprintf(t->name, sizeof t->name, "%c_%s", prec, suffix);
+}
+
+static void build_cases(void)
+{
+    add_case(K_HANDLE, 0, 0, 0, "handle_info");
+    for (int pi = 0; pi < 2; ++pi) {
+        char p = pi ? 'd' : 's';
+        for (int t = 0; t < 4; ++t)
+            add_case(K_SIZES, p, t >> 1, t & 1, "sizes");
+        for (int t = 0; t < 4; ++t)
+            add_case(K_RECT, p, t >> 1, t & 1, "rect");
+        add_case(K_LD, p, 0, 0, "ld_gaps");
+        add_case(K_ONE, p, 0, 0, "batch_one");
+        add_case(K_LARGE, p, 0, 0, "batch_large");
+        add_case(K_AB, p, 0, 0, "alpha_beta");
+        add_case(K_K0, p, 0, 0, "k_zero");
+        add_case(K_SHARED, p, 0, 0, "shared_operand");
+        add_case(K_ARRAY, p, 0, 0, "array_layout");
+        add_case(K_GRAPH, p, 0, 0, "graph");
+        add_case(K_ZERO, p, 0, 0, "zero_work");
+    }
+}
+
+static int run_case(const tcase *t)
+{
+    g_case = t->name;
+    g_case_seed = gc_hash_string(t->name);
+    g_run_index = 0;
+    g_runs = g_failed_runs = 0;
+    printf("== %s\n", t->name);
+    if (t->kind != K_ZERO && t->kind != K_HANDLE)
+        print_header();
+    switch (t->kind) {
+    case K_SIZES: case_sizes(t->prec, t->ta, t->tb); break;
+    case K_RECT: case_rect(t->prec, t->ta, t->tb); break;
+    case K_LD: case_ld_gaps(t->prec); break;
+    case K_ONE: case_batch_one(t->prec); break;
+    case K_LARGE: case_batch_large(t->prec); break;
+    case K_AB: case_alpha_beta(t->prec); break;
+    case K_K0: case_k_zero(t->prec); break;
+    case K_SHARED: case_shared_operand(t->prec); break;
+    case K_ARRAY: case_array_layout(t->prec); break;
+    case K_GRAPH: case_graph(t->prec); break;
+    case K_ZERO: case_zero_work(t->prec); break;
+    case K_HANDLE: case_handle_info(); break;
+    }
+    if (g_failed_runs)
+        printf("FAILED %s: %d of %d runs failed\n", t->name, g_failed_runs, g_runs);
+    else
+        printf("ok %s (%d runs)\n", t->name, g_runs);
+    fflush(stdout);
+    return g_failed_runs != 0;
+}
+
+/* Returns 0 when ready, 77 when there is no device to test on, 1 on another failure. */
+static int init_gpu(void)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        printf("SKIP: no CUDA device (%s)\n",
+               e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
+        return 77;
+    }
+    shoal_status st = shoal_create(&g_h);
+    if (st == SHOAL_STATUS_NO_DEVICE) {
+        printf("SKIP: no CUDA device (shoal_create: %s)\n", shoal_status_string(st));
+        return 77;
+    }
+    if (st != SHOAL_STATUS_SUCCESS) {
+        printf("FAILED: shoal_create returned %s\n", shoal_status_string(st));
+        return 1;
+    }
+    struct cudaDeviceProp prop;
+    int dev = 0;
+    g_case = "init";
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    const char *table = NULL;
+    int level = -1;
+    shoal_get_dispatch_info(g_h, &table, &level);
+    printf("# device %d: %s (cc %d.%d, %d SMs); shoal table \"%s\" (match level %d)\n", dev,
+           prop.name, prop.major, prop.minor, prop.multiProcessorCount, table ? table : "?",
+           level);
+    CUDA_CHECK(cudaStreamCreateWithFlags(&g_stream, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreate(&g_ev0));
+    CUDA_CHECK(cudaEventCreate(&g_ev1));
+    openblas_set_num_threads(1); /* the reference parallelizes over the batch itself */
+    return 0;
+}
+
+static void finish_gpu(void)
+{
+    shoal_destroy(g_h);
+    cudaEventDestroy(g_ev0);
+    cudaEventDestroy(g_ev1);
+    cudaStreamDestroy(g_stream);
+}
+
+int main(int argc, char **argv)
+{
+    build_cases();
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        for (int i = 0; i < g_ncases; ++i)
+            printf("%s\n", g_cases[i].name);
+        return 0;
+    }
+    const tcase *only = NULL;
+    if (argc == 3 && strcmp(argv[1], "--case") == 0) {
+        for (int i = 0; i < g_ncases; ++i)
+            if (strcmp(g_cases[i].name, argv[2]) == 0)
+                only = &g_cases[i];
+        if (!only) {
+            fprintf(stderr, "unknown case '%s' (see --list)\n", argv[2]);
+            return 2;
+        }
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: %s [--list | --case NAME]\n", argv[0]);
+        return 2;
+    }
+    int rc = init_gpu();
+    if (rc)
+        return rc;
+    int failed = 0;
+    if (only) {
+        failed = run_case(only);
+    } else {
+        for (int i = 0; i < g_ncases; ++i)
+            failed += run_case(&g_cases[i]);
+        printf("%d of %d cases failed\n", failed, g_ncases);
+    }
+    finish_gpu();
+    return failed ? 1 : 0;
+}

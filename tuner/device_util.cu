@@ -1,0 +1,91 @@
+#include "device_util.h"
+
+#include <math.h>
+#include <string.h>
+
+static __device__ __forceinline__ double uniform(unsigned long long i, unsigned long long seed)
+{
+    unsigned long long x = i * 0x9E3779B97F4A7C15ULL + seed * 0xD1B54A32D192ED03ULL + 0x632BE59BD9B4E019ULL;
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    x ^= x >> 31;
+    return (double)(x >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+template <typename T>
+__global__ void fill_random_kernel(T *buf, long long count, unsigned long long seed)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count; i += (long long)gridDim.x * blockDim.x)
+        buf[i] = (T)uniform((unsigned long long)i, seed);
+}
+
+template <typename T>
+__global__ void fill_value_kernel(T *buf, long long count, T v)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count; i += (long long)gridDim.x * blockDim.x)
+        buf[i] = v;
+}
+
+__global__ void pointers_kernel(void **arr, char *base, long long stride, long long count)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count; i += (long long)gridDim.x * blockDim.x)
+        arr[i] = base + i * stride;
+}
+
+/* Non-negative doubles order like their bit patterns, so atomicMax on the bits is a max. */
+template <typename T>
+__global__ void diff_kernel(const T *C, const T *R, long long count, unsigned long long *out)
+{
+    double local = 0.0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count; i += (long long)gridDim.x * blockDim.x) {
+        double d = fabs((double)C[i] - (double)R[i]);
+        if (!(d <= local)) local = isnan(d) ? INFINITY : d;
+    }
+    atomicMax(out, (unsigned long long)__double_as_longlong(local));
+}
+
+static dim3 grid_for(long long count)
+{
+    long long blocks = (count + 255) / 256;
+    return dim3((unsigned)(blocks < 65536 ? (blocks > 0 ? blocks : 1) : 65536));
+}
+
+extern "C" cudaError_t tuner_fill_random(void *buf, char prec, long long count, unsigned long long seed)
+{
+    if (prec == 's') fill_random_kernel<<<grid_for(count), 256>>>((float *)buf, count, seed);
+    else fill_random_kernel<<<grid_for(count), 256>>>((double *)buf, count, seed);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t tuner_fill_nan(void *buf, char prec, long long count)
+{
+    if (prec == 's') fill_value_kernel<<<grid_for(count), 256>>>((float *)buf, count, nanf(""));
+    else fill_value_kernel<<<grid_for(count), 256>>>((double *)buf, count, nan(""));
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t tuner_make_pointers(void **arr, void *base, long long stride_bytes, long long count)
+{
+    pointers_kernel<<<grid_for(count), 256>>>(arr, (char *)base, stride_bytes, count);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t tuner_max_abs_diff(const void *C, const void *R, char prec, long long count, double *max_diff)
+{
+    unsigned long long *d_out = NULL, h_out = 0;
+    cudaError_t e = cudaMalloc(&d_out, sizeof *d_out);
+    if (e != cudaSuccess) return e;
+    cudaMemset(d_out, 0, sizeof *d_out);
+    if (prec == 's') diff_kernel<<<grid_for(count), 256>>>((const float *)C, (const float *)R, count, d_out);
+    else diff_kernel<<<grid_for(count), 256>>>((const double *)C, (const double *)R, count, d_out);
+    e = cudaMemcpy(&h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost);
+    cudaFree(d_out);
+    if (e != cudaSuccess) return e;
+    long long bits = (long long)h_out;
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    *max_diff = v;
+    return cudaSuccess;
+}

@@ -1,0 +1,31 @@
+/* Verifying and timing one tuning task on the GPU. */
+#ifndef SHOAL_TUNER_MEASURE_H
+#define SHOAL_TUNER_MEASURE_H
+
+#include <cublas_v2.h>
+#include "job.h"
+
+typedef struct task_result {
+    const char *status;   /* ok, wrong, launch_failed, compile_failed, pruned */
+    char reason[256];
+    double median_ms, min_ms, error;
+    int regs, smem, resident_threads;
+    int context_lost;     /* a sticky CUDA error: the process must end */
+} task_result;
+
+typedef struct measure_env {
+    cublasHandle_t cublas;
+    int smem_optin;
+    int timed_runs;
+    /* operands of the current shape, reused by every candidate of that shape */
+    char key[128];
+    void *A, *B, *C, *R;
+    void **Ap, **Bp, **Cp;
+    long long verify_batch;
+} measure_env;
+
+/* kernel is a cudaKernel_t cast to a pointer (NULL for the vendor task). */
+void tuner_measure(measure_env *env, const tuner_task *t, const void *kernel, task_result *res);
+void tuner_measure_release(measure_env *env);
+
+#endif
