@@ -23,6 +23,7 @@ struct shoal_context {
     int device;
     int cc_major, cc_minor;
     int smem_optin;
+    int sm_count;
     char device_name[256];
     cudaStream_t stream;
     cublasHandle_t cublas;

@@ -11,7 +11,8 @@
 
 enum shoal_design {
     SHOAL_DESIGN_SMALL = 0,          /* whole problems staged in shared memory, MPB per block */
-    SHOAL_DESIGN_TILED = 1           /* classic BLK_M x BLK_N x BLK_K tiling, one tile per block */
+    SHOAL_DESIGN_TILED = 1,          /* classic BLK_M x BLK_N x BLK_K tiling, one tile per block */
+    SHOAL_DESIGN_STAGED = 2          /* SMALL with cp.async double buffering and staged C output */
 };
 
 enum shoal_mode { SHOAL_MODE_STRIDED = 0, SHOAL_MODE_ARRAY = 1 };
@@ -22,7 +23,7 @@ typedef struct shoal_kernel_desc {
     unsigned char variant;           /* GEMM: trans_a * 2 + trans_b */
     unsigned char design;            /* enum shoal_design */
     short dim_x, dim_y;              /* threads */
-    short p[4];                      /* SMALL: MPB, TN; TILED: BLK_M, BLK_N, BLK_K */
+    short p[4];                      /* SMALL: MPB, TN; TILED: BLK_M, BLK_N, BLK_K; STAGED: MPB, TM, TN */
     const void *func;                /* host stub of the __global__ function */
 } shoal_kernel_desc;
 

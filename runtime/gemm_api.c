@@ -72,13 +72,15 @@ static shoal_status run_gemm(shoal_handle handle, char prec, shoal_operation ta,
     if (p->m == 0 || p->n == 0 || p->batch == 0) return SHOAL_STATUS_SUCCESS;
     const int variant = (int)ta * 2 + (int)tb;
     const int mode = p->A_array || p->C_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED;
-    /* cuBLAS takes int leading dimensions */
-    const int vendor_usable = p->lda <= INT_MAX && p->ldb <= INT_MAX && p->ldc <= INT_MAX;
+    /* cuBLAS takes int leading dimensions, and its pointer-array GEMM reads A and B even when
+     * alpha == 0 (NaN there would leak into C), which BLAS semantics and shoal.h rule out */
+    const int vendor_usable = p->lda <= INT_MAX && p->ldb <= INT_MAX && p->ldc <= INT_MAX && p->k > 0 &&
+                              p->alpha[0] != 0.0;
     const int kernel = choose_kernel(ctx, prec, mode, variant, p->m, p->n, p->k, vendor_usable);
     if (kernel == SHOAL_KERNEL_VENDOR)
         return shoal_gemm_vendor(ctx->cublas, prec, variant, p) == CUBLAS_STATUS_SUCCESS ? SHOAL_STATUS_SUCCESS
                                                                                           : SHOAL_STATUS_VENDOR_ERROR;
-    return shoal_gemm_launch(&shoal_gemm_kernels[kernel], p, ctx->stream) == cudaSuccess ? SHOAL_STATUS_SUCCESS
+    return shoal_gemm_launch(&shoal_gemm_kernels[kernel], p, ctx->sm_count, ctx->stream) == cudaSuccess ? SHOAL_STATUS_SUCCESS
                                                                                          : SHOAL_STATUS_CUDA_ERROR;
 }
 

@@ -1,6 +1,7 @@
 #include "gemm_launch.h"
 
 #include <limits.h>
+#include <string.h>
 
 /* grid.x may reach 2^31 - 1, grid.y and grid.z 65535; kernels loop over what does not fit. */
 #define GRID_X_MAX 2147483647LL
@@ -17,18 +18,36 @@ int shoal_elem_bytes(char precision)
     }
 }
 
+int shoal_design_from_name(const char *name)
+{
+    if (strcmp(name, "small") == 0) return SHOAL_DESIGN_SMALL;
+    if (strcmp(name, "tiled") == 0) return SHOAL_DESIGN_TILED;
+    if (strcmp(name, "staged") == 0) return SHOAL_DESIGN_STAGED;
+    return -1;
+}
+
+static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
+
 size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k)
 {
-    if (kd->design != SHOAL_DESIGN_SMALL) return 0;
-    /* MPB problems' A (m x k) and B (k x n) staged whole */
-    const size_t mpb = (size_t)kd->p[0];
-    return mpb * ((size_t)m * k + (size_t)k * n) * (size_t)shoal_elem_bytes(kd->precision);
+    const size_t mpb = (size_t)kd->p[0], elem = (size_t)shoal_elem_bytes(kd->precision);
+    const size_t a_el = (size_t)m * k, b_el = (size_t)k * n, c_el = (size_t)m * n;
+    if (kd->design == SHOAL_DESIGN_SMALL) /* MPB problems' A (m x k) and B (k x n) staged whole */
+        return mpb * (a_el + b_el) * elem;
+    if (kd->design == SHOAL_DESIGN_STAGED) {
+        /* two stages of A and B, each region rounded to 16 bytes plus 16 bytes of alignment slack,
+         * and one C; the layout is the template's (gemm_staged.cu.j2) */
+        const size_t vec = 16 / elem;
+        const size_t a_cap = round_up(mpb * a_el, vec) + vec, b_cap = round_up(mpb * b_el, vec) + vec;
+        return (2 * (a_cap + b_cap) + mpb * c_el) * elem;
+    }
+    return 0;
 }
 
 int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int smem_optin)
 {
     if (kd->design == SHOAL_DESIGN_TILED) return 1;
-    if (kd->design == SHOAL_DESIGN_SMALL) {
+    if (kd->design == SHOAL_DESIGN_SMALL || kd->design == SHOAL_DESIGN_STAGED) {
         /* the block's index arithmetic (fastdiv) is exact below 2^22 elements and divisors <= 1024 */
         if (m > 1024 || n > 1024 || k > 1024) return 0;
         return shoal_gemm_dynamic_smem(kd, m, n, k) <= (size_t)smem_optin;
@@ -38,13 +57,16 @@ int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int
 
 static long long ceil_div_ll(long long a, long long b) { return (a + b - 1) / b; }
 
-cudaError_t shoal_gemm_launch(const shoal_kernel_desc *kd, const shoal_gemm_params *p, cudaStream_t stream)
+cudaError_t shoal_gemm_launch(const shoal_kernel_desc *kd, const shoal_gemm_params *p, int sm_count,
+                              cudaStream_t stream)
 {
     dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     size_t smem = 0;
-    if (kd->design == SHOAL_DESIGN_SMALL) {
+    if (kd->design == SHOAL_DESIGN_SMALL || kd->design == SHOAL_DESIGN_STAGED) {
         const long long groups = ceil_div_ll(p->batch, kd->p[0]);
-        grid.x = (unsigned)(groups < GRID_X_MAX ? groups : GRID_X_MAX);
+        /* STAGED pipelines across the groups a block loops over: one wave of blocks at most */
+        const long long cap = kd->design == SHOAL_DESIGN_STAGED ? (long long)sm_count * (2048 / kd->dim_x) : GRID_X_MAX;
+        grid.x = (unsigned)(groups < cap ? groups : cap);
         block.x = (unsigned)kd->dim_x;
         smem = shoal_gemm_dynamic_smem(kd, p->m, p->n, p->k);
         if (smem > SMEM_DEFAULT_LIMIT) {

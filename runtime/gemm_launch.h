@@ -22,9 +22,13 @@ size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k)
  * limit is smem_optin bytes. */
 int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int smem_optin);
 
-/* Launches kd on stream for all p->batch problems (m, n > 0 and kd fits). Returns the
- * launch error, if any; does not synchronize. */
-cudaError_t shoal_gemm_launch(const shoal_kernel_desc *kd, const shoal_gemm_params *p, cudaStream_t stream);
+/* enum shoal_design of a search-space design name, -1 if unknown. */
+int shoal_design_from_name(const char *name);
+
+/* Launches kd on stream for all p->batch problems (m, n > 0 and kd fits) on a device with
+ * sm_count multiprocessors. Returns the launch error, if any; does not synchronize. */
+cudaError_t shoal_gemm_launch(const shoal_kernel_desc *kd, const shoal_gemm_params *p, int sm_count,
+                              cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,7 @@ shoal_status shoal_create(shoal_handle *handle)
     ctx->cc_major = prop.major;
     ctx->cc_minor = prop.minor;
     ctx->smem_optin = (int)prop.sharedMemPerBlockOptin;
+    ctx->sm_count = prop.multiProcessorCount;
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s", prop.name);
     ctx->vendor_enabled = 1;
     if (cublasCreate(&ctx->cublas) != CUBLAS_STATUS_SUCCESS) {

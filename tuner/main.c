@@ -133,6 +133,7 @@ int main(int argc, char **argv)
     measure_env env;
     memset(&env, 0, sizeof env);
     env.smem_optin = (int)prop.sharedMemPerBlockOptin;
+    env.sm_count = prop.multiProcessorCount;
     env.timed_runs = runs;
     if (cublasCreate(&env.cublas) != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "shoal_tune: cublasCreate failed\n");

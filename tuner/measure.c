@@ -124,7 +124,7 @@ static cudaError_t launch(measure_env *env, const tuner_task *t, const shoal_ker
         cublasStatus_t st = shoal_gemm_vendor(env->cublas, t->prec, t->variant, p);
         return st == CUBLAS_STATUS_SUCCESS ? cudaGetLastError() : cudaErrorUnknown;
     }
-    return shoal_gemm_launch(kd, p, 0);
+    return shoal_gemm_launch(kd, p, env->sm_count, 0);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -144,7 +144,7 @@ void tuner_measure(measure_env *env, const tuner_task *t, const void *kernel, ta
         kd_storage.name = t->kernel;
         kd_storage.precision = t->prec;
         kd_storage.variant = (unsigned char)t->variant;
-        kd_storage.design = strcmp(t->design, "small") == 0 ? SHOAL_DESIGN_SMALL : SHOAL_DESIGN_TILED;
+        kd_storage.design = (unsigned char)shoal_design_from_name(t->design);
         kd_storage.dim_x = (short)t->dim_x;
         kd_storage.dim_y = (short)(t->dim_y > 0 ? t->dim_y : 1);
         for (int i = 0; i < 4; ++i) kd_storage.p[i] = (short)t->p[i];

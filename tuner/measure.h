@@ -16,6 +16,7 @@ typedef struct task_result {
 typedef struct measure_env {
     cublasHandle_t cublas;
     int smem_optin;
+    int sm_count;
     int timed_runs;
     /* operands of the current shape, reused by every candidate of that shape */
     char key[128];

@@ -1,4 +1,4 @@
-"""Shared fixtures: the repository's search space with fixture design templates in front of the
+"""Shared fixtures: a frozen copy of the GEMM search space with fixture design templates in front of the
 real ones (so the generator is testable before and independently of the CUDA templates), a fake
 H100, a fake tuner, and helpers to fill a database."""
 from __future__ import annotations
@@ -20,7 +20,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 @pytest.fixture(scope="session")
 def project() -> Project:
     real = default_project()
-    return Project(search_space_dir=real.search_space_dir,
+    return Project(search_space_dir=FIXTURES / "search_space",
                    template_dirs=(FIXTURES / "templates",) + real.template_dirs,
                    include_dir=real.include_dir)
 

@@ -46,14 +46,18 @@ def test_shape_restrictions(space, device):
     assert not applicable(small, Shape("strided", "nn", 1, 1, 1), device)    # TN > n
     few = cand(space, "small", DIM_X=256, MPB=1, TN=1)
     assert not applicable(few, Shape("strided", "nn", 4, 4, 4), device)      # 16 < 128 threads busy
-    many = cand(space, "small", DIM_X=256, MPB=64, TN=1)
-    assert applicable(many, Shape("strided", "nn", 1, 1, 1), device)         # MPB == 64 exemption
+    many = cand(space, "small", DIM_X=256, MPB=256, TN=1)
+    assert applicable(many, Shape("strided", "nn", 1, 1, 1), device)         # MPB == 256 exemption
     device["smem_per_block_optin"] = 64 * (2 * 32 * 32) * 8 - 1
     big = cand(space, "small", DIM_X=64, MPB=64, TN=1)
     assert not applicable(big, Shape("strided", "nn", 32, 32, 32), device)
     tiled = cand(space, "tiled", DIM_X=16, DIM_Y=16, BLK_M=64, BLK_N=64, BLK_K=8)
-    assert not applicable(tiled, Shape("array", "tt", 4, 4, 4), device)
-    assert applicable(tiled, Shape("array", "tt", 2, 8, 4), device)
+    assert not applicable(tiled, Shape("array", "tt", 4, 4, 4), device)      # max(m, n, k) < 16
+    assert not applicable(tiled, Shape("strided", "tt", 16, 16, 16), device)  # tile > 2 x problem
+    assert applicable(tiled, Shape("strided", "tt", 32, 32, 32), device)
+    deep = cand(space, "tiled", DIM_X=16, DIM_Y=16, BLK_M=32, BLK_N=32, BLK_K=16)
+    assert not applicable(deep, Shape("strided", "nn", 32, 32, 4), device)   # BLK_K > max(8, k)
+    assert applicable(deep, Shape("strided", "nn", 32, 32, 16), device)
 
 
 def test_plan_records_prunes_and_only_applicable_tasks(space, device):

@@ -9,11 +9,11 @@ from generator.search_space import SearchSpaceError, Shape, candidates, load
 def test_designs_and_config_products(space):
     small, tiled = space.design("small"), space.design("tiled")
     assert [p.name for p in small.params] == ["DIM_X", "MPB", "TN"]
-    assert len(list(small.configs())) == 3 * 7 * 3
+    assert len(list(small.configs())) == 3 * 9 * 3
     assert len(list(tiled.configs())) == 3 * 2 * 3 * 3 * 2
     first = next(tiled.configs())
     assert first == {"DIM_X": 8, "DIM_Y": 8, "BLK_M": 32, "BLK_N": 32, "BLK_K": 8}
-    assert len(list(candidates(space, "d"))) == 63 + 108
+    assert len(list(candidates(space, "d"))) == 81 + 108
 
 
 def test_kernel_and_module_names(space):
@@ -32,11 +32,13 @@ def test_shapes_are_deduplicated_and_ordered(space):
     shapes = space.shapes()
     assert len(shapes) == len(set(shapes))
     assert shapes == space.shapes()                     # deterministic
-    # set A: (19 squares + 8 mnk) x 2 modes x 4 variants; set B: (8 + 4) x 1 x 4
-    assert len(shapes) == 27 * 8 + 12 * 4
+    # strided small: (19 squares + 8 mnk) x 4 variants; array: (10 + 2) x 4; medium: (7 + 4) x 4
+    assert len(shapes) == 27 * 4 + 12 * 4 + 11 * 4
     assert shapes[:3] == [Shape("strided", "nn", 1, 1, 1), Shape("strided", "nt", 1, 1, 1),
                           Shape("strided", "tn", 1, 1, 1)]
-    assert Shape("array", "tt", 3, 5, 7) in shapes
+    assert Shape("strided", "tt", 3, 5, 7) in shapes
+    assert Shape("array", "tt", 2, 8, 4) in shapes
+    assert Shape("array", "tt", 3, 5, 7) not in shapes
     assert Shape("array", "nn", 64, 64, 64) not in shapes
 
 
