@@ -231,10 +231,12 @@ def _need(table: Mapping[str, Any], key: str, where: str, kind: type | tuple[typ
     return value
 
 
-def _int_list(values: Any, where: str) -> tuple[int, ...]:
+def _int_list(values: Any, where: str, minimum: int = 1) -> tuple[int, ...]:
+    """Parameter values may be 0 (on/off switches); sizes must be positive."""
+    kind = "positive" if minimum == 1 else f">= {minimum}"
     if not isinstance(values, list) or not values or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in values):
-        raise SearchSpaceError(f"{where}: expected a non-empty list of positive integers")
+            isinstance(v, int) and not isinstance(v, bool) and v >= minimum for v in values):
+        raise SearchSpaceError(f"{where}: expected a non-empty list of {kind} integers")
     return tuple(values)
 
 
@@ -246,7 +248,7 @@ def _load_design(t: Mapping[str, Any], where: str) -> Design:
     for i, p in enumerate(_need(t, "params", where, list)):
         pw = f"{where} params[{i}]"
         param = Param(name=_need(p, "name", pw, str), tag=_need(p, "tag", pw, str),
-                      slot=_need(p, "slot", pw, str), values=_int_list(p.get("values"), pw))
+                      slot=_need(p, "slot", pw, str), values=_int_list(p.get("values"), pw, minimum=0))
         if not param.name.isidentifier():
             raise SearchSpaceError(f"{pw}: parameter name {param.name!r} is not an identifier")
         if param.slot not in SLOTS:

@@ -23,7 +23,7 @@ typedef struct shoal_kernel_desc {
     unsigned char variant;           /* GEMM: trans_a * 2 + trans_b */
     unsigned char design;            /* enum shoal_design */
     short dim_x, dim_y;              /* threads */
-    short p[4];                      /* SMALL: MPB, TN; TILED: BLK_M, BLK_N, BLK_K; STAGED: MPB, TM, TN */
+    short p[4];                      /* SMALL: MPB, TN; TILED: BLK_M, BLK_N, BLK_K; STAGED: MPB, TM, TN, FLAT */
     const void *func;                /* host stub of the __global__ function */
 } shoal_kernel_desc;
 

@@ -35,10 +35,14 @@ size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k)
     if (kd->design == SHOAL_DESIGN_SMALL) /* MPB problems' A (m x k) and B (k x n) staged whole */
         return mpb * (a_el + b_el) * elem;
     if (kd->design == SHOAL_DESIGN_STAGED) {
-        /* two stages of A and B, each region rounded to 16 bytes plus 16 bytes of alignment slack,
-         * and one C; the layout is the template's (gemm_staged.cu.j2) */
+        /* two stages of A and B, each region sized for MPB problems with one padding row
+         * ((rows + 1) x cols as stored), rounded to 16 bytes, plus 16 bytes of alignment slack;
+         * and one C. The layout is the template's (gemm_staged.cu.j2). */
+        const int ta = kd->variant >> 1, tb = kd->variant & 1;
+        const size_t a_cols = (size_t)(ta ? m : k), b_cols = (size_t)(tb ? k : n);
         const size_t vec = 16 / elem;
-        const size_t a_cap = round_up(mpb * a_el, vec) + vec, b_cap = round_up(mpb * b_el, vec) + vec;
+        const size_t a_cap = round_up(mpb * (a_el + a_cols), vec) + vec;
+        const size_t b_cap = round_up(mpb * (b_el + b_cols), vec) + vec;
         return (2 * (a_cap + b_cap) + mpb * c_el) * elem;
     }
     return 0;
