@@ -28,7 +28,7 @@ int shoal_design_from_name(const char *name)
 
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 
-size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k)
+size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k, int array)
 {
     const size_t mpb = (size_t)kd->p[0], elem = (size_t)shoal_elem_bytes(kd->precision);
     const size_t a_el = (size_t)m * k, b_el = (size_t)k * n, c_el = (size_t)m * n;
@@ -37,13 +37,14 @@ size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k)
     if (kd->design == SHOAL_DESIGN_STAGED) {
         /* two stages of A and B, each region sized for MPB problems with one padding row
          * ((rows + 1) x cols as stored), rounded to 16 bytes, plus 16 bytes of alignment slack;
-         * and one C. The layout is the template's (gemm_staged.cu.j2). */
+         * one C; with pointer arrays three slots of A, B, C pointer tables. The layout is the
+         * template's (gemm_staged.cu.j2). */
         const int ta = kd->variant >> 1, tb = kd->variant & 1;
         const size_t a_cols = (size_t)(ta ? m : k), b_cols = (size_t)(tb ? k : n);
         const size_t vec = 16 / elem;
         const size_t a_cap = round_up(mpb * (a_el + a_cols), vec) + vec;
         const size_t b_cap = round_up(mpb * (b_el + b_cols), vec) + vec;
-        return (2 * (a_cap + b_cap) + mpb * c_el) * elem;
+        return round_up((2 * (a_cap + b_cap) + mpb * c_el) * elem, 16) + (array ? 9 * mpb * sizeof(void *) : 0);
     }
     return 0;
 }
@@ -54,7 +55,8 @@ int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int
     if (kd->design == SHOAL_DESIGN_SMALL || kd->design == SHOAL_DESIGN_STAGED) {
         /* the block's index arithmetic (fastdiv) is exact below 2^22 elements and divisors <= 1024 */
         if (m > 1024 || n > 1024 || k > 1024) return 0;
-        return shoal_gemm_dynamic_smem(kd, m, n, k) <= (size_t)smem_optin;
+        /* sized for pointer arrays, the larger case, so one answer serves both modes */
+        return shoal_gemm_dynamic_smem(kd, m, n, k, 1) <= (size_t)smem_optin;
     }
     return 0;
 }
@@ -72,7 +74,7 @@ cudaError_t shoal_gemm_launch(const shoal_kernel_desc *kd, const shoal_gemm_para
         const long long cap = kd->design == SHOAL_DESIGN_STAGED ? (long long)sm_count * (2048 / kd->dim_x) : GRID_X_MAX;
         grid.x = (unsigned)(groups < cap ? groups : cap);
         block.x = (unsigned)kd->dim_x;
-        smem = shoal_gemm_dynamic_smem(kd, p->m, p->n, p->k);
+        smem = shoal_gemm_dynamic_smem(kd, p->m, p->n, p->k, p->C_array != 0);
         if (smem > SMEM_DEFAULT_LIMIT) {
             /* Not a stream operation: allowed while a graph is being captured. */
             cudaError_t e = cudaFuncSetAttribute(kd->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);

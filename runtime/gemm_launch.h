@@ -15,8 +15,9 @@ extern "C" {
 /* Bytes of an element of the given precision ('s' 4, 'd' 8), 0 if unknown. */
 int shoal_elem_bytes(char precision);
 
-/* Dynamic shared memory the kernel needs for this shape (0 for designs with static tiles). */
-size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k);
+/* Dynamic shared memory the kernel needs for this shape, with pointer arrays or not (0 for
+ * designs with static tiles). */
+size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k, int array);
 
 /* Whether the kernel can serve this shape on a device whose per-block opt-in shared memory
  * limit is smem_optin bytes. */

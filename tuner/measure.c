@@ -156,7 +156,7 @@ void tuner_measure(measure_env *env, const tuner_task *t, const void *kernel, ta
         cudaError_t e = cudaFuncGetAttributes(&attr, kernel);
         if (e != cudaSuccess) return fail(res, "launch_failed", e, "attributes");
         const int threads = kd->dim_x * kd->dim_y;
-        const size_t smem = shoal_gemm_dynamic_smem(kd, t->m, t->n, t->k);
+        const size_t smem = shoal_gemm_dynamic_smem(kd, t->m, t->n, t->k, t->array_mode);
         res->regs = attr.numRegs;
         res->smem = (int)(attr.sharedSizeBytes + smem);
         if (threads > attr.maxThreadsPerBlock) {
