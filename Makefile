@@ -109,6 +109,7 @@ tune: $(TUNER) $(DB) | $(VENV)/.stamp
 	  --routines $(subst $(space),$(comma),$(strip $(ROUTINES))) \
 	  --precisions $(subst $(space),$(comma),$(strip $(PRECISIONS))) \
 	  $(if $(filter-out 0,$(TUNE_MINUTES)),--max-minutes $(TUNE_MINUTES))
+	$(PY) -m generator prune-db --db $(DB)
 	$(PY) -m generator dump-db --db $(DB) --sql $(DB_SQL)
 
 show: $(DB) | $(VENV)/.stamp

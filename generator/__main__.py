@@ -1,4 +1,4 @@
-"""Command line: `python -m generator {tune,emit,show,count,load-db,dump-db} ...`."""
+"""Command line: `python -m generator {tune,emit,show,count,load-db,dump-db,prune-db} ...`."""
 from __future__ import annotations
 
 import argparse
@@ -89,6 +89,18 @@ def cmd_dump_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_prune_db(args: argparse.Namespace) -> int:
+    project = _project(args)
+    keep = {s.routine.name: template_version(project, s) for s in discover(project.search_space_dir)}
+    conn = db.connect(args.db)
+    try:
+        n = db.prune_versions(conn, keep)
+    finally:
+        conn.close()
+    print(f"[prune-db] deleted {n} measurement(s) of superseded template versions")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m generator", description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
@@ -142,6 +154,11 @@ def parser() -> argparse.ArgumentParser:
     dd.add_argument("--db", required=True)
     dd.add_argument("--sql", required=True)
     dd.set_defaults(func=cmd_dump_db)
+
+    pr = sub.add_parser("prune-db", parents=[common],
+                        help="delete measurements of template versions other than the current ones")
+    pr.add_argument("--db", required=True)
+    pr.set_defaults(func=cmd_prune_db)
     return ap
 
 

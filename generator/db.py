@@ -219,3 +219,17 @@ def measured_keys(conn: sqlite3.Connection, device_id: int, template_version: st
         " WHERE device_id = ? AND template_version = ? AND routine = ?",
         (device_id, template_version, routine))
     return {tuple(r) for r in rows}  # type: ignore[misc]
+
+
+def prune_versions(conn: sqlite3.Connection, keep: Mapping[str, str]) -> int:
+    """Deletes the measurements of template versions other than keep[routine] (they describe
+    kernels the templates no longer produce; git history keeps the dumps that held them), then the
+    runs left without measurements. Returns the number of measurements deleted."""
+    deleted = 0
+    for routine, version in keep.items():
+        cur = conn.execute("DELETE FROM measurements WHERE routine = ? AND template_version != ?",
+                           (routine, version))
+        deleted += cur.rowcount
+    conn.execute("DELETE FROM runs WHERE id NOT IN (SELECT DISTINCT run_id FROM measurements)")
+    conn.commit()
+    return deleted

@@ -119,3 +119,14 @@ def test_load_replaces_existing_database(tmp_path, device):
     conn.close()
     db.load_sql(tmp_path / "missing.sql", target)
     assert db.connect(target).execute("SELECT count(*) FROM devices").fetchone()[0] == 0
+
+
+def test_prune_keeps_only_current_versions(conn, device, add):
+    dev, run = _setup(conn, device)
+    old_run = db.start_run(conn, dev, ["gemm"], ["d"], "gemm:old")
+    add(conn, run, dev, V, kernel="cublas", design="vendor", ms=1.0)
+    add(conn, old_run, dev, "old", kernel="own", design="small", ms=0.1)
+    add(conn, old_run, dev, "old", kernel="cublas", design="vendor", ms=1.0)
+    assert db.prune_versions(conn, {"gemm": V}) == 2
+    assert [tuple(r) for r in conn.execute("SELECT template_version, kernel FROM measurements")] == [(V, "cublas")]
+    assert [r[0] for r in conn.execute("SELECT id FROM runs")] == [run]
