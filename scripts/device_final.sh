@@ -3,7 +3,7 @@
 # dispatch tables, rebuilds libshoal there (nvcc is on that machine; the test and benchmark
 # programs built on the build machine link it dynamically), then runs the GPU tests and the
 # benchmark. Usage: scripts/device_final.sh "<precision>:<minutes> ..." [bench args...]
-# Leaves tune.log, build.log, tests.log, bench.csv/.txt, show.txt and shoal.sql.gz in $OUT.
+# BENCH=0 skips the benchmark. Leaves tune.log, build.log, tests.log, bench.csv/.txt, show.txt and shoal.sql.gz in $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/shoal_out}
 mkdir -p "$OUT"
@@ -24,5 +24,6 @@ make -o tuned_db/shoal.sqlite PY=python3 -j16 lib/libshoal.so > "$OUT/build.log"
 tail -2 "$OUT/build.log"
 timeout 240 python3 -m pytest -q tests/test_c_api.py tests/test_gpu_gemm.py > "$OUT/tests.log" 2>&1
 tail -3 "$OUT/tests.log"
+[ "${BENCH:-1}" = 1 ] || exit 0
 timeout 300 python3 bench/run_bench.py --out "$OUT/bench.csv" --no-plot "$@" > /dev/null 2> "$OUT/bench.err"
 echo "bench exit $?"; tail -60 "$OUT/bench.txt"
