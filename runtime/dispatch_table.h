@@ -10,9 +10,8 @@
 #define SHOAL_KERNEL_VENDOR (-1)     /* rule.best == this: call cuBLAS */
 
 enum shoal_design {
-    SHOAL_DESIGN_SMALL = 0,          /* whole problems staged in shared memory, MPB per block */
     SHOAL_DESIGN_TILED = 1,          /* classic BLK_M x BLK_N x BLK_K tiling, one tile per block */
-    SHOAL_DESIGN_STAGED = 2          /* SMALL with cp.async double buffering and staged C output */
+    SHOAL_DESIGN_STAGED = 2          /* whole small problems in shared memory, MPB per group, pipelined */
 };
 
 enum shoal_mode { SHOAL_MODE_STRIDED = 0, SHOAL_MODE_ARRAY = 1 };
@@ -23,7 +22,7 @@ typedef struct shoal_kernel_desc {
     unsigned char variant;           /* GEMM: trans_a * 2 + trans_b */
     unsigned char design;            /* enum shoal_design */
     short dim_x, dim_y;              /* threads */
-    short p[4];                      /* SMALL: MPB, TN; TILED: BLK_M, BLK_N, BLK_K; STAGED: MPB, TM, TN, FLAT */
+    short p[4];                      /* TILED: BLK_M, BLK_N, BLK_K; STAGED: MPB, TM, TN, FLAT */
     const void *func;                /* host stub of the __global__ function */
 } shoal_kernel_desc;
 

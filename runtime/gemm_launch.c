@@ -20,7 +20,6 @@ int shoal_elem_bytes(char precision)
 
 int shoal_design_from_name(const char *name)
 {
-    if (strcmp(name, "small") == 0) return SHOAL_DESIGN_SMALL;
     if (strcmp(name, "tiled") == 0) return SHOAL_DESIGN_TILED;
     if (strcmp(name, "staged") == 0) return SHOAL_DESIGN_STAGED;
     return -1;
@@ -32,8 +31,6 @@ size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k,
 {
     const size_t mpb = (size_t)kd->p[0], elem = (size_t)shoal_elem_bytes(kd->precision);
     const size_t a_el = (size_t)m * k, b_el = (size_t)k * n, c_el = (size_t)m * n;
-    if (kd->design == SHOAL_DESIGN_SMALL) /* MPB problems' A (m x k) and B (k x n) staged whole */
-        return mpb * (a_el + b_el) * elem;
     if (kd->design == SHOAL_DESIGN_STAGED) {
         /* two stages of A and B, each region sized for MPB problems with one padding row
          * ((rows + 1) x cols as stored), rounded to 16 bytes, plus 16 bytes of alignment slack;
@@ -52,7 +49,7 @@ size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k,
 int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int smem_optin)
 {
     if (kd->design == SHOAL_DESIGN_TILED) return 1;
-    if (kd->design == SHOAL_DESIGN_SMALL || kd->design == SHOAL_DESIGN_STAGED) {
+    if (kd->design == SHOAL_DESIGN_STAGED) {
         /* the block's index arithmetic (fastdiv) is exact below 2^22 elements and divisors <= 1024 */
         if (m > 1024 || n > 1024 || k > 1024) return 0;
         /* sized for pointer arrays, the larger case, so one answer serves both modes */
@@ -68,10 +65,10 @@ cudaError_t shoal_gemm_launch(const shoal_kernel_desc *kd, const shoal_gemm_para
 {
     dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     size_t smem = 0;
-    if (kd->design == SHOAL_DESIGN_SMALL || kd->design == SHOAL_DESIGN_STAGED) {
+    if (kd->design == SHOAL_DESIGN_STAGED) {
         const long long groups = ceil_div_ll(p->batch, kd->p[0]);
-        /* STAGED pipelines across the groups a block loops over: one wave of blocks at most */
-        const long long cap = kd->design == SHOAL_DESIGN_STAGED ? (long long)sm_count * (2048 / kd->dim_x) : GRID_X_MAX;
+        /* the kernel pipelines across the groups a block loops over: one wave of blocks at most */
+        const long long cap = (long long)sm_count * (2048 / kd->dim_x);
         grid.x = (unsigned)(groups < cap ? groups : cap);
         block.x = (unsigned)kd->dim_x;
         smem = shoal_gemm_dynamic_smem(kd, p->m, p->n, p->k, p->C_array != 0);

@@ -25,7 +25,7 @@ def test_upsert_device_is_idempotent_and_versions_split(conn, device):
 def test_status_check_constraint(conn, device, add):
     dev, run = _setup(conn, device)
     with pytest.raises(ValueError):
-        add(conn, run, dev, V, kernel="k", design="small", status="running")
+        add(conn, run, dev, V, kernel="k", design="staged", status="running")
     with pytest.raises(sqlite3.IntegrityError):
         conn.execute("INSERT INTO measurements (run_id, device_id, routine, precision, mode, "
                      "variant, m, n, k, batch, design, config, kernel, template_version, status, "
@@ -35,8 +35,8 @@ def test_status_check_constraint(conn, device, add):
 
 def test_insert_replaces_same_key(conn, device, add):
     dev, run = _setup(conn, device)
-    add(conn, run, dev, V, kernel="k1", design="small", status="launch_failed", ms=None)
-    add(conn, run, dev, V, kernel="k1", design="small", status="ok", ms=2.0)
+    add(conn, run, dev, V, kernel="k1", design="staged", status="launch_failed", ms=None)
+    add(conn, run, dev, V, kernel="k1", design="staged", status="ok", ms=2.0)
     rows = conn.execute("SELECT status, median_ms FROM measurements").fetchall()
     assert [tuple(r) for r in rows] == [("ok", 2.0)]
     assert db.measured_keys(conn, dev, V, "gemm") == {("gemm", "d", "strided", "nn", 8, 8, 8, "k1")}
@@ -46,17 +46,17 @@ def test_insert_replaces_same_key(conn, device, add):
 def test_winners_view(conn, device, add):
     dev, run = _setup(conn, device)
     add(conn, run, dev, V, kernel="cublas", design="vendor", ms=1.0)
-    add(conn, run, dev, V, kernel="fast_but_wrong", design="small", status="wrong", ms=0.1)
-    add(conn, run, dev, V, kernel="crashed", design="small", status="launch_failed", ms=0.05)
-    add(conn, run, dev, V, kernel="pruned", design="small", status="pruned", ms=None)
-    add(conn, run, dev, V, kernel="own_b", design="small", ms=0.5)
+    add(conn, run, dev, V, kernel="fast_but_wrong", design="staged", status="wrong", ms=0.1)
+    add(conn, run, dev, V, kernel="crashed", design="staged", status="launch_failed", ms=0.05)
+    add(conn, run, dev, V, kernel="pruned", design="staged", status="pruned", ms=None)
+    add(conn, run, dev, V, kernel="own_b", design="staged", ms=0.5)
     add(conn, run, dev, V, kernel="own_a", design="tiled", ms=0.5)   # tie: kernel name decides
     add(conn, run, dev, V, kernel="own_slow", design="tiled", ms=3.0)
     # a second shape where the vendor wins, and a third with no valid own kernel
     add(conn, run, dev, V, kernel="cublas", design="vendor", ms=1.0, m=16)
-    add(conn, run, dev, V, kernel="own_b", design="small", ms=1.5, m=16)
+    add(conn, run, dev, V, kernel="own_b", design="staged", ms=1.5, m=16)
     add(conn, run, dev, V, kernel="cublas", design="vendor", ms=1.0, m=32)
-    add(conn, run, dev, V, kernel="own_b", design="small", ms=0.2, m=32, status="wrong")
+    add(conn, run, dev, V, kernel="own_b", design="staged", ms=0.2, m=32, status="wrong")
     rows = {r["m"]: r for r in conn.execute("SELECT * FROM winners")}
     assert set(rows) == {8, 16, 32}
     w = rows[8]
@@ -75,7 +75,7 @@ def test_winners_view(conn, device, add):
 def test_winners_are_per_template_version(conn, device, add):
     dev, run = _setup(conn, device)
     add(conn, run, dev, V, kernel="cublas", design="vendor", ms=1.0)
-    add(conn, run, dev, "old", kernel="own", design="small", ms=0.1)
+    add(conn, run, dev, "old", kernel="own", design="staged", ms=0.1)
     rows = conn.execute("SELECT template_version, kernel FROM winners ORDER BY 1").fetchall()
     assert [tuple(r) for r in rows] == [(V, "cublas"), ("old", "own")]
 
@@ -85,7 +85,7 @@ def test_dump_load_round_trip(tmp_path, device, add):
     conn = db.connect(path)
     dev, run = _setup(conn, device)
     add(conn, run, dev, V, kernel="cublas", design="vendor", ms=1.0)
-    add(conn, run, dev, V, kernel="own", design="small", config='{"DIM_X":64}', ms=0.25,
+    add(conn, run, dev, V, kernel="own", design="staged", config='{"DIM_X":64}', ms=0.25,
         reason="it's quoted")
     db.finish_run(conn, run)
     conn.commit()
@@ -125,7 +125,7 @@ def test_prune_keeps_only_current_versions(conn, device, add):
     dev, run = _setup(conn, device)
     old_run = db.start_run(conn, dev, ["gemm"], ["d"], "gemm:old")
     add(conn, run, dev, V, kernel="cublas", design="vendor", ms=1.0)
-    add(conn, old_run, dev, "old", kernel="own", design="small", ms=0.1)
+    add(conn, old_run, dev, "old", kernel="own", design="staged", ms=0.1)
     add(conn, old_run, dev, "old", kernel="cublas", design="vendor", ms=1.0)
     assert db.prune_versions(conn, {"gemm": V}) == 2
     assert [tuple(r) for r in conn.execute("SELECT template_version, kernel FROM measurements")] == [(V, "cublas")]

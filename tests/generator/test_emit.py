@@ -29,7 +29,7 @@ def tuned(conn, device, add, version):
     small = '{"DIM_X":64,"MPB":8,"TN":2}'
     # d nn 8x8x8 strided: shoal's small kernel wins, 2x over the vendor
     add(conn, run, dev, version, kernel="cublas", design="vendor", ms=1.0)
-    add(conn, run, dev, version, kernel="shoal_dgemm_small_nn_x64_mpb8_tn2", design="small",
+    add(conn, run, dev, version, kernel="shoal_dgemm_staged_nn_x64_mpb8_tn2", design="staged",
         config=small, ms=0.5)
     # d nn 64x64x64 strided: the vendor wins; the best own kernel is kept for vendor-off dispatch
     add(conn, run, dev, version, kernel="cublas", design="vendor", ms=1.0, m=64, n=64, k=64)
@@ -38,11 +38,11 @@ def tuned(conn, device, add, version):
     # s tt 4x4x4 array: only the vendor is valid
     add(conn, run, dev, version, kernel="cublas", design="vendor", ms=1.0, prec="s", mode="array",
         variant="tt", m=4, n=4, k=4)
-    add(conn, run, dev, version, kernel="shoal_sgemm_small_tt_x64_mpb8_tn2", design="small",
+    add(conn, run, dev, version, kernel="shoal_sgemm_staged_tt_x64_mpb8_tn2", design="staged",
         config=small, ms=0.1, prec="s", mode="array", variant="tt", m=4, n=4, k=4, status="wrong")
     # a stale row from an older template version: must not be used
-    add(conn, run, dev, "0000000000000000", kernel="shoal_dgemm_small_nn_x256_mpb64_tn4",
-        design="small", config='{"DIM_X":256,"MPB":64,"TN":4}', ms=0.01, m=8, n=8, k=8)
+    add(conn, run, dev, "0000000000000000", kernel="shoal_dgemm_staged_nn_x256_mpb64_tn4",
+        design="staged", config='{"DIM_X":256,"MPB":64,"TN":4}', ms=0.01, m=8, n=8, k=8)
     # a second device, sorting before the first
     dev2 = db.upsert_device(conn, dict(device, name="NVIDIA A100-SXM4-80GB", cc_major=8))
     add(conn, run, dev2, version, kernel="cublas", design="vendor", ms=1.0, m=2, n=2, k=2)
@@ -73,18 +73,18 @@ def test_emission_from_winners(tmp_path, project, space, tuned, capsys):
     c = (out / "gemm_tables.c").read_text()
     names = _kernel_names(c)
     assert names == sorted(names)
-    assert "shoal_dgemm_small_nn_x64_mpb8_tn2" in names
-    assert "shoal_dgemm_small_nn_x256_mpb64_tn4" not in names          # stale
-    assert "shoal_sgemm_small_tt_x64_mpb8_tn2" not in names            # wrong
+    assert "shoal_dgemm_staged_nn_x64_mpb8_tn2" in names
+    assert "shoal_dgemm_staged_nn_x256_mpb64_tn4" not in names          # stale
+    assert "shoal_sgemm_staged_tt_x64_mpb8_tn2" not in names            # wrong
     idx = {n: i for i, n in enumerate(names)}
-    small, tiled = idx["shoal_dgemm_small_nn_x64_mpb8_tn2"], \
+    small, tiled = idx["shoal_dgemm_staged_nn_x64_mpb8_tn2"], \
         idx["shoal_dgemm_tiled_nn_x16_y16_m64_n64_k8"]
     assert (f"{{'d', SHOAL_MODE_STRIDED, 0, {{8, 8, 8}}, {small}, {small}}}," in c)
     assert (f"{{'d', SHOAL_MODE_STRIDED, 0, {{64, 64, 64}}, SHOAL_KERNEL_VENDOR, {tiled}}}," in c)
     assert "{'s', SHOAL_MODE_ARRAY, 3, {4, 4, 4}, SHOAL_KERNEL_VENDOR, -1}," in c
-    assert ('{"shoal_dgemm_small_nn_x64_mpb8_tn2", \'d\', 0, SHOAL_DESIGN_SMALL, 64, 1, '
-            '{8, 2, 0, 0}, (const void *)shoal_dgemm_small_nn_x64_mpb8_tn2},') in c
-    assert "extern void shoal_dgemm_small_nn_x64_mpb8_tn2(void);" in c
+    assert ('{"shoal_dgemm_staged_nn_x64_mpb8_tn2", \'d\', 0, SHOAL_DESIGN_STAGED, 64, 1, '
+            '{8, 2, 0, 0}, (const void *)shoal_dgemm_staged_nn_x64_mpb8_tn2},') in c
+    assert "extern void shoal_dgemm_staged_nn_x64_mpb8_tn2(void);" in c
     # tables sorted by device name; rules of each table sorted
     assert c.index('"NVIDIA A100-SXM4-80GB", 8, 0') < c.index('"NVIDIA H100 80GB HBM3", 9, 0')
     assert "const int shoal_gemm_n_tables = 2;" in c

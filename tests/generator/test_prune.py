@@ -9,8 +9,8 @@ def cand(space, design, prec="d", **cfg):
 
 def test_threads_per_block(space, device):
     device["max_threads_per_block"] = 128
-    assert static_prune(cand(space, "small", DIM_X=256, MPB=1, TN=1), device) == "threads_per_block"
-    assert static_prune(cand(space, "small", DIM_X=128, MPB=1, TN=1), device) is None
+    assert static_prune(cand(space, "staged", DIM_X=256, MPB=1, TN=1), device) == "threads_per_block"
+    assert static_prune(cand(space, "staged", DIM_X=128, MPB=1, TN=1), device) is None
     t = cand(space, "tiled", DIM_X=16, DIM_Y=16, BLK_M=64, BLK_N=64, BLK_K=8)
     assert static_prune(t, device) == "threads_per_block"
 
@@ -40,16 +40,16 @@ def test_restrictions_see_precision(tmp_path, space, device):
 
 
 def test_shape_restrictions(space, device):
-    small = cand(space, "small", DIM_X=64, MPB=8, TN=2)
+    small = cand(space, "staged", DIM_X=64, MPB=8, TN=2)
     assert applicable(small, Shape("strided", "nn", 8, 8, 8), device)       # 8*8*4 = 256 >= 32
     assert not applicable(small, Shape("strided", "nn", 48, 48, 48), device)  # max > 32
     assert not applicable(small, Shape("strided", "nn", 1, 1, 1), device)    # TN > n
-    few = cand(space, "small", DIM_X=256, MPB=1, TN=1)
+    few = cand(space, "staged", DIM_X=256, MPB=1, TN=1)
     assert not applicable(few, Shape("strided", "nn", 4, 4, 4), device)      # 16 < 128 threads busy
-    many = cand(space, "small", DIM_X=256, MPB=256, TN=1)
+    many = cand(space, "staged", DIM_X=256, MPB=256, TN=1)
     assert applicable(many, Shape("strided", "nn", 1, 1, 1), device)         # MPB == 256 exemption
     device["smem_per_block_optin"] = 64 * (2 * 32 * 32) * 8 - 1
-    big = cand(space, "small", DIM_X=64, MPB=64, TN=1)
+    big = cand(space, "staged", DIM_X=64, MPB=64, TN=1)
     assert not applicable(big, Shape("strided", "nn", 32, 32, 32), device)
     tiled = cand(space, "tiled", DIM_X=16, DIM_Y=16, BLK_M=64, BLK_N=64, BLK_K=8)
     assert not applicable(tiled, Shape("array", "tt", 4, 4, 4), device)      # max(m, n, k) < 16

@@ -7,7 +7,7 @@ from generator.search_space import SearchSpaceError, Shape, candidates, load
 
 
 def test_designs_and_config_products(space):
-    small, tiled = space.design("small"), space.design("tiled")
+    small, tiled = space.design("staged"), space.design("tiled")
     assert [p.name for p in small.params] == ["DIM_X", "MPB", "TN"]
     assert len(list(small.configs())) == 3 * 9 * 3
     assert len(list(tiled.configs())) == 3 * 2 * 3 * 3 * 2
@@ -17,9 +17,9 @@ def test_designs_and_config_products(space):
 
 
 def test_kernel_and_module_names(space):
-    small, tiled = space.design("small"), space.design("tiled")
+    small, tiled = space.design("staged"), space.design("tiled")
     assert space.kernel_name("d", small, "nt", {"DIM_X": 128, "MPB": 8, "TN": 2}) \
-        == "shoal_dgemm_small_nt_x128_mpb8_tn2"
+        == "shoal_dgemm_staged_nt_x128_mpb8_tn2"
     cfg = {"DIM_X": 16, "DIM_Y": 16, "BLK_M": 64, "BLK_N": 64, "BLK_K": 8}
     assert space.kernel_name("s", tiled, "nn", cfg) == "shoal_sgemm_tiled_nn_x16_y16_m64_n64_k8"
     assert space.module_name("s", tiled, cfg) == "shoal_sgemm_tiled_x16_y16_m64_n64_k8"

@@ -59,7 +59,7 @@ def test_full_run_then_resume_does_nothing(tmp_path, opts, project, space, devic
 def test_lost_context_restarts_without_the_culprit(tmp_path, opts, project, space, device,
                                                    monkeypatch):
     plan = build_plan(space, ["d"], device, shape_limit=2)
-    culprit = next(t for t in plan.tasks if t.design == "small" and t.shape.mode == "array")
+    culprit = next(t for t in plan.tasks if t.design == "staged" and t.shape.mode == "array")
     monkeypatch.setenv("FAKE_TUNER_CRASH", culprit.kernel)
     assert tune(project, opts) == 0
     st = _statuses(opts.db_path)
