@@ -33,8 +33,9 @@ space := $(empty) $(empty)
 
 RUNTIME_SRCS := $(wildcard runtime/*.c)
 RUNTIME_OBJS := $(patsubst runtime/%.c,$(BUILD)/obj/runtime/%.o,$(RUNTIME_SRCS))
-GEN_CU := $(foreach r,$(ROUTINES),$(foreach p,s d,generated/$(r)_$(p).cu))
-GEN_C := $(foreach r,$(ROUTINES),generated/$(r)_tables.c)
+# generated/sources.mk (written by emit, which make runs first) names GEN_CU and GEN_C
+GEN_DIR := generated
+-include generated/sources.mk
 GEN_OBJS := $(patsubst generated/%.cu,$(BUILD)/obj/generated/%.o,$(GEN_CU)) \
             $(patsubst generated/%.c,$(BUILD)/obj/generated/%.o,$(GEN_C))
 TUNER_OBJS := $(patsubst tuner/%.c,$(BUILD)/obj/tuner/%.o,$(wildcard tuner/*.c)) $(BUILD)/obj/tuner/device_util.o \
@@ -63,10 +64,10 @@ $(VENV)/.stamp: requirements.txt
 $(DB): $(wildcard $(DB_SQL)) tuned_db/schema.sql | $(VENV)/.stamp
 	$(PY) -m generator load-db --sql $(DB_SQL) --db $@
 
-generated/.stamp: $(DB) $(GENERATOR_SRCS) | $(VENV)/.stamp
+generated/sources.mk: $(DB) $(GENERATOR_SRCS) | $(VENV)/.stamp
 	$(PY) -m generator emit --db $(DB) --out generated
 	touch $@
-$(GEN_CU) $(GEN_C): generated/.stamp
+$(GEN_CU) $(GEN_C): generated/sources.mk
 
 $(BUILD)/obj/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) include/shoal.h
 	@mkdir -p $(dir $@)
@@ -122,7 +123,7 @@ bench: all $(BENCH_BIN) | $(VENV)/.stamp
 	$(PY) bench/run_bench.py
 
 clean:
-	rm -rf $(BUILD) lib shoal.pc generated/*.cu generated/*.c generated/.stamp $(DB)
+	rm -rf $(BUILD) lib shoal.pc generated/*.cu generated/*.c generated/sources.mk $(DB)
 
 distclean: clean
 	rm -rf $(VENV)

@@ -53,7 +53,8 @@ def tuned(conn, device, add, version):
 def test_empty_database_emits_defaults_only(tmp_path, project, space):
     out = tmp_path / "gen"
     res = emit_from_path(tmp_path / "missing.sqlite", project, [space], out)
-    assert sorted(p.name for p in res.written) == ["gemm_d.cu", "gemm_s.cu", "gemm_tables.c"]
+    assert sorted(p.name for p in res.written) == sorted(
+        [f"gemm_{p}_{v}.cu" for p in "sd" for v in ("nn", "nt", "tn", "tt")] + ["gemm_tables.c", "sources.mk"])
     c = (out / "gemm_tables.c").read_text()
     names = _kernel_names(c)
     assert names == sorted(f"shoal_{p}gemm_" + DEFAULT.format(v=v) for p in "sd" for v in VARIANTS)
@@ -61,7 +62,7 @@ def test_empty_database_emits_defaults_only(tmp_path, project, space):
     assert 'const shoal_table shoal_gemm_tables[] = {\n    /* no tuned device' in c
     assert '{"gemm", "", 0, 0, 0, 0},' in c
     assert "const short shoal_gemm_default_kernel[8] = {4, 5, 6, 7, 0, 1, 2, 3};" in c
-    d = (out / "gemm_d.cu").read_text()
+    d = "".join((out / f"gemm_d_{v}.cu").read_text() for v in ("nn", "nt", "tn", "tt"))
     assert EXTERN.findall(d) == ["shoal_dgemm_" + DEFAULT.format(v=v) for v in VARIANTS]
     assert not (tmp_path / "missing.sqlite").exists()
 
@@ -90,18 +91,18 @@ def test_emission_from_winners(tmp_path, project, space, tuned, capsys):
     assert "const int shoal_gemm_n_tables = 2;" in c
     # every kernel of the array is defined in its precision's module, and nothing else is
     for p in "sd":
-        cu = EXTERN.findall((out / f"gemm_{p}.cu").read_text())
-        assert cu == [n for n in names if n.startswith(f"shoal_{p}gemm")]
+        cu = EXTERN.findall("".join((out / f"gemm_{p}_{v}.cu").read_text() for v in ("nn", "nt", "tn", "tt")))
+        assert sorted(cu) == [n for n in names if n.startswith(f"shoal_{p}gemm")]
 
 
 def test_emission_is_deterministic_and_writes_only_changes(tmp_path, project, space, tuned):
     out = tmp_path / "gen"
     first = emit(tuned, project, [space], out)
-    assert len(first.written) == 3
+    assert len(first.written) == 10
     before = _files(out)
     mtimes = {p: p.stat().st_mtime_ns for p in out.iterdir()}
     again = emit(tuned, project, [space], out)
-    assert again.written == [] and len(again.unchanged) == 3
+    assert again.written == [] and len(again.unchanged) == 10
     assert _files(out) == before
     assert {p: p.stat().st_mtime_ns for p in out.iterdir()} == mtimes
     # through a dump and a reload (a fresh checkout): the same bytes
