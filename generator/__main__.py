@@ -1,4 +1,4 @@
-"""Command line: `python -m generator {tune,emit,show,count,load-db,dump-db,prune-db} ...`."""
+"""Command line: `python -m generator {tune,emit,show,count,load-db,dump-db,prune-db,merge-db} ...`."""
 from __future__ import annotations
 
 import argparse
@@ -101,6 +101,16 @@ def cmd_prune_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_merge_db(args: argparse.Namespace) -> int:
+    conn = db.connect(args.db)
+    try:
+        n = db.merge_from(conn, args.other)
+    finally:
+        conn.close()
+    print(f"[merge-db] {n} measurement(s) added from {args.other}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m generator", description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
@@ -159,6 +169,12 @@ def parser() -> argparse.ArgumentParser:
                         help="delete measurements of template versions other than the current ones")
     pr.add_argument("--db", required=True)
     pr.set_defaults(func=cmd_prune_db)
+
+    mg = sub.add_parser("merge-db", help="add the measurements of another database (tuning split "
+                        "over machines or sessions); existing rows win")
+    mg.add_argument("--db", required=True)
+    mg.add_argument("--other", required=True, help="the other .sqlite file")
+    mg.set_defaults(func=cmd_merge_db)
     return ap
 
 

@@ -233,3 +233,37 @@ def prune_versions(conn: sqlite3.Connection, keep: Mapping[str, str]) -> int:
     conn.execute("DELETE FROM runs WHERE id NOT IN (SELECT DISTINCT run_id FROM measurements)")
     conn.commit()
     return deleted
+
+
+def merge_from(conn: sqlite3.Connection, other_path: str | Path) -> int:
+    """Copies the devices, runs and measurements of another tuned database into this one (tuning
+    split over machines or sessions). Ids are remapped; where both hold a measurement with the
+    same key, this database's row stays. Returns the number of measurements added."""
+    other = connect(other_path)
+    try:
+        other.row_factory = sqlite3.Row
+        device_ids = {r["id"]: upsert_device(conn, dict(r)) for r in other.execute("SELECT * FROM devices")}
+        run_ids: dict[int, int] = {}
+        for r in other.execute("SELECT * FROM runs ORDER BY id"):
+            cur = conn.execute(
+                "INSERT INTO runs (device_id, started, finished, routines, precisions, template_version,"
+                " host, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (device_ids[r["device_id"]], r["started"], r["finished"], r["routines"], r["precisions"],
+                 r["template_version"], r["host"], r["note"]))
+            assert cur.lastrowid is not None
+            run_ids[r["id"]] = cur.lastrowid
+        added = 0
+        for r in other.execute("SELECT * FROM measurements ORDER BY id"):
+            row = {f: r[f] for f in _MEAS_FIELDS}
+            row["run_id"] = run_ids[r["run_id"]]
+            row["device_id"] = device_ids[r["device_id"]]
+            cur = conn.execute(
+                f"INSERT INTO measurements ({', '.join(_MEAS_FIELDS)}) "
+                f"VALUES ({', '.join(':' + f for f in _MEAS_FIELDS)}) "
+                f"ON CONFLICT ({', '.join(_KEY)}) DO NOTHING", row)
+            added += cur.rowcount
+        conn.execute("DELETE FROM runs WHERE id NOT IN (SELECT DISTINCT run_id FROM measurements)")
+        conn.commit()
+        return added
+    finally:
+        other.close()

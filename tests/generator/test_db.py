@@ -130,3 +130,20 @@ def test_prune_keeps_only_current_versions(conn, device, add):
     assert db.prune_versions(conn, {"gemm": V}) == 2
     assert [tuple(r) for r in conn.execute("SELECT template_version, kernel FROM measurements")] == [(V, "cublas")]
     assert [r[0] for r in conn.execute("SELECT id FROM runs")] == [run]
+
+
+def test_merge_adds_missing_rows_and_keeps_existing(tmp_path, device, add):
+    a_path, b_path = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
+    a, b = db.connect(a_path), db.connect(b_path)
+    dev_a, run_a = _setup(a, device)
+    dev_b, run_b = _setup(b, device)
+    add(a, run_a, dev_a, V, kernel="k1", design="staged", ms=1.0)
+    add(b, run_b, dev_b, V, kernel="k1", design="staged", ms=5.0)     # same key: a's row stays
+    add(b, run_b, dev_b, V, kernel="k2", design="staged", ms=2.0, m=4)
+    a.commit(), b.commit()
+    b.close()
+    assert db.merge_from(a, b_path) == 1
+    rows = sorted(tuple(r) for r in a.execute("SELECT kernel, m, median_ms FROM measurements"))
+    assert rows == [("k1", 8, 1.0), ("k2", 4, 2.0)]
+    assert a.execute("SELECT COUNT(*) FROM devices").fetchone()[0] == 1
+    assert a.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 2
