@@ -120,6 +120,8 @@ test: all $(TEST_BINS) | $(VENV)/.stamp
 	$(PY) -m pytest tests
 
 bench: all $(BENCH_BIN) | $(VENV)/.stamp
+	-$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r bench/requirements-plot.txt || \
+	  echo "shoal: matplotlib not installable here; the benchmark runs, the PNG is skipped"
 	$(PY) bench/run_bench.py
 
 clean:

@@ -46,11 +46,14 @@ static double shape_distance(const int a[3], const int b[3])
     return d;
 }
 
+/* The nearest rule decides, except between tuned shapes: a call that matches no tuned shape
+ * exactly goes to the vendor when either of its two nearest rules chose the vendor, since own
+ * kernels only won where they were measured and the vendor is never slower than itself. */
 static int pick_in_mode(const shoal_table *t, char precision, int mode, int variant, const int dims[3],
                         int vendor, shoal_fits_fn fits, int smem_optin)
 {
-    int chosen = -2;
-    double best_distance = INFINITY;
+    int first = -2, second = -2;
+    double d_first = INFINITY, d_second = INFINITY;
     for (int i = 0; i < t->n_rules; ++i) {
         const shoal_rule *r = &t->rules[i];
         if (r->precision != precision || r->mode != mode || r->variant != variant) continue;
@@ -59,12 +62,19 @@ static int pick_in_mode(const shoal_table *t, char precision, int mode, int vari
         if (!vendor && kernel < 0) continue;
         if (kernel != SHOAL_KERNEL_VENDOR && (kernel < 0 || !fits(kernel, dims, smem_optin))) continue;
         const double d = shape_distance(r->dims, dims);
-        if (d < best_distance) { /* ties: first rule in table order, which is sorted: deterministic */
-            best_distance = d;
-            chosen = kernel;
+        /* ties: first rule in table order, which is sorted: deterministic */
+        if (d < d_first) {
+            second = first;
+            d_second = d_first;
+            first = kernel;
+            d_first = d;
+        } else if (d < d_second) {
+            second = kernel;
+            d_second = d;
         }
     }
-    return chosen;
+    if (vendor && d_first > 0.0 && second == SHOAL_KERNEL_VENDOR) return SHOAL_KERNEL_VENDOR;
+    return first;
 }
 
 int shoal_pick_kernel(const shoal_table *table, char precision, int mode, int variant, const int dims[3],

@@ -14,7 +14,8 @@ typedef int (*shoal_fits_fn)(int index, const int dims[3], int smem_optin);
 
 /* The rule nearest to dims (distance: sum of |log2| ratios over the dimensions) among the rules
  * of this precision and variant, preferring the call's mode and falling back to the other mode,
- * whose kernel (best, or own when vendor is 0) can serve the call. Returns a kernel index,
+ * whose kernel (best, or own when vendor is 0) can serve the call; between tuned shapes, the
+ * vendor when either of the two nearest rules chose it. Returns a kernel index,
  * SHOAL_KERNEL_VENDOR, or -2 when no rule serves (use the portable default). */
 int shoal_pick_kernel(const shoal_table *table, char precision, int mode, int variant, const int dims[3],
                       int vendor, shoal_fits_fn fits, int smem_optin);

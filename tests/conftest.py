@@ -25,6 +25,7 @@ CASE_TIMEOUT = float(os.environ.get("SHOAL_TEST_TIMEOUT", "900"))
 # pytest argument name -> program under build/tests/
 CASE_PROGRAMS = {
     "c_api_case": "test_api_args",
+    "dispatch_case": "test_dispatch",
     "gpu_gemm_case": "test_gemm_gpu",
 }
 

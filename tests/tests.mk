@@ -5,7 +5,7 @@
 
 TEST_BIN_DIR := $(BUILD)/tests
 TEST_OBJ_DIR := $(BUILD)/tests/obj
-TEST_BINS := $(TEST_BIN_DIR)/test_api_args $(TEST_BIN_DIR)/test_gemm_gpu
+TEST_BINS := $(TEST_BIN_DIR)/test_api_args $(TEST_BIN_DIR)/test_dispatch $(TEST_BIN_DIR)/test_gemm_gpu
 
 $(TEST_OBJ_DIR)/gemm_check.o: tests/gpu/gemm_check.c tests/gpu/gemm_check.h
 	@mkdir -p $(@D)
@@ -15,6 +15,11 @@ $(TEST_OBJ_DIR)/gemm_check.o: tests/gpu/gemm_check.c tests/gpu/gemm_check.h
 $(TEST_BIN_DIR)/test_api_args: tests/c/test_api_args.c include/shoal.h $(LIB_SHARED)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS_SHOAL)
+
+# Dispatch logic on hand-made tables: runtime/dispatch.c alone, no CUDA at all.
+$(TEST_BIN_DIR)/test_dispatch: tests/c/test_dispatch.c runtime/dispatch.c runtime/dispatch.h runtime/dispatch_table.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) tests/c/test_dispatch.c runtime/dispatch.c -o $@ -lm
 
 # Host reference: OpenBLAS, parallel over the batch with OpenMP.
 $(TEST_BIN_DIR)/test_gemm_gpu: tests/gpu/test_gemm_gpu.c $(TEST_OBJ_DIR)/gemm_check.o \

@@ -1,0 +1,141 @@
+/* Dispatch logic without a GPU: table selection along the fallback chain and the choice of a
+ * kernel per call (runtime/dispatch.c), on hand-made tables.
+ * Usage: test_dispatch [--list | --case NAME]; prints "ok NAME" / "FAILED NAME: why". */
+#include <stdio.h>
+#include <string.h>
+
+#include "dispatch.h"
+
+static int g_failed;
+#define CHECK(cond)                                                                                  \
+    do {                                                                                             \
+        if (!(cond)) {                                                                               \
+            printf("  check failed at line %d: %s\n", __LINE__, #cond);                               \
+            g_failed = 1;                                                                            \
+        }                                                                                            \
+    } while (0)
+
+/* kernel 9 "does not fit" anything larger than 16 in any dimension; the rest fit everything */
+static int fits(int index, const int dims[3], int smem_optin)
+{
+    (void)smem_optin;
+    return index != 9 || (dims[0] <= 16 && dims[1] <= 16 && dims[2] <= 16);
+}
+
+#define V SHOAL_KERNEL_VENDOR
+static const shoal_rule h100_rules[] = {
+    /* prec, mode, variant, dims, best, own */
+    {'d', SHOAL_MODE_STRIDED, 0, {8, 8, 8}, 1, 1},
+    {'d', SHOAL_MODE_STRIDED, 0, {16, 16, 16}, 9, 9},
+    {'d', SHOAL_MODE_STRIDED, 0, {20, 20, 20}, 2, 2},
+    {'d', SHOAL_MODE_STRIDED, 0, {24, 24, 24}, V, 3},
+    {'d', SHOAL_MODE_STRIDED, 0, {32, 32, 32}, V, 4},
+    {'d', SHOAL_MODE_STRIDED, 1, {8, 8, 8}, V, -1},
+    {'d', SHOAL_MODE_ARRAY, 0, {8, 8, 8}, 5, 5},
+    {'s', SHOAL_MODE_STRIDED, 0, {8, 8, 8}, 6, 6},
+};
+static const shoal_table tables[] = {
+    {"gemm", "NVIDIA A100-SXM4-80GB", 8, 0, h100_rules, 1},
+    {"gemm", "NVIDIA H100 80GB HBM3", 9, 0, h100_rules, (int)(sizeof h100_rules / sizeof h100_rules[0])},
+    {"gemm", "NVIDIA H100 PCIe", 9, 0, h100_rules, 2},
+    {"gemm", "empty", 7, 5, h100_rules, 0},
+};
+static const int n_tables = (int)(sizeof tables / sizeof tables[0]);
+
+static int pick(char prec, int mode, int variant, int m, int n, int k, int vendor)
+{
+    const int dims[3] = {m, n, k};
+    return shoal_pick_kernel(&tables[1], prec, mode, variant, dims, vendor, fits, 1 << 20);
+}
+
+static void case_table_chain(void)
+{
+    int level = -1;
+    CHECK(shoal_select_table(tables, n_tables, "NVIDIA H100 80GB HBM3", 9, 0, &level) == &tables[1] && level == 0);
+    CHECK(shoal_select_table(tables, n_tables, "NVIDIA H100 NVL", 9, 0, &level) == &tables[1] && level == 1);
+    CHECK(shoal_select_table(tables, n_tables, "NVIDIA H200", 9, 0, &level) == &tables[1] && level == 1);
+    CHECK(shoal_select_table(tables, n_tables, "NVIDIA L40S", 8, 9, &level) == &tables[0] && level == 2);
+    CHECK(shoal_select_table(tables, n_tables, "Tesla V100", 7, 0, &level) == NULL && level == 3);
+    CHECK(shoal_select_table(tables, n_tables, "empty", 7, 5, &level) == NULL && level == 3); /* no rules */
+}
+
+static void case_exact_and_nearest(void)
+{
+    CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 8, 8, 8, 1) == 1);
+    CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 7, 8, 9, 1) == 1);    /* nearest: 8^3, then 16^3: both own */
+    CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 24, 24, 24, 1) == V); /* exact */
+    CHECK(pick('s', SHOAL_MODE_STRIDED, 0, 2, 2, 2, 1) == 6);
+}
+
+static void case_between_tuned_shapes_prefers_vendor(void)
+{
+    /* 22^3 lies between 20^3 (own) and 24^3 (vendor): the vendor, which is never slower than
+     * itself; with vendor dispatch off, the nearest own kernel */
+    CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 22, 22, 22, 1) == V);
+    CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 22, 22, 22, 0) == 3); /* 24^3 is nearer than 20^3 */
+    CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 20, 20, 20, 1) == 2); /* exact own win stays */
+}
+
+static void case_fits_and_own(void)
+{
+    /* kernel 9 (16^3's winner) cannot serve 17: the next rule serves */
+    CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 17, 17, 17, 0) == 2);
+    /* variant 1 has only a vendor rule with no valid own kernel: nothing serves without the vendor */
+    CHECK(pick('d', SHOAL_MODE_STRIDED, 1, 8, 8, 8, 1) == V);
+    CHECK(pick('d', SHOAL_MODE_STRIDED, 1, 8, 8, 8, 0) == -2);
+}
+
+static void case_mode_fallback(void)
+{
+    CHECK(pick('d', SHOAL_MODE_ARRAY, 0, 8, 8, 8, 1) == 5);
+    CHECK(pick('d', SHOAL_MODE_ARRAY, 1, 8, 8, 8, 1) == V); /* no array rule: strided rules serve */
+    CHECK(pick('z', SHOAL_MODE_STRIDED, 0, 8, 8, 8, 1) == -2);
+    const int dims[3] = {8, 8, 8};
+    CHECK(shoal_pick_kernel(NULL, 'd', SHOAL_MODE_STRIDED, 0, dims, 1, fits, 0) == -2);
+}
+
+static void case_zero_k(void)
+{
+    CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 8, 8, 0, 1) == 1); /* k = 0 measured as 1 */
+}
+
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+} test_case;
+
+static const test_case cases[] = {
+    {"table_chain", case_table_chain},
+    {"exact_and_nearest", case_exact_and_nearest},
+    {"between_tuned_shapes_prefers_vendor", case_between_tuned_shapes_prefers_vendor},
+    {"fits_and_own", case_fits_and_own},
+    {"mode_fallback", case_mode_fallback},
+    {"zero_k", case_zero_k},
+};
+static const int n_cases = (int)(sizeof cases / sizeof cases[0]);
+
+static int run(const test_case *c)
+{
+    g_failed = 0;
+    c->fn();
+    printf("%s %s\n", g_failed ? "FAILED" : "ok", c->name);
+    return g_failed;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        for (int i = 0; i < n_cases; ++i) printf("%s\n", cases[i].name);
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "--case") == 0) {
+        for (int i = 0; i < n_cases; ++i)
+            if (strcmp(cases[i].name, argv[2]) == 0) return run(&cases[i]);
+        fprintf(stderr, "unknown case '%s'\n", argv[2]);
+        return 2;
+    }
+    int failed = 0;
+    for (int i = 0; i < n_cases; ++i) failed += run(&cases[i]);
+    printf("%d of %d cases failed\n", failed, n_cases);
+    return failed != 0;
+}
