@@ -96,7 +96,7 @@ $(TUNER): $(TUNER_OBJS)
 	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcublas -lcudart -lstdc++ -lpthread -lm
 
 shoal.pc: Makefile
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: shoal\nDescription: autotuned batched small-matrix linear algebra for NVIDIA GPUs\nVersion: 0.1.0\nCflags: -I$${includedir} -I%s/include\nLibs: -L$${libdir} -lshoal\nLibs.private: -L%s/lib64 -lcublas -lcudart -lm\n' \
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: shoal\nDescription: autotuned batched small-matrix linear algebra for NVIDIA GPUs\nVersion: 0.1.0\nCflags: -I$${includedir} -I%s/include\nLibs: -L$${libdir} -lshoal\nLibs.private: -L%s/lib64 -lcublas -lcudart -lstdc++ -lm\n' \
 	  '$(PREFIX)' '$(CUDA_HOME)' '$(CUDA_HOME)' > $@
 
 include tests/tests.mk

@@ -3,8 +3,7 @@
 #include <limits.h>
 #include <string.h>
 
-/* grid.x may reach 2^31 - 1, grid.y and grid.z 65535; kernels loop over what does not fit. */
-#define GRID_X_MAX 2147483647LL
+/* grid.y and grid.z may reach 65535; kernels loop over what does not fit. */
 #define GRID_YZ_MAX 65535LL
 /* Without the opt-in a block may use 48 KiB of dynamic shared memory. */
 #define SMEM_DEFAULT_LIMIT 49152
