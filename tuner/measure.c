@@ -86,7 +86,9 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, int elem
     return cudaSuccess;
 }
 
-static shoal_gemm_params params_for(const measure_env *env, const tuner_task *t, long long batch, double alpha)
+/* Arguments over the packed operands; through the pointer arrays when array is set. */
+static shoal_gemm_params params_for(const measure_env *env, const tuner_task *t, long long batch, double alpha,
+                                    int array)
 {
     shoal_gemm_params p;
     memset(&p, 0, sizeof p);
@@ -102,7 +104,7 @@ static shoal_gemm_params params_for(const measure_env *env, const tuner_task *t,
     if (p.lda < 1) p.lda = 1;
     if (p.ldb < 1) p.ldb = 1;
     p.batch = batch;
-    if (t->array_mode) {
+    if (array) {
         p.A_array = (const void *const *)env->Ap;
         p.B_array = (const void *const *)env->Bp;
         p.C_array = (void *const *)env->Cp;
@@ -192,21 +194,10 @@ void tuner_measure(measure_env *env, const tuner_task *t, const void *kernel, ta
     tuner_fill_random(env->A, t->prec, (long long)t->m * t->k * vb, seed);
     tuner_fill_random(env->B, t->prec, (long long)t->k * t->n * vb, seed + 1);
     const double alpha = 0.75;
-    shoal_gemm_params pv = params_for(env, t, vb, alpha);
-    shoal_gemm_params pr = pv;
-    if (!t->array_mode) pr.C = env->R; /* the reference writes R; pointer mode: copy after */
-    if (t->array_mode) {
-        shoal_gemm_params tmp = params_for(env, t, vb, alpha);
-        tmp.A_array = tmp.B_array = NULL;
-        tmp.C_array = NULL;
-        tmp.A = env->A;
-        tmp.B = env->B;
-        tmp.C = env->R;
-        tmp.stride_a = (long long)t->m * t->k;
-        tmp.stride_b = (long long)t->k * t->n;
-        tmp.stride_c = c_el;
-        pr = tmp;
-    }
+    shoal_gemm_params pv = params_for(env, t, vb, alpha, t->array_mode);
+    /* the reference: cuBLAS strided on the same packed operands, writing R */
+    shoal_gemm_params pr = params_for(env, t, vb, alpha, 0);
+    pr.C = env->R;
     if (shoal_gemm_vendor(env->cublas, t->prec, t->variant, &pr) != CUBLAS_STATUS_SUCCESS) {
         res->status = "launch_failed";
         snprintf(res->reason, sizeof res->reason, "reference cuBLAS call failed");
@@ -230,7 +221,7 @@ void tuner_measure(measure_env *env, const tuner_task *t, const void *kernel, ta
     }
 
     /* then time the whole batch: warm-up, then each run between its own pair of events */
-    shoal_gemm_params pt = params_for(env, t, t->batch, 1.0);
+    shoal_gemm_params pt = params_for(env, t, t->batch, 1.0, t->array_mode);
     const int runs = env->timed_runs;
     cudaEvent_t ev[2 * 32];
     double ms[32];
