@@ -24,12 +24,21 @@ def clamp(x: Any, lo: Any, hi: Any) -> Any:
     return max(lo, min(x, hi))
 
 
+def pow2ceil(x: int) -> int:
+    """Smallest power of two >= x (1 for x <= 1): the thread team of a size-x factorization."""
+    p = 1
+    while p < x:
+        p *= 2
+    return p
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "min": min,
     "max": max,
     "abs": abs,
     "ceil_div": ceil_div,
     "clamp": clamp,
+    "pow2ceil": pow2ceil,
 }
 
 # Device limits from `shoal_tune --device-info` that expressions may use (internals.md §1).

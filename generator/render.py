@@ -10,6 +10,7 @@ from typing import Iterable
 import jinja2
 
 from . import precision as precision_mod
+from .expr import pow2ceil
 from .project import MODULE_TEMPLATE, Project
 from .search_space import Candidate, Design, variant_flags
 
@@ -26,10 +27,14 @@ class Instance:
 def environment(project: Project) -> jinja2.Environment:
     # StrictUndefined: a misspelt cfg field must fail at generation, not become an empty string
     # that surfaces as a baffling NVRTC error on the GPU machine.
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([str(d) for d in project.template_dirs]),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, autoescape=False)
+    # the same helper as in search-space expressions, so that a template and its search space
+    # agree on derived quantities such as the thread team of a factorization
+    env.globals["pow2ceil"] = pow2ceil
+    return env
 
 
 def render_module(env: jinja2.Environment, prec: str, groups: Iterable[tuple[Design, list[Instance]]],

@@ -99,9 +99,12 @@ class Shape:
 
 
 def variant_flags(variant: str) -> tuple[int, int]:
-    """(ta, tb) of a GEMM-style variant such as 'nt'; (0, 0) for routines without transposes."""
+    """(ta, tb) of a GEMM-style variant such as 'nt'. A one-letter variant is one option of a
+    LAPACK routine: ta = 1 for its non-default letter ('t' transposed, 'u' upper), tb = 0."""
     if len(variant) == 2 and set(variant) <= {"n", "t"}:
         return int(variant[0] == "t"), int(variant[1] == "t")
+    if len(variant) == 1:
+        return int(variant in ("t", "u")), 0
     return 0, 0
 
 

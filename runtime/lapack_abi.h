@@ -1,0 +1,30 @@
+/* The argument block every factorization / solve / inversion kernel takes by value
+ * (routines getrf, getrs, gesv, getri, getri_fused, potrf, potrs, posv, geqrf).
+ *
+ * Plain C types only: compiled by nvcc (shipped kernels), NVRTC (tuning candidates) and C.
+ * Problem i uses A_i = A_array ? A_array[i] : A + i * stride_a (elements), the same for B and
+ * tau; ipiv and info are always plain device arrays: ipiv_i = ipiv + i * stride_ipiv,
+ * info_i = info[i]. Which operands a routine reads or writes: docs/lapack.md. */
+#ifndef SHOAL_LAPACK_ABI_H
+#define SHOAL_LAPACK_ABI_H
+
+typedef struct shoal_lapack_params {
+    int m, n;                        /* A is m x n (m = n except getrf and geqrf) */
+    int nrhs;                        /* columns of B for the solves */
+    int reserved;                    /* keeps the 64-bit fields aligned the same everywhere */
+    void *A;
+    void *const *A_array;
+    long long lda, stride_a;
+    void *B;                         /* right-hand sides / solution, or the inverse (getri) */
+    void *const *B_array;
+    long long ldb, stride_b;
+    int *ipiv;                       /* 1-based LAPACK pivots, min(m, n) per problem */
+    long long stride_ipiv;
+    void *tau;                       /* geqrf: min(m, n) per problem */
+    void *const *tau_array;
+    long long stride_tau;
+    int *info;                       /* per problem; NULL for routines without numerical info */
+    long long batch;
+} shoal_lapack_params;
+
+#endif
