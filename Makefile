@@ -6,7 +6,8 @@ NVCC ?= $(CUDA_HOME)/bin/nvcc
 CC ?= gcc
 # GPU targets: compute capabilities without the dot (80 = sm_80, 90 = sm_90)
 CUDA_ARCHS ?= 80 90
-ROUTINES ?= gemm
+# Every routine with a search space; `make tune ROUTINES="getrf potrf"` tunes a subset.
+ROUTINES ?= gemm getrf getrs gesv getri getri_fused potrf potrs posv geqrf
 PRECISIONS ?= s d
 PYTHON ?= python3
 PREFIX ?= $(abspath .)
@@ -20,7 +21,7 @@ DB_SQL := tuned_db/shoal.sql
 GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a))
 CFLAGS := -std=c11 -O2 -Wall -Wextra -fPIC -D_GNU_SOURCE -Iinclude -Iruntime -I$(CUDA_HOME)/include
 NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -Xcompiler -fPIC -Iinclude -Iruntime
-CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublas -lcudart -lstdc++ -lm
+CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusolver -lcublas -lcudart -lstdc++ -lm
 LIB_SHARED := lib/libshoal.so
 LIB_STATIC := lib/libshoal.a
 # $$ORIGIN: test and bench programs live two levels below the repository (build/tests, build/bin)
@@ -39,7 +40,8 @@ GEN_DIR := generated
 GEN_OBJS := $(patsubst generated/%.cu,$(BUILD)/obj/generated/%.o,$(GEN_CU)) \
             $(patsubst generated/%.c,$(BUILD)/obj/generated/%.o,$(GEN_C))
 TUNER_OBJS := $(patsubst tuner/%.c,$(BUILD)/obj/tuner/%.o,$(wildcard tuner/*.c)) $(BUILD)/obj/tuner/device_util.o \
-              $(BUILD)/obj/runtime/gemm_launch.o $(BUILD)/obj/runtime/gemm_vendor.o
+              $(patsubst %,$(BUILD)/obj/runtime/%.o,gemm_launch gemm_vendor lapack_launch lapack_vendor \
+                lapack_vendor_lu lapack_vendor_chol_qr)
 TUNER := $(BUILD)/bin/shoal_tune
 GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard search_space/*.toml)
 
@@ -72,7 +74,7 @@ $(GEN_CU) $(GEN_C): generated/sources.mk
 $(BUILD)/obj/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) include/shoal.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(BUILD)/obj/generated/%.o: generated/%.cu runtime/kernel_abi.h
+$(BUILD)/obj/generated/%.o: generated/%.cu runtime/kernel_abi.h runtime/lapack_abi.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 $(BUILD)/obj/generated/%.o: generated/%.c runtime/dispatch_table.h
@@ -93,10 +95,10 @@ $(LIB_STATIC): $(RUNTIME_OBJS) $(GEN_OBJS)
 	rm -f $@ && ar rcs $@ $^
 $(TUNER): $(TUNER_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcublas -lcudart -lstdc++ -lpthread -lm
+	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcusolver -lcublas -lcudart -lstdc++ -lpthread -lm
 
 shoal.pc: Makefile
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: shoal\nDescription: autotuned batched small-matrix linear algebra for NVIDIA GPUs\nVersion: 0.1.0\nCflags: -I$${includedir} -I%s/include\nLibs: -L$${libdir} -lshoal\nLibs.private: -L%s/lib64 -lcublas -lcudart -lstdc++ -lm\n' \
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: shoal\nDescription: autotuned batched small-matrix linear algebra for NVIDIA GPUs\nVersion: 0.1.0\nCflags: -I$${includedir} -I%s/include\nLibs: -L$${libdir} -lshoal\nLibs.private: -L%s/lib64 -lcusolver -lcublas -lcudart -lstdc++ -lm\n' \
 	  '$(PREFIX)' '$(CUDA_HOME)' '$(CUDA_HOME)' > $@
 
 include tests/tests.mk

@@ -4,8 +4,10 @@
 #define SHOAL_CONTEXT_H
 
 #include <cublas_v2.h>
+#include <cusolverDn.h>
 #include "shoal.h"
 #include "dispatch_table.h"
+#include "lapack_routines.h"
 
 #define SHOAL_CONTEXT_MAGIC 0x5a0a1c0du
 
@@ -31,6 +33,9 @@ struct shoal_context {
     const shoal_table *gemm_table; /* NULL: portable default */
     int gemm_match_level;
     shoal_dispatch_cache gemm_cache;
+    cusolverDnHandle_t cusolver;   /* vendor of the Cholesky routines */
+    const shoal_table *lapack_table[SHOAL_LAPACK_N_ROUTINES]; /* NULL: portable default */
+    shoal_dispatch_cache lapack_cache[SHOAL_LAPACK_N_ROUTINES];
 };
 
 /* NULL unless h is a live handle. */

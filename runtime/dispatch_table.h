@@ -11,7 +11,9 @@
 
 enum shoal_design {
     SHOAL_DESIGN_TILED = 1,          /* classic BLK_M x BLK_N x BLK_K tiling, one tile per block */
-    SHOAL_DESIGN_STAGED = 2          /* whole small problems in shared memory, MPB per group, pipelined */
+    SHOAL_DESIGN_STAGED = 2,         /* whole small problems in shared memory, MPB per group, pipelined */
+    SHOAL_DESIGN_REGS = 3,           /* factorizations: a problem in a thread team's registers */
+    SHOAL_DESIGN_SMEM = 4            /* factorizations: a problem in shared memory */
 };
 
 enum shoal_mode { SHOAL_MODE_STRIDED = 0, SHOAL_MODE_ARRAY = 1 };
@@ -19,10 +21,12 @@ enum shoal_mode { SHOAL_MODE_STRIDED = 0, SHOAL_MODE_ARRAY = 1 };
 typedef struct shoal_kernel_desc {
     const char *name;                /* encodes the whole configuration */
     char precision;                  /* 's', 'd' */
-    unsigned char variant;           /* GEMM: trans_a * 2 + trans_b */
+    unsigned char variant;           /* GEMM: trans_a * 2 + trans_b; else the index in the
+                                        routine's variants */
     unsigned char design;            /* enum shoal_design */
     short dim_x, dim_y;              /* threads */
-    short p[4];                      /* TILED: BLK_M, BLK_N, BLK_K; STAGED: MPB, TM, TN, FLAT */
+    short p[4];                      /* TILED: BLK_M, BLK_N, BLK_K; STAGED: MPB, TM, TN, FLAT;
+                                        REGS, SMEM: N, NB, design-specific (docs/lapack.md) */
     const void *func;                /* host stub of the __global__ function */
 } shoal_kernel_desc;
 
@@ -30,7 +34,7 @@ typedef struct shoal_rule {
     char precision;
     unsigned char mode;              /* enum shoal_mode */
     unsigned char variant;
-    int dims[3];                     /* GEMM: m, n, k */
+    int dims[3];                     /* GEMM: m, n, k; factorizations: m, n, nrhs (1 without) */
     short best;                      /* index into the kernel array or SHOAL_KERNEL_VENDOR */
     short own;                       /* best of shoal's own kernels; -1 if none was valid */
 } shoal_rule;
@@ -43,13 +47,25 @@ typedef struct shoal_table {
     int n_rules;
 } shoal_table;
 
-/* Emitted by the generator, one set per routine (here: gemm). */
-extern const shoal_kernel_desc shoal_gemm_kernels[];
-extern const int shoal_gemm_n_kernels;
-extern const shoal_table shoal_gemm_tables[];
-extern const int shoal_gemm_n_tables;
-/* Portable default per (precision, variant): index into shoal_gemm_kernels,
- * [0..3] for 's', [4..7] for 'd'. */
-extern const short shoal_gemm_default_kernel[8];
+/* Emitted by the generator, one set per routine. The portable default per (precision,
+ * variant) indexes the kernel array: [precision index * n_variants + variant], precisions in
+ * the search space's order (s, d). */
+#define SHOAL_ROUTINE_TABLES(r)                                                                  \
+    extern const shoal_kernel_desc shoal_##r##_kernels[];                                        \
+    extern const int shoal_##r##_n_kernels;                                                      \
+    extern const shoal_table shoal_##r##_tables[];                                               \
+    extern const int shoal_##r##_n_tables;                                                       \
+    extern const short shoal_##r##_default_kernel[];
+
+SHOAL_ROUTINE_TABLES(gemm)
+SHOAL_ROUTINE_TABLES(getrf)
+SHOAL_ROUTINE_TABLES(getrs)
+SHOAL_ROUTINE_TABLES(gesv)
+SHOAL_ROUTINE_TABLES(getri)
+SHOAL_ROUTINE_TABLES(getri_fused)
+SHOAL_ROUTINE_TABLES(potrf)
+SHOAL_ROUTINE_TABLES(potrs)
+SHOAL_ROUTINE_TABLES(posv)
+SHOAL_ROUTINE_TABLES(geqrf)
 
 #endif

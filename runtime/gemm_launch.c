@@ -21,6 +21,8 @@ int shoal_design_from_name(const char *name)
 {
     if (strcmp(name, "tiled") == 0) return SHOAL_DESIGN_TILED;
     if (strcmp(name, "staged") == 0) return SHOAL_DESIGN_STAGED;
+    if (strcmp(name, "regs") == 0) return SHOAL_DESIGN_REGS;
+    if (strcmp(name, "smem") == 0) return SHOAL_DESIGN_SMEM;
     return -1;
 }
 

@@ -36,8 +36,19 @@ shoal_status shoal_create(shoal_handle *handle)
         free(ctx);
         return SHOAL_STATUS_VENDOR_ERROR;
     }
+    if (cusolverDnCreate(&ctx->cusolver) != CUSOLVER_STATUS_SUCCESS) {
+        cublasDestroy(ctx->cublas);
+        free(ctx);
+        return SHOAL_STATUS_VENDOR_ERROR;
+    }
     ctx->gemm_table = shoal_select_table(shoal_gemm_tables, shoal_gemm_n_tables, ctx->device_name,
                                          ctx->cc_major, ctx->cc_minor, &ctx->gemm_match_level);
+    for (int r = 0; r < SHOAL_LAPACK_N_ROUTINES; ++r) {
+        const shoal_lapack_routine_info *ri = &shoal_lapack_routines[r];
+        int level = 0;
+        ctx->lapack_table[r] = shoal_select_table(ri->tables, *ri->n_tables, ctx->device_name, ctx->cc_major,
+                                                  ctx->cc_minor, &level);
+    }
     ctx->magic = SHOAL_CONTEXT_MAGIC;
     *handle = ctx;
     return SHOAL_STATUS_SUCCESS;
@@ -48,6 +59,7 @@ shoal_status shoal_destroy(shoal_handle handle)
     struct shoal_context *ctx = shoal_context_get(handle);
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
     cublasDestroy(ctx->cublas);
+    cusolverDnDestroy(ctx->cusolver);
     ctx->magic = 0;
     free(ctx);
     return SHOAL_STATUS_SUCCESS;
@@ -58,6 +70,7 @@ shoal_status shoal_set_stream(shoal_handle handle, cudaStream_t stream)
     struct shoal_context *ctx = shoal_context_get(handle);
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
     if (cublasSetStream(ctx->cublas, stream) != CUBLAS_STATUS_SUCCESS) return SHOAL_STATUS_VENDOR_ERROR;
+    if (cusolverDnSetStream(ctx->cusolver, stream) != CUSOLVER_STATUS_SUCCESS) return SHOAL_STATUS_VENDOR_ERROR;
     ctx->stream = stream;
     return SHOAL_STATUS_SUCCESS;
 }

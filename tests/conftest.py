@@ -27,6 +27,9 @@ CASE_PROGRAMS = {
     "c_api_case": "test_api_args",
     "dispatch_case": "test_dispatch",
     "gpu_gemm_case": "test_gemm_gpu",
+    "lapack_args_case": "test_lapack_args",
+    "gpu_lu_case": "test_lu_gpu",
+    "gpu_chol_qr_case": "test_chol_qr_gpu",
 }
 
 

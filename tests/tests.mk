@@ -5,7 +5,8 @@
 
 TEST_BIN_DIR := $(BUILD)/tests
 TEST_OBJ_DIR := $(BUILD)/tests/obj
-TEST_BINS := $(TEST_BIN_DIR)/test_api_args $(TEST_BIN_DIR)/test_dispatch $(TEST_BIN_DIR)/test_gemm_gpu
+TEST_BINS := $(TEST_BIN_DIR)/test_api_args $(TEST_BIN_DIR)/test_dispatch $(TEST_BIN_DIR)/test_gemm_gpu \
+             $(TEST_BIN_DIR)/test_lapack_args $(TEST_BIN_DIR)/test_lu_gpu $(TEST_BIN_DIR)/test_chol_qr_gpu
 
 $(TEST_OBJ_DIR)/gemm_check.o: tests/gpu/gemm_check.c tests/gpu/gemm_check.h
 	@mkdir -p $(@D)
@@ -27,3 +28,17 @@ $(TEST_BIN_DIR)/test_gemm_gpu: tests/gpu/test_gemm_gpu.c $(TEST_OBJ_DIR)/gemm_ch
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Itests/gpu $< $(TEST_OBJ_DIR)/gemm_check.o -o $@ \
 	    $(LDLIBS_SHOAL) $(OPENBLAS_LIBS) -lm
+
+$(TEST_BIN_DIR)/test_lapack_args: tests/c/test_lapack_args.c include/shoal.h $(LIB_SHARED)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS_SHOAL)
+
+# Factorizations: judged by the tuner's residual checks (tuner/spec_*.c), host only.
+$(TEST_BIN_DIR)/test_lu_gpu: tests/gpu/test_lu_gpu.c tuner/spec_lu.c tuner/host_lu.c tuner/host_lu.h \
+                             tuner/lapack_spec.h include/shoal.h $(LIB_SHARED)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fopenmp -Ituner $< tuner/spec_lu.c tuner/host_lu.c -o $@ $(LDLIBS_SHOAL) -lm
+$(TEST_BIN_DIR)/test_chol_qr_gpu: tests/gpu/test_chol_qr_gpu.c tuner/spec_chol_qr.c tuner/host_chol_qr.c \
+                                  tuner/host_chol_qr.h tuner/lapack_spec.h include/shoal.h $(LIB_SHARED)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fopenmp -Ituner $< tuner/spec_chol_qr.c tuner/host_chol_qr.c -o $@ $(LDLIBS_SHOAL) -lm

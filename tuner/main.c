@@ -1,4 +1,5 @@
 /* shoal_tune: compiles candidate kernels with NVRTC, verifies them against cuBLAS and times them.
+ * (GEMM against cuBLAS; factorizations by residual checks, docs/lapack.md).
  * Usage: shoal_tune --device-info
  *        shoal_tune --job FILE --out RESULTS.jsonl [--max-seconds S] [--runs R] [--threads T]
  * Exit codes: 0 done, 1 usage or setup error, 3 GPU context lost (restart with the remaining
@@ -139,6 +140,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "shoal_tune: cublasCreate failed\n");
         return 1;
     }
+    if (cusolverDnCreate(&env.cusolver) != CUSOLVER_STATUS_SUCCESS) {
+        fprintf(stderr, "shoal_tune: cusolverDnCreate failed\n");
+        return 1;
+    }
 
     int rc = 0;
     for (int ti = 0; ti < job.n_tasks; ++ti) {
@@ -191,6 +196,7 @@ int main(int argc, char **argv)
     if (rc != 3) {
         tuner_measure_release(&env);
         cublasDestroy(env.cublas);
+        cusolverDnDestroy(env.cusolver);
     }
     tuner_compiled_free(mods, job.n_modules);
     tuner_job_free(&job);

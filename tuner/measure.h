@@ -3,6 +3,7 @@
 #define SHOAL_TUNER_MEASURE_H
 
 #include <cublas_v2.h>
+#include <cusolverDn.h>
 #include "job.h"
 
 typedef struct task_result {
@@ -13,8 +14,11 @@ typedef struct task_result {
     int context_lost;     /* a sticky CUDA error: the process must end */
 } task_result;
 
+struct lapack_bufs;
+
 typedef struct measure_env {
     cublasHandle_t cublas;
+    cusolverDnHandle_t cusolver;
     int smem_optin;
     int sm_count;
     int timed_runs;
@@ -23,6 +27,7 @@ typedef struct measure_env {
     void *A, *B, *C, *R;
     void **Ap, **Bp, **Cp;
     long long verify_batch;
+    struct lapack_bufs *lapack;   /* operands of the current factorization shape */
 } measure_env;
 
 /* kernel is a cudaKernel_t cast to a pointer (NULL for the vendor task). */

@@ -1,0 +1,32 @@
+#include "lapack_launch.h"
+
+/* Enough blocks to fill any current GPU many times over; kernels loop over the rest, so a
+ * batch of any size (64-bit) needs one launch. */
+#define GRID_MAX (1LL << 20)
+
+static int pow2ceil(int x)
+{
+    int p = 1;
+    while (p < x) p *= 2;
+    return p;
+}
+
+int shoal_lapack_threads(const shoal_kernel_desc *kd) { return pow2ceil(kd->p[0]) * kd->p[1]; }
+
+int shoal_lapack_kernel_fits(const shoal_kernel_desc *kd, int m, int n)
+{
+    return (kd->design == SHOAL_DESIGN_REGS || kd->design == SHOAL_DESIGN_SMEM) && m <= kd->p[0] &&
+           n <= kd->p[0];
+}
+
+cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_params *p, cudaStream_t stream)
+{
+    if (kd->design != SHOAL_DESIGN_REGS && kd->design != SHOAL_DESIGN_SMEM) return cudaErrorInvalidValue;
+    if (kd->p[0] < 1 || kd->p[0] > SHOAL_LAPACK_MAX_N || kd->p[1] < 1) return cudaErrorInvalidValue;
+    const long long groups = (p->batch + kd->p[1] - 1) / kd->p[1];
+    dim3 grid = {(unsigned)(groups < GRID_MAX ? groups : GRID_MAX), 1, 1};
+    dim3 block = {(unsigned)pow2ceil(kd->p[0]), (unsigned)kd->p[1], 1};
+    shoal_lapack_params args = *p;
+    void *argv[] = {&args};
+    return cudaLaunchKernel(kd->func, grid, block, argv, 0, stream);
+}

@@ -1,0 +1,30 @@
+/* Launching shoal's own factorization kernels (designs regs and smem, docs/lapack.md): one team
+ * of pow2ceil(N) threads per problem, NB problems per block, a grid that loops over the groups.
+ * The library and the tuner both launch through here. */
+#ifndef SHOAL_LAPACK_LAUNCH_H
+#define SHOAL_LAPACK_LAUNCH_H
+
+#include <cuda_runtime_api.h>
+#include "dispatch_table.h"
+#include "lapack_abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest matrix dimension the factorization kernels serve. */
+#define SHOAL_LAPACK_MAX_N 32
+
+/* Threads per block of a factorization kernel: pow2ceil(N) * NB. */
+int shoal_lapack_threads(const shoal_kernel_desc *kd);
+
+/* Whether kd (compile-time bound N = p[0]) can serve an m x n problem. */
+int shoal_lapack_kernel_fits(const shoal_kernel_desc *kd, int m, int n);
+
+/* Launches kd for all p->batch problems on stream; returns the launch error, does not sync. */
+cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_params *p, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
