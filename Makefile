@@ -121,10 +121,13 @@ show: $(DB) | $(VENV)/.stamp
 test: all $(TEST_BINS) | $(VENV)/.stamp
 	$(PY) -m pytest tests
 
-bench: all $(BENCH_BIN) | $(VENV)/.stamp
+# GEMM (bench/run_bench.py) and the factorizations (bench/run_lapack_bench.py); results in
+# bench/results/.
+bench: all $(BENCH_BIN) $(LAPACK_BENCH_BIN) | $(VENV)/.stamp
 	-$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r bench/requirements-plot.txt || \
 	  echo "shoal: matplotlib not installable here; the benchmark runs, the PNG is skipped"
 	$(PY) bench/run_bench.py
+	$(PY) bench/run_lapack_bench.py
 
 clean:
 	rm -rf $(BUILD) lib shoal.pc generated/*.cu generated/*.c generated/sources.mk $(DB)

@@ -29,6 +29,28 @@ __global__ void pointer_array(void **ptrs, char *base, long long stride_bytes, l
         ptrs[i] = base + i * stride_bytes;
 }
 
+// Symmetric, strictly diagonally dominant (hence SPD) matrices; see bench_fill_spd. The value of
+// entry (i, j) is hashed from the lower-triangle index (max, min), so both triangles agree.
+template <typename T>
+__global__ void fill_spd(T *a, int n, long long lda, long long stride, long long batch,
+                         unsigned long long seed)
+{
+    long long nn = (long long)n * n, count = nn * batch;
+    long long step = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < count; e += step) {
+        long long b = e / nn, r = e - b * nn;
+        int j = (int)(r / n), i = (int)(r - (long long)j * n);
+        int lo = i < j ? i : j, hi = i < j ? j : i;
+        unsigned long long z = splitmix(seed ^ splitmix((unsigned long long)(b * nn + (long long)lo * n + hi)));
+        double v = 2.0 * ((double)(z >> 11) * 0x1.0p-53) - 1.0;
+        if (i == j)
+            v = (double)n + fabs(v);
+        else if ((T)v == (T)0)
+            v = 0.5; // zeros would hide missing terms
+        a[b * stride + (long long)j * lda + i] = (T)v;
+    }
+}
+
 unsigned grid_for(long long count)
 {
     long long blocks = (count + 255) / 256;
@@ -55,5 +77,18 @@ extern "C" cudaError_t bench_pointer_array(void **ptrs, void *base, int64_t stri
     if (batch <= 0)
         return cudaSuccess;
     pointer_array<<<grid_for(batch), 256, 0, s>>>(ptrs, (char *)base, stride_bytes, batch);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t bench_fill_spd(char prec, void *a, int n, int64_t lda, int64_t stride,
+                                      int64_t batch, uint64_t seed, cudaStream_t s)
+{
+    if (n <= 0 || batch <= 0)
+        return cudaSuccess;
+    long long count = (long long)n * n * batch;
+    if (prec == 's')
+        fill_spd<float><<<grid_for(count), 256, 0, s>>>((float *)a, n, lda, stride, batch, seed);
+    else
+        fill_spd<double><<<grid_for(count), 256, 0, s>>>((double *)a, n, lda, stride, batch, seed);
     return cudaGetLastError();
 }

@@ -17,6 +17,16 @@ cudaError_t bench_fill_uniform(char prec, void *x, int64_t count, uint64_t seed,
 cudaError_t bench_pointer_array(void **ptrs, void *base, int64_t stride_bytes, int64_t batch,
                                 cudaStream_t s);
 
+/* A batch of symmetric positive definite n x n matrices for the Cholesky routines:
+ * A_b = a + b * stride (elements), column-major with leading dimension lda >= n. Off-diagonal
+ * entries uniform in [-1, 1] and never 0, with A_b(i, j) == A_b(j, i) (both triangles written, so
+ * either uplo reads the same matrix); diagonal entries n + |u|, which makes every row strictly
+ * diagonally dominant (|off-diagonal row sum| <= n - 1 < diagonal), hence SPD without a
+ * factorization to prove it. A pure function of (seed, b, i, j), like bench_fill_uniform.
+ * Entries between n and lda (if lda > n) are left untouched. */
+cudaError_t bench_fill_spd(char prec, void *a, int n, int64_t lda, int64_t stride, int64_t batch,
+                           uint64_t seed, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,7 +14,7 @@
 #include "measure_internal.h"
 
 #define DISTINCT_MAX 4096 /* distinct problems generated on the host, then tiled */
-#define VERIFY_MAX 1024   /* problems checked per candidate */
+#define VERIFY_MAX 256    /* problems checked per candidate (host residuals cost O(n^3) each) */
 
 typedef struct lapack_bufs {
     char key[160];

@@ -1,0 +1,1465 @@
+/* shoal_lapack_bench: batched small-matrix factorizations, shoal vs cuBLAS / cuSOLVER vs
+ * OpenBLAS + OpenMP, on one GPU, in one run.
+ *
+ * Rows (precision s and d, n = 2..32; --quick: n in {2, 4, 8, 16, 32}):
+ *   getrf        shoal_?getrf_{strided_,}batched  vs cublas?getrfBatched
+ *   inverse      shoal_?getri_fused_{strided_,}batched vs the faster of cublas?matinvBatched and
+ *                cublas?getrfBatched + cublas?getriBatched (timed together)
+ *   getri        shoal_?getri_{strided_,}batched (from LU factors) vs cublas?getriBatched
+ *   potrf L, U   shoal_?potrf_{strided_,}batched  vs cusolverDn?potrfBatched
+ *   geqrf        shoal_?geqrf_{strided_,}batched  vs cublas?geqrfBatched
+ *   getrs N      (n in {4, 8, 16, 32}, nrhs 1) vs cublas?getrsBatched
+ *   gesv         vs cublas?getrfBatched + cublas?getrsBatched
+ *   potrs L, U   vs cusolverDn?potrsBatched
+ *   posv L, U    vs cusolverDn?potrfBatched + cusolverDn?potrsBatched
+ * plus, for getrf, potrf and geqrf, OpenBLAS's LAPACK one matrix per call in an OpenMP parallel
+ * for over a subset of the batch (time-limited; per-matrix rates do not depend on the batch).
+ * The vendors only take pointer arrays, so they are compared with both shoal forms.
+ *
+ * Method (as bench/shoal_bench.c): matrices are n x n, lda = ldb = n, packed (stride n^2); batch
+ * = clamp(4 x L2 / bytes per problem + 1, 2048, 4e6), so the data streams from memory; random
+ * data made on the GPU (uniform [-1, 1], never 0; for the Cholesky routines symmetric and
+ * strictly diagonally dominant, hence SPD); the inputs of getri / getrs / potrs are genuine
+ * factors made by the vendor's getrf / potrf before timing. Every run is preceded by restoring
+ * the inputs the routine overwrites from a pristine copy (cudaMemcpyAsync, outside the timed
+ * events); 2 warm-up runs, then the median of --runs runs, each between its own pair of events.
+ *
+ * Correctness, before timing, for every method: outputs are poisoned (NaN, pivots and info -1),
+ * one run is made, info must be 0 for every matrix (the inputs are nonsingular / SPD) and 16
+ * sampled problems must have a normalized residual <= 30 (bench/lapack_check.h, the LAPACK test
+ * suite's measures). A shoal method that fails or errs makes the row FAILED (exit status 1); a
+ * vendor call that returns an error is shown as "-" (not supported), a vendor result that errs
+ * also fails the row (the comparison would be meaningless).
+ *
+ * Flop counts: LAPACK Working Note 41 exactly (m = n, per matrix; the adds + multiplies):
+ *   getrf 2n^3/3 - n^2/2 + 5n/6         getri 4n^3/3 - n^2 + 5n/3
+ *   inverse = getrf + getri = 2n^3 - 3n^2/2 + 5n/2
+ *   potrf n^3/3 + n^2/2 + n/6           geqrf 4n^3/3 + 2n^2 + 14n/3
+ *   getrs (2n^2 - n) nrhs               potrs 2n^2 nrhs
+ *   gesv = getrf + getrs                posv = potrf + potrs
+ * Roof: the time to move the problem's bytes at the device-to-device copy bandwidth measured in
+ * the same run (bytes read + written), i.e. roof Gflop/s = copy GB/s x flops / bytes, with
+ *   getrf, potrf, geqrf: A read + written (2 n^2 elements; the whole matrix for potrf),
+ *   inverse, getri: A read + C written (2 n^2), getrs, potrs: A read + B read + written
+ *   (n^2 + 2 n nrhs), gesv, posv: A and B read + written (2 n^2 + 2 n nrhs).
+ * Pivots, tau and info are not counted (at most n + 1 words per matrix). At n <= 32 every
+ * routine has < 6 flop/byte, far below the compute peak, so no compute ceiling enters the roof.
+ *
+ * Exit: 0 all rows ok, 1 a row FAILED, 2 usage, 77 no CUDA device ("SKIP: ..." printed).
+ */
+#include "bench_kernels.h"
+#include "lapack_check.h"
+#include "shoal.h"
+
+#include <cblas.h> /* openblas_set_num_threads, openblas_get_config */
+#include <ctype.h>
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <cusolverDn.h>
+#include <math.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* OpenBLAS's LAPACK (libopenblas contains it; NO_LAPACKE builds have no header for it). The
+ * Cholesky routine takes the Fortran hidden length of its character argument last. */
+extern void sgetrf_(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info);
+extern void dgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+extern void spotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info,
+                    size_t uplo_len);
+extern void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info,
+                    size_t uplo_len);
+extern void sgeqrf_(const int *m, const int *n, float *a, const int *lda, float *tau, float *work,
+                    const int *lwork, int *info);
+extern void dgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau,
+                    double *work, const int *lwork, int *info);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Routines and methods. */
+
+enum { R_GETRF, R_INVERSE, R_GETRI, R_POTRF, R_GEQRF, R_GETRS, R_GESV, R_POTRS, R_POSV,
+       N_ROUTINES };
+
+/* What each routine reads and writes decides the restores, the poisoning and the checks. */
+typedef struct routine_info {
+    const char *name;      /* table, CSV and --routine name */
+    const char *api;       /* shoal routine name (shoal_lapack_kernel_name) */
+    const char *variants;  /* option letters: "n" (getrs: trans N), or "lu" (uplo) */
+    const char *vendor[2]; /* CSV method names of the vendor baselines; [1] may be NULL */
+    const char *vendor_label; /* for the table title; '?' becomes S or D */
+    int solve;       /* a solve: n in {4, 8, 16, 32}, nrhs right-hand sides */
+    int spd;         /* symmetric positive definite input instead of a general one */
+    int factor_in;   /* A holds factors made before timing (read only) */
+    int restore_a;   /* A is restored from the pristine copy before every run: the routine
+                      * overwrites it (inverse: only the vendor's getrf+getri does, but every
+                      * method gets the restore so all start from the same cache state) */
+    int has_c;       /* an n x n output C (the inverse) */
+    int has_info;    /* every method writes one info per matrix */
+    int uses_ipiv;   /* pivots are read or written */
+    int writes_ipiv; /* pivots are an output (poisoned before the check) */
+    int has_tau;
+    int cpu;         /* an OpenBLAS baseline exists */
+} routine_info;
+
+static const routine_info routines[N_ROUTINES] = {
+    [R_GETRF] = {"getrf", "getrf", "n", {"cublas", NULL}, "cublas?getrfBatched",
+                 0, 0, 0, 1, 0, 1, 1, 1, 0, 1},
+    [R_INVERSE] = {"inverse", "getri_fused", "n", {"cublas_matinv", "cublas_getrf+getri"},
+                   "best of cublas?matinvBatched, cublas?getrfBatched+cublas?getriBatched",
+                   0, 0, 0, 1, 1, 1, 1, 1, 0, 0},
+    [R_GETRI] = {"getri", "getri", "n", {"cublas", NULL}, "cublas?getriBatched",
+                 0, 0, 1, 0, 1, 1, 1, 0, 0, 0},
+    [R_POTRF] = {"potrf", "potrf", "lu", {"cusolver", NULL}, "cusolverDn?potrfBatched",
+                 0, 1, 0, 1, 0, 1, 0, 0, 0, 1},
+    [R_GEQRF] = {"geqrf", "geqrf", "n", {"cublas", NULL}, "cublas?geqrfBatched",
+                 0, 0, 0, 1, 0, 0, 0, 0, 1, 1},
+    [R_GETRS] = {"getrs", "getrs", "n", {"cublas", NULL}, "cublas?getrsBatched",
+                 1, 0, 1, 0, 0, 0, 1, 0, 0, 0},
+    [R_GESV] = {"gesv", "gesv", "n", {"cublas_getrf+getrs", NULL},
+                "cublas?getrfBatched+cublas?getrsBatched", 1, 0, 0, 1, 0, 1, 1, 1, 0, 0},
+    [R_POTRS] = {"potrs", "potrs", "lu", {"cusolver", NULL}, "cusolverDn?potrsBatched",
+                 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+    [R_POSV] = {"posv", "posv", "lu", {"cusolver_potrf+potrs", NULL},
+                "cusolverDn?potrfBatched+cusolverDn?potrsBatched", 1, 1, 0, 1, 0, 1, 0, 0, 0, 0},
+};
+
+/* GPU methods of a row: shoal in both forms, then up to two vendor baselines. */
+enum { M_STRIDED, M_ARRAY, M_V1, M_V2, N_METHODS };
+
+/* Outcome of one launch. */
+enum { L_OK = 0, L_SHOAL_FAILED = 1, L_VENDOR_FAILED = 2 };
+
+#define N_SAMPLES 16
+#define MIN_BATCH 2048
+#define MAX_BATCH 4000000
+
+typedef struct opts {
+    const char *csv;
+    int quick, list, cpu, vendor_dispatch;
+    int precs[2];                /* s, d */
+    int routine_on[N_ROUTINES];
+    int sizes[64], n_sizes;      /* --n; 0 = the defaults */
+    int runs, nrhs;
+    double cpu_seconds;          /* wall-clock budget of one CPU row */
+    int64_t cpu_max;
+} opts;
+
+/* One row: the device data every method of the row shares. */
+typedef struct row_data {
+    char prec, variant;
+    size_t es;
+    int rid, n, nrhs;
+    const routine_info *ri;
+    int64_t batch;
+    int limited;                 /* the batch was cut to fit in memory */
+    int64_t sa, sb, sc;          /* strides (elements) of A, B, C */
+    void *dA, *dA0, *dB, *dB0, *dC, *dtau;
+    int *dipiv, *dinfo, *dinfo1; /* dinfo1: cuSOLVER potrs's single info */
+    void **pA, **pB, **pC, **pTau;
+    int64_t sample[N_SAMPLES];
+    double *hA0, *hB0;           /* sampled originals, as doubles */
+    int *hinfo;                  /* host copy of dinfo */
+} row_data;
+
+typedef struct method_result {
+    int present;  /* the row has this method */
+    int launch;   /* L_OK, L_SHOAL_FAILED, L_VENDOR_FAILED */
+    double ms;    /* median; NaN if not timed */
+    double resid; /* worst sampled residual; NaN if not checked */
+    long long info_bad; /* matrices with info != 0 */
+    int ok;
+} method_result;
+
+typedef struct cpu_result {
+    double ms, gflops;
+    int64_t count;
+    int ok;
+} cpu_result;
+
+/* Everything that lives for the whole run. */
+static struct {
+    opts o;
+    cudaStream_t st;
+    cublasHandle_t cb;
+    cusolverDnHandle_t cs;
+    shoal_handle h;
+    struct cudaDeviceProp prop;
+    int64_t l2_bytes;
+    double copy_gbs;
+    cudaEvent_t *ev; /* 2 per timed run */
+    FILE *csv;
+    int failures, rows;
+} G;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Error handling and small utilities. */
+
+static void die(const char *what, const char *why, int line)
+{
+    fprintf(stderr, "shoal_lapack_bench:%d: %s: %s\n", line, what, why);
+    exit(1);
+}
+#define CUDA_CHECK(x)                                                                         \
+    do {                                                                                      \
+        cudaError_t e_ = (x);                                                                 \
+        if (e_ != cudaSuccess)                                                                \
+            die(#x, cudaGetErrorString(e_), __LINE__);                                        \
+    } while (0)
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "shoal_lapack_bench: host allocation of %zu bytes failed\n", bytes);
+        exit(1);
+    }
+    return p;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int64_t clamp64(int64_t x, int64_t lo, int64_t hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* FNV-1a then splitmix: a row's data depends on its key only, not on the rows run before. */
+static uint64_t seed_of(const char *key)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *key; ++key)
+        h = (h ^ (unsigned char)*key) * 1099511628211ull;
+    h += 0x9e3779b97f4a7c15ull;
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
+/* "cublas?getrfBatched" -> "cublasDgetrfBatched". */
+static void vendor_label(char *buf, size_t len, const char *tmpl, char prec)
+{
+    snprintf(buf, len, "%s", tmpl);
+    for (char *c = buf; *c; ++c)
+        if (*c == '?')
+            *c = (char)toupper((unsigned char)prec);
+}
+
+static void row_key(char *buf, size_t len, char prec, int rid, char variant, int n, int nrhs)
+{
+    if (routines[rid].solve)
+        snprintf(buf, len, "%c:%s:%c:%d:%d", prec, routines[rid].name, variant, n, nrhs);
+    else
+        snprintf(buf, len, "%c:%s:%c:%d", prec, routines[rid].name, variant, n);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Flop counts (LAWN 41) and roof bytes; see the comment at the top. */
+
+static double flops_getrf(double n) { return 2.0 * n * n * n / 3.0 - n * n / 2.0 + 5.0 * n / 6.0; }
+static double flops_getri(double n) { return 4.0 * n * n * n / 3.0 - n * n + 5.0 * n / 3.0; }
+static double flops_potrf(double n) { return n * n * n / 3.0 + n * n / 2.0 + n / 6.0; }
+static double flops_geqrf(double n) { return 4.0 * n * n * n / 3.0 + 2.0 * n * n + 14.0 * n / 3.0; }
+static double flops_getrs(double n, double r) { return (2.0 * n * n - n) * r; }
+static double flops_potrs(double n, double r) { return 2.0 * n * n * r; }
+
+static double flops_per_problem(int rid, int n, int nrhs)
+{
+    switch (rid) {
+    case R_GETRF: return flops_getrf(n);
+    case R_INVERSE: return flops_getrf(n) + flops_getri(n);
+    case R_GETRI: return flops_getri(n);
+    case R_POTRF: return flops_potrf(n);
+    case R_GEQRF: return flops_geqrf(n);
+    case R_GETRS: return flops_getrs(n, nrhs);
+    case R_GESV: return flops_getrf(n) + flops_getrs(n, nrhs);
+    case R_POTRS: return flops_potrs(n, nrhs);
+    case R_POSV: return flops_potrf(n) + flops_potrs(n, nrhs);
+    }
+    return NAN;
+}
+
+/* Bytes the roof counts per problem (pivots, tau and info left out). */
+static double roof_bytes_per_problem(int rid, int n, int nrhs, size_t es)
+{
+    double a = (double)n * n, b = (double)n * nrhs;
+    switch (rid) {
+    case R_GETRF: case R_POTRF: case R_GEQRF: return 2.0 * a * (double)es;
+    case R_INVERSE: case R_GETRI: return 2.0 * a * (double)es;
+    case R_GETRS: case R_POTRS: return (a + 2.0 * b) * (double)es;
+    case R_GESV: case R_POSV: return (2.0 * a + 2.0 * b) * (double)es;
+    }
+    return NAN;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The copy bandwidth that defines the roof. */
+
+static double measure_copy_bandwidth(void)
+{
+    size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    size_t bytes = (size_t)1 << 30;
+    while (bytes > ((size_t)64 << 20) && 2 * bytes > free_b / 2)
+        bytes /= 2;
+    void *src, *dst;
+    CUDA_CHECK(cudaMalloc(&src, bytes));
+    CUDA_CHECK(cudaMalloc(&dst, bytes));
+    CUDA_CHECK(cudaMemsetAsync(src, 1, bytes, G.st));
+    int runs = G.o.runs < 9 ? 9 : G.o.runs;
+    double *t = xmalloc(sizeof(double) * (size_t)runs);
+    CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, G.st)); /* warm-up */
+    for (int r = 0; r < runs; ++r) {
+        cudaEvent_t e0 = G.ev[0], e1 = G.ev[1];
+        float ms;
+        CUDA_CHECK(cudaEventRecord(e0, G.st));
+        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, G.st));
+        CUDA_CHECK(cudaEventRecord(e1, G.st));
+        CUDA_CHECK(cudaEventSynchronize(e1));
+        CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        t[r] = ms;
+    }
+    double ms = median(t, runs);
+    free(t);
+    cudaFree(src);
+    cudaFree(dst);
+    double gbs = 2.0 * (double)bytes / (ms * 1e6);
+    printf("# device-to-device copy: %.1f GB/s (bytes read + written; %zu MiB buffer, median of "
+           "%d)\n", gbs, bytes >> 20, runs);
+    return gbs;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Launches. Pointer-array casts: the vendor and shoal prototypes differ only in constness. */
+
+#define FA(p) ((float *)(p))
+#define DA(p) ((double *)(p))
+#define FP(p) ((float *const *)(p))
+#define DP(p) ((double *const *)(p))
+#define CFP(p) ((const float *const *)(p))
+#define CDP(p) ((const double *const *)(p))
+#define SD(d, s_call, d_call) ((d)->prec == 's' ? (s_call) : (d_call))
+
+static shoal_fill_mode shoal_uplo(const row_data *d)
+{
+    return d->variant == 'u' ? SHOAL_FILL_UPPER : SHOAL_FILL_LOWER;
+}
+
+static cublasFillMode_t vendor_uplo(const row_data *d)
+{
+    return d->variant == 'u' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+}
+
+/* shoal, strided (array = 0) or pointer array (array = 1). */
+static shoal_status call_shoal(const row_data *d, int array)
+{
+    shoal_handle h = G.h;
+    int n = d->n, r = d->nrhs;
+    int64_t b = d->batch, sa = d->sa, sb = d->sb, sc = d->sc;
+    shoal_fill_mode u = shoal_uplo(d);
+    switch (d->rid) {
+    case R_GETRF:
+        return array ? SD(d, shoal_sgetrf_batched(h, n, n, FP(d->pA), n, d->dipiv, d->dinfo, b),
+                          shoal_dgetrf_batched(h, n, n, DP(d->pA), n, d->dipiv, d->dinfo, b))
+                     : SD(d, shoal_sgetrf_strided_batched(h, n, n, FA(d->dA), n, sa, d->dipiv, n,
+                                                          d->dinfo, b),
+                          shoal_dgetrf_strided_batched(h, n, n, DA(d->dA), n, sa, d->dipiv, n,
+                                                       d->dinfo, b));
+    case R_INVERSE:
+        return array ? SD(d, shoal_sgetri_fused_batched(h, n, CFP(d->pA), n, FP(d->pC), n,
+                                                        d->dinfo, b),
+                          shoal_dgetri_fused_batched(h, n, CDP(d->pA), n, DP(d->pC), n,
+                                                     d->dinfo, b))
+                     : SD(d, shoal_sgetri_fused_strided_batched(h, n, FA(d->dA), n, sa, FA(d->dC),
+                                                                n, sc, d->dinfo, b),
+                          shoal_dgetri_fused_strided_batched(h, n, DA(d->dA), n, sa, DA(d->dC),
+                                                             n, sc, d->dinfo, b));
+    case R_GETRI:
+        return array ? SD(d, shoal_sgetri_batched(h, n, CFP(d->pA), n, d->dipiv, FP(d->pC), n,
+                                                  d->dinfo, b),
+                          shoal_dgetri_batched(h, n, CDP(d->pA), n, d->dipiv, DP(d->pC), n,
+                                               d->dinfo, b))
+                     : SD(d, shoal_sgetri_strided_batched(h, n, FA(d->dA), n, sa, d->dipiv, n,
+                                                          FA(d->dC), n, sc, d->dinfo, b),
+                          shoal_dgetri_strided_batched(h, n, DA(d->dA), n, sa, d->dipiv, n,
+                                                       DA(d->dC), n, sc, d->dinfo, b));
+    case R_POTRF:
+        return array ? SD(d, shoal_spotrf_batched(h, u, n, FP(d->pA), n, d->dinfo, b),
+                          shoal_dpotrf_batched(h, u, n, DP(d->pA), n, d->dinfo, b))
+                     : SD(d, shoal_spotrf_strided_batched(h, u, n, FA(d->dA), n, sa, d->dinfo, b),
+                          shoal_dpotrf_strided_batched(h, u, n, DA(d->dA), n, sa, d->dinfo, b));
+    case R_GEQRF:
+        return array ? SD(d, shoal_sgeqrf_batched(h, n, n, FP(d->pA), n, FP(d->pTau), b),
+                          shoal_dgeqrf_batched(h, n, n, DP(d->pA), n, DP(d->pTau), b))
+                     : SD(d, shoal_sgeqrf_strided_batched(h, n, n, FA(d->dA), n, sa, FA(d->dtau),
+                                                          n, b),
+                          shoal_dgeqrf_strided_batched(h, n, n, DA(d->dA), n, sa, DA(d->dtau),
+                                                       n, b));
+    case R_GETRS:
+        return array ? SD(d, shoal_sgetrs_batched(h, SHOAL_OP_N, n, r, CFP(d->pA), n, d->dipiv,
+                                                  FP(d->pB), n, b),
+                          shoal_dgetrs_batched(h, SHOAL_OP_N, n, r, CDP(d->pA), n, d->dipiv,
+                                               DP(d->pB), n, b))
+                     : SD(d, shoal_sgetrs_strided_batched(h, SHOAL_OP_N, n, r, FA(d->dA), n, sa,
+                                                          d->dipiv, n, FA(d->dB), n, sb, b),
+                          shoal_dgetrs_strided_batched(h, SHOAL_OP_N, n, r, DA(d->dA), n, sa,
+                                                       d->dipiv, n, DA(d->dB), n, sb, b));
+    case R_GESV:
+        return array ? SD(d, shoal_sgesv_batched(h, n, r, FP(d->pA), n, d->dipiv, FP(d->pB), n,
+                                                 d->dinfo, b),
+                          shoal_dgesv_batched(h, n, r, DP(d->pA), n, d->dipiv, DP(d->pB), n,
+                                              d->dinfo, b))
+                     : SD(d, shoal_sgesv_strided_batched(h, n, r, FA(d->dA), n, sa, d->dipiv, n,
+                                                         FA(d->dB), n, sb, d->dinfo, b),
+                          shoal_dgesv_strided_batched(h, n, r, DA(d->dA), n, sa, d->dipiv, n,
+                                                      DA(d->dB), n, sb, d->dinfo, b));
+    case R_POTRS:
+        return array ? SD(d, shoal_spotrs_batched(h, u, n, r, CFP(d->pA), n, FP(d->pB), n, b),
+                          shoal_dpotrs_batched(h, u, n, r, CDP(d->pA), n, DP(d->pB), n, b))
+                     : SD(d, shoal_spotrs_strided_batched(h, u, n, r, FA(d->dA), n, sa, FA(d->dB),
+                                                          n, sb, b),
+                          shoal_dpotrs_strided_batched(h, u, n, r, DA(d->dA), n, sa, DA(d->dB),
+                                                       n, sb, b));
+    case R_POSV:
+        return array ? SD(d, shoal_sposv_batched(h, u, n, r, FP(d->pA), n, FP(d->pB), n,
+                                                 d->dinfo, b),
+                          shoal_dposv_batched(h, u, n, r, DP(d->pA), n, DP(d->pB), n,
+                                              d->dinfo, b))
+                     : SD(d, shoal_sposv_strided_batched(h, u, n, r, FA(d->dA), n, sa, FA(d->dB),
+                                                         n, sb, d->dinfo, b),
+                          shoal_dposv_strided_batched(h, u, n, r, DA(d->dA), n, sa, DA(d->dB),
+                                                      n, sb, d->dinfo, b));
+    }
+    return SHOAL_STATUS_INVALID_VALUE;
+}
+
+/* The vendor's building blocks; 0 on success. cuBLAS takes int batch counts (<= 4e6 here). */
+static int cublas_getrf(const row_data *d)
+{
+    int n = d->n, b = (int)d->batch;
+    return SD(d, cublasSgetrfBatched(G.cb, n, FP(d->pA), n, d->dipiv, d->dinfo, b),
+              cublasDgetrfBatched(G.cb, n, DP(d->pA), n, d->dipiv, d->dinfo, b)) !=
+           CUBLAS_STATUS_SUCCESS;
+}
+
+static int cublas_getri(const row_data *d)
+{
+    int n = d->n, b = (int)d->batch;
+    return SD(d, cublasSgetriBatched(G.cb, n, CFP(d->pA), n, d->dipiv, FP(d->pC), n, d->dinfo, b),
+              cublasDgetriBatched(G.cb, n, CDP(d->pA), n, d->dipiv, DP(d->pC), n, d->dinfo, b)) !=
+           CUBLAS_STATUS_SUCCESS;
+}
+
+static int cublas_matinv(const row_data *d)
+{
+    int n = d->n, b = (int)d->batch;
+    return SD(d, cublasSmatinvBatched(G.cb, n, CFP(d->pA), n, FP(d->pC), n, d->dinfo, b),
+              cublasDmatinvBatched(G.cb, n, CDP(d->pA), n, DP(d->pC), n, d->dinfo, b)) !=
+           CUBLAS_STATUS_SUCCESS;
+}
+
+/* cuBLAS's geqrf and getrs report argument errors in a host info. */
+static int cublas_geqrf(const row_data *d)
+{
+    int n = d->n, b = (int)d->batch, info = 0;
+    cublasStatus_t st = SD(d, cublasSgeqrfBatched(G.cb, n, n, FP(d->pA), n, FP(d->pTau), &info, b),
+                           cublasDgeqrfBatched(G.cb, n, n, DP(d->pA), n, DP(d->pTau), &info, b));
+    return st != CUBLAS_STATUS_SUCCESS || info != 0;
+}
+
+static int cublas_getrs(const row_data *d)
+{
+    int n = d->n, r = d->nrhs, b = (int)d->batch, info = 0;
+    cublasStatus_t st = SD(d, cublasSgetrsBatched(G.cb, CUBLAS_OP_N, n, r, CFP(d->pA), n, d->dipiv,
+                                                  FP(d->pB), n, &info, b),
+                           cublasDgetrsBatched(G.cb, CUBLAS_OP_N, n, r, CDP(d->pA), n, d->dipiv,
+                                               DP(d->pB), n, &info, b));
+    return st != CUBLAS_STATUS_SUCCESS || info != 0;
+}
+
+static int cusolver_potrf(const row_data *d)
+{
+    int n = d->n, b = (int)d->batch;
+    cublasFillMode_t u = vendor_uplo(d);
+    return SD(d, cusolverDnSpotrfBatched(G.cs, u, n, (float **)d->pA, n, d->dinfo, b),
+              cusolverDnDpotrfBatched(G.cs, u, n, (double **)d->pA, n, d->dinfo, b)) !=
+           CUSOLVER_STATUS_SUCCESS;
+}
+
+/* cuSOLVER's batched potrs supports nrhs = 1 only and reports one info for the whole batch. */
+static int cusolver_potrs(const row_data *d)
+{
+    int n = d->n, r = d->nrhs, b = (int)d->batch;
+    cublasFillMode_t u = vendor_uplo(d);
+    return SD(d, cusolverDnSpotrsBatched(G.cs, u, n, r, (float **)d->pA, n, (float **)d->pB, n,
+                                         d->dinfo1, b),
+              cusolverDnDpotrsBatched(G.cs, u, n, r, (double **)d->pA, n, (double **)d->pB, n,
+                                      d->dinfo1, b)) != CUSOLVER_STATUS_SUCCESS;
+}
+
+/* Vendor baseline `which` (0 or 1) of the row's routine; 0 on success. */
+static int call_vendor(const row_data *d, int which)
+{
+    switch (d->rid) {
+    case R_GETRF: return cublas_getrf(d);
+    case R_INVERSE: return which == 0 ? cublas_matinv(d) : (cublas_getrf(d) || cublas_getri(d));
+    case R_GETRI: return cublas_getri(d);
+    case R_POTRF: return cusolver_potrf(d);
+    case R_GEQRF: return cublas_geqrf(d);
+    case R_GETRS: return cublas_getrs(d);
+    case R_GESV: return cublas_getrf(d) || cublas_getrs(d);
+    case R_POTRS: return cusolver_potrs(d);
+    case R_POSV: return cusolver_potrf(d) || cusolver_potrs(d);
+    }
+    return 1;
+}
+
+static const char *method_name(const row_data *d, int m)
+{
+    return m <= M_ARRAY ? "shoal" : d->ri->vendor[m - M_V1];
+}
+
+static int launch(const row_data *d, int m)
+{
+    if (m == M_STRIDED || m == M_ARRAY) {
+        shoal_status st = call_shoal(d, m == M_ARRAY);
+        if (st == SHOAL_STATUS_SUCCESS)
+            return L_OK;
+        fprintf(stderr, "shoal_lapack_bench: %c %s n=%d %s: %s\n", d->prec, d->ri->name, d->n,
+                m == M_ARRAY ? "pointer array" : "strided", shoal_status_string(st));
+        return L_SHOAL_FAILED;
+    }
+    if (call_vendor(d, m - M_V1) == 0)
+        return L_OK;
+    (void)cudaGetLastError();
+    fprintf(stderr, "shoal_lapack_bench: %c %s %c n=%d: vendor %s returned an error (shown as -)\n",
+            d->prec, d->ri->name, d->variant, d->n, method_name(d, m));
+    return L_VENDOR_FAILED;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Row data. */
+
+static int64_t problem_bytes(const row_data *d)
+{
+    int64_t e = (int64_t)d->n * d->n; /* A */
+    if (d->ri->has_c)
+        e += (int64_t)d->n * d->n;
+    if (d->ri->solve)
+        e += (int64_t)d->n * d->nrhs;
+    return e * (int64_t)d->es;
+}
+
+/* Device bytes allocated per problem, to keep the batch within free memory. */
+static int64_t alloc_bytes(const row_data *d)
+{
+    int64_t nn = (int64_t)d->n * d->n, nb = (int64_t)d->n * d->nrhs;
+    int64_t e = 2 * nn + (d->ri->has_c ? nn : 0) + (d->ri->solve ? 2 * nb : 0) +
+                (d->ri->has_tau ? d->n : 0);
+    return e * (int64_t)d->es + (int64_t)sizeof(int) * (d->n + 1) + 4 * (int64_t)sizeof(void *);
+}
+
+static void choose_batch(row_data *d)
+{
+    int64_t b = clamp64(4 * G.l2_bytes / problem_bytes(d) + 1, MIN_BATCH, MAX_BATCH);
+    size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    int64_t fit = (int64_t)(0.7 * (double)free_b) / alloc_bytes(d);
+    d->limited = b > fit;
+    d->batch = b > fit ? fit : b;
+}
+
+static int dev_alloc(void **p, size_t bytes)
+{
+    *p = NULL;
+    if (cudaMalloc(p, bytes) != cudaSuccess) {
+        (void)cudaGetLastError();
+        *p = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+static int alloc_row(row_data *d)
+{
+    size_t b = (size_t)d->batch, es = d->es;
+    int ok = dev_alloc(&d->dA, b * (size_t)d->sa * es) && dev_alloc(&d->dA0, b * (size_t)d->sa * es) &&
+             dev_alloc((void **)&d->dinfo, b * sizeof(int)) &&
+             dev_alloc((void **)&d->dinfo1, sizeof(int)) &&
+             dev_alloc((void **)&d->pA, b * sizeof(void *));
+    if (ok && d->ri->has_c)
+        ok = dev_alloc(&d->dC, b * (size_t)d->sc * es) && dev_alloc((void **)&d->pC, b * sizeof(void *));
+    if (ok && d->ri->solve)
+        ok = dev_alloc(&d->dB, b * (size_t)d->sb * es) && dev_alloc(&d->dB0, b * (size_t)d->sb * es) &&
+             dev_alloc((void **)&d->pB, b * sizeof(void *));
+    if (ok && d->ri->uses_ipiv)
+        ok = dev_alloc((void **)&d->dipiv, b * (size_t)d->n * sizeof(int));
+    if (ok && d->ri->has_tau)
+        ok = dev_alloc(&d->dtau, b * (size_t)d->n * es) && dev_alloc((void **)&d->pTau, b * sizeof(void *));
+    return ok;
+}
+
+static void free_row(row_data *d)
+{
+    void *dev[] = {d->dA, d->dA0, d->dB, d->dB0, d->dC, d->dtau, d->dipiv, d->dinfo, d->dinfo1,
+                   d->pA, d->pB, d->pC, d->pTau};
+    for (size_t i = 0; i < sizeof dev / sizeof *dev; ++i)
+        cudaFree(dev[i]);
+    free(d->hA0);
+    free(d->hB0);
+    free(d->hinfo);
+    (void)cudaGetLastError();
+}
+
+/* Number of matrices with info != 0, from the device info array. */
+static long long count_bad_info(row_data *d)
+{
+    CUDA_CHECK(cudaMemcpy(d->hinfo, d->dinfo, (size_t)d->batch * sizeof(int), cudaMemcpyDeviceToHost));
+    long long bad = 0;
+    for (int64_t i = 0; i < d->batch; ++i)
+        bad += d->hinfo[i] != 0;
+    return bad;
+}
+
+/* getri / getrs / potrs read factors: make genuine ones with the vendor's factorization (shoal's
+ * if the vendor refuses), once, before any timing. The originals stay in dA0. */
+static int make_factors(row_data *d)
+{
+    int lu = d->rid != R_POTRS;
+    CUDA_CHECK(cudaMemcpyAsync(d->dA, d->dA0, (size_t)(d->batch * d->sa) * d->es,
+                               cudaMemcpyDeviceToDevice, G.st));
+    int failed = lu ? cublas_getrf(d) : cusolver_potrf(d);
+    if (failed) {
+        (void)cudaGetLastError();
+        CUDA_CHECK(cudaMemcpyAsync(d->dA, d->dA0, (size_t)(d->batch * d->sa) * d->es,
+                                   cudaMemcpyDeviceToDevice, G.st));
+        int n = d->n;
+        shoal_status st =
+            lu ? SD(d, shoal_sgetrf_strided_batched(G.h, n, n, FA(d->dA), n, d->sa, d->dipiv, n, d->dinfo, d->batch),
+                    shoal_dgetrf_strided_batched(G.h, n, n, DA(d->dA), n, d->sa, d->dipiv, n, d->dinfo, d->batch))
+               : SD(d, shoal_spotrf_strided_batched(G.h, shoal_uplo(d), n, FA(d->dA), n, d->sa, d->dinfo, d->batch),
+                    shoal_dpotrf_strided_batched(G.h, shoal_uplo(d), n, DA(d->dA), n, d->sa, d->dinfo, d->batch));
+        if (st != SHOAL_STATUS_SUCCESS)
+            return 0;
+    }
+    CUDA_CHECK(cudaStreamSynchronize(G.st));
+    return count_bad_info(d) == 0;
+}
+
+/* 16 problems spread over the whole batch, first and last included. */
+static void pick_samples(row_data *d)
+{
+    for (int k = 0; k < N_SAMPLES; ++k)
+        d->sample[k] = (int64_t)((double)k * (double)(d->batch - 1) / (N_SAMPLES - 1) + 0.5);
+}
+
+/* count elements of problem idx of a strided device buffer, as doubles. */
+static void fetch(const row_data *d, const void *dev, int64_t stride, int64_t idx, int64_t count,
+                  double *out)
+{
+    void *tmp = xmalloc((size_t)count * d->es);
+    CUDA_CHECK(cudaMemcpy(tmp, (const char *)dev + (size_t)(idx * stride) * d->es,
+                          (size_t)count * d->es, cudaMemcpyDeviceToHost));
+    lc_to_double(d->prec, tmp, count, out);
+    free(tmp);
+}
+
+static void download_originals(row_data *d)
+{
+    int64_t nn = (int64_t)d->n * d->n;
+    d->hA0 = xmalloc(sizeof(double) * (size_t)(N_SAMPLES * nn));
+    for (int k = 0; k < N_SAMPLES; ++k)
+        fetch(d, d->dA0, d->sa, d->sample[k], nn, d->hA0 + k * nn);
+    if (d->ri->solve) {
+        d->hB0 = xmalloc(sizeof(double) * (size_t)(N_SAMPLES * d->sb));
+        for (int k = 0; k < N_SAMPLES; ++k)
+            fetch(d, d->dB0, d->sb, d->sample[k], d->sb, d->hB0 + k * d->sb);
+    }
+}
+
+static void fill_inputs(row_data *d, uint64_t seed)
+{
+    size_t a_count = (size_t)(d->batch * d->sa);
+    if (d->ri->spd)
+        CUDA_CHECK(bench_fill_spd(d->prec, d->dA0, d->n, d->n, d->sa, d->batch, seed, G.st));
+    else
+        CUDA_CHECK(bench_fill_uniform(d->prec, d->dA0, (int64_t)a_count, seed, G.st));
+    CUDA_CHECK(cudaMemcpyAsync(d->dA, d->dA0, a_count * d->es, cudaMemcpyDeviceToDevice, G.st));
+    CUDA_CHECK(bench_pointer_array(d->pA, d->dA, d->sa * (int64_t)d->es, d->batch, G.st));
+    if (d->ri->has_c)
+        CUDA_CHECK(bench_pointer_array(d->pC, d->dC, d->sc * (int64_t)d->es, d->batch, G.st));
+    if (d->ri->has_tau)
+        CUDA_CHECK(bench_pointer_array(d->pTau, d->dtau, (int64_t)d->n * (int64_t)d->es, d->batch, G.st));
+    if (d->ri->solve) {
+        size_t b_count = (size_t)(d->batch * d->sb);
+        CUDA_CHECK(bench_fill_uniform(d->prec, d->dB0, (int64_t)b_count, seed ^ 0x5bd1e995ull, G.st));
+        CUDA_CHECK(cudaMemcpyAsync(d->dB, d->dB0, b_count * d->es, cudaMemcpyDeviceToDevice, G.st));
+        CUDA_CHECK(bench_pointer_array(d->pB, d->dB, d->sb * (int64_t)d->es, d->batch, G.st));
+    }
+    CUDA_CHECK(cudaStreamSynchronize(G.st));
+}
+
+/* 0 if the device memory could not be had or the factors for getri/getrs/potrs failed. */
+static int setup_row(row_data *d, char prec, int rid, char variant, int n, int nrhs)
+{
+    memset(d, 0, sizeof *d);
+    d->prec = prec;
+    d->es = prec == 's' ? sizeof(float) : sizeof(double);
+    d->rid = rid;
+    d->ri = &routines[rid];
+    d->variant = variant;
+    d->n = n;
+    d->nrhs = d->ri->solve ? nrhs : 0;
+    d->sa = d->sc = (int64_t)n * n;
+    d->sb = (int64_t)n * d->nrhs;
+    choose_batch(d);
+    if (d->batch < 1 || !alloc_row(d))
+        return 0;
+    d->hinfo = xmalloc(sizeof(int) * (size_t)d->batch);
+    char key[64];
+    row_key(key, sizeof key, prec, rid, variant, n, d->nrhs);
+    fill_inputs(d, seed_of(key));
+    pick_samples(d);
+    download_originals(d);
+    if (d->ri->factor_in && !make_factors(d))
+        return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* One method: restore, check, time. */
+
+/* Before every run, outside the timed events: the inputs the routine overwrites. */
+static void restore_inputs(const row_data *d)
+{
+    if (d->ri->restore_a)
+        CUDA_CHECK(cudaMemcpyAsync(d->dA, d->dA0, (size_t)(d->batch * d->sa) * d->es,
+                                   cudaMemcpyDeviceToDevice, G.st));
+    if (d->ri->solve)
+        CUDA_CHECK(cudaMemcpyAsync(d->dB, d->dB0, (size_t)(d->batch * d->sb) * d->es,
+                                   cudaMemcpyDeviceToDevice, G.st));
+}
+
+/* Outputs that are not also inputs get NaN (all-ones bytes) or -1, so that a method that does
+ * not write them cannot pass on what an earlier method left there. */
+static void poison_outputs(const row_data *d)
+{
+    CUDA_CHECK(cudaMemsetAsync(d->dinfo, 0xff, (size_t)d->batch * sizeof(int), G.st));
+    CUDA_CHECK(cudaMemsetAsync(d->dinfo1, 0xff, sizeof(int), G.st));
+    if (d->ri->has_c)
+        CUDA_CHECK(cudaMemsetAsync(d->dC, 0xff, (size_t)(d->batch * d->sc) * d->es, G.st));
+    if (d->ri->writes_ipiv)
+        CUDA_CHECK(cudaMemsetAsync(d->dipiv, 0xff, (size_t)d->batch * (size_t)d->n * sizeof(int), G.st));
+    if (d->ri->has_tau)
+        CUDA_CHECK(cudaMemsetAsync(d->dtau, 0xff, (size_t)d->batch * (size_t)d->n * d->es, G.st));
+}
+
+/* Residual of sampled problem k (index d->sample[k]) after a run. */
+static double sample_residual(const row_data *d, int k)
+{
+    int n = d->n;
+    int64_t nn = (int64_t)n * n, idx = d->sample[k];
+    const double *a0 = d->hA0 + k * nn;
+    double eps = lc_eps(d->prec), r = INFINITY;
+    double *x = xmalloc(sizeof(double) * (size_t)(nn + n)); /* a result matrix + tau */
+    int ipiv[32];
+    switch (d->rid) {
+    case R_GETRF:
+        fetch(d, d->dA, d->sa, idx, nn, x);
+        CUDA_CHECK(cudaMemcpy(ipiv, d->dipiv + idx * n, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost));
+        r = lc_getrf_residual(n, n, a0, n, x, n, ipiv, eps);
+        break;
+    case R_INVERSE:
+    case R_GETRI:
+        fetch(d, d->dC, d->sc, idx, nn, x);
+        r = lc_inverse_residual(n, a0, n, x, n, eps);
+        break;
+    case R_POTRF:
+        fetch(d, d->dA, d->sa, idx, nn, x);
+        r = lc_potrf_residual(d->variant == 'u', n, a0, n, x, n, eps);
+        break;
+    case R_GEQRF:
+        fetch(d, d->dA, d->sa, idx, nn, x);
+        fetch(d, d->dtau, n, idx, n, x + nn);
+        r = lc_geqrf_residual(n, n, a0, n, x, n, x + nn, eps);
+        break;
+    default: /* the solves: X in B */
+        fetch(d, d->dB, d->sb, idx, d->sb, x);
+        r = lc_solve_residual(n, d->nrhs, a0, n, d->hB0 + k * d->sb, n, x, n, eps);
+        break;
+    }
+    free(x);
+    return r;
+}
+
+/* One untimed run on poisoned outputs: launch status, info and sampled residuals. */
+static void check_method(row_data *d, int m, method_result *res)
+{
+    restore_inputs(d);
+    poison_outputs(d);
+    res->launch = launch(d, m);
+    if (res->launch != L_OK)
+        return;
+    cudaError_t e = cudaStreamSynchronize(G.st);
+    if (e != cudaSuccess)
+        die("synchronize after the check run (a kernel faulted?)", cudaGetErrorString(e), __LINE__);
+    int vendor_potrs = m >= M_V1 && (d->rid == R_POTRS || d->rid == R_POSV);
+    res->info_bad = d->ri->has_info ? count_bad_info(d) : 0;
+    if (vendor_potrs) {
+        int i1 = -1;
+        CUDA_CHECK(cudaMemcpy(&i1, d->dinfo1, sizeof i1, cudaMemcpyDeviceToHost));
+        res->info_bad += i1 != 0;
+    }
+    res->resid = 0.0;
+    for (int k = 0; k < N_SAMPLES; ++k) {
+        double r = sample_residual(d, k);
+        if (!(r <= res->resid))
+            res->resid = r;
+    }
+}
+
+/* Median milliseconds of G.o.runs runs after 2 warm-ups; NaN if a launch fails. */
+static double time_method(row_data *d, int m)
+{
+    int runs = G.o.runs, failed = 0;
+    for (int r = -2; r < runs && !failed; ++r) {
+        restore_inputs(d);
+        if (r >= 0)
+            CUDA_CHECK(cudaEventRecord(G.ev[2 * r], G.st));
+        failed = launch(d, m) != L_OK;
+        if (r >= 0)
+            CUDA_CHECK(cudaEventRecord(G.ev[2 * r + 1], G.st));
+    }
+    cudaError_t e = cudaStreamSynchronize(G.st);
+    if (e != cudaSuccess)
+        die("synchronize after the timed runs (a kernel faulted?)", cudaGetErrorString(e), __LINE__);
+    if (failed || runs < 1)
+        return NAN;
+    double *t = xmalloc(sizeof(double) * (size_t)runs);
+    for (int r = 0; r < runs; ++r) {
+        float f;
+        CUDA_CHECK(cudaEventElapsedTime(&f, G.ev[2 * r], G.ev[2 * r + 1]));
+        t[r] = f;
+    }
+    double ms = median(t, runs);
+    free(t);
+    return ms;
+}
+
+static void run_method(row_data *d, int m, method_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->ms = res->resid = NAN;
+    res->present = m < M_V2 || d->ri->vendor[1] != NULL;
+    if (!res->present)
+        return;
+    check_method(d, m, res);
+    if (res->launch == L_OK)
+        res->ms = time_method(d, m);
+    res->ok = res->launch == L_OK && res->info_bad == 0 && res->resid <= LC_RESIDUAL_LIMIT &&
+              isfinite(res->ms);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Host baseline: OpenBLAS's LAPACK, one matrix per call, OpenMP over the matrices. */
+
+static int cpu_lwork(const row_data *d)
+{
+    return 64 * d->n; /* geqrf's optimal lwork is n * block size <= 64 n */
+}
+
+/* Factors cnt packed matrices in place; info[i] per matrix. */
+static void cpu_factor(const row_data *d, void *a, int64_t cnt, int *ipiv, void *tau, void *work,
+                       int *info)
+{
+    const int n = d->n, lwork = cpu_lwork(d);
+    const char uplo = d->variant == 'u' ? 'U' : 'L';
+    const int rid = d->rid, dbl = d->prec == 'd';
+    const int64_t sa = d->sa;
+#pragma omp parallel
+    {
+        size_t t = (size_t)omp_get_thread_num() * (size_t)lwork;
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < cnt; ++i) {
+            if (rid == R_GETRF) {
+                if (dbl)
+                    dgetrf_(&n, &n, (double *)a + i * sa, &n, ipiv + i * n, &info[i]);
+                else
+                    sgetrf_(&n, &n, (float *)a + i * sa, &n, ipiv + i * n, &info[i]);
+            } else if (rid == R_POTRF) {
+                if (dbl)
+                    dpotrf_(&uplo, &n, (double *)a + i * sa, &n, &info[i], 1);
+                else
+                    spotrf_(&uplo, &n, (float *)a + i * sa, &n, &info[i], 1);
+            } else {
+                if (dbl)
+                    dgeqrf_(&n, &n, (double *)a + i * sa, &n, (double *)tau + i * n,
+                            (double *)work + t, &lwork, &info[i]);
+                else
+                    sgeqrf_(&n, &n, (float *)a + i * sa, &n, (float *)tau + i * n,
+                            (float *)work + t, &lwork, &info[i]);
+            }
+        }
+    }
+}
+
+/* Host buffers for cnt problems; pristine holds the originals from the GPU. */
+typedef struct cpu_buffers {
+    void *pristine, *a, *tau, *work;
+    int *ipiv, *info;
+} cpu_buffers;
+
+static void cpu_alloc(const row_data *d, int64_t cnt, cpu_buffers *b)
+{
+    size_t abytes = (size_t)(cnt * d->sa) * d->es;
+    b->pristine = xmalloc(abytes);
+    b->a = xmalloc(abytes);
+    b->tau = xmalloc((size_t)(cnt * d->n) * d->es);
+    b->work = xmalloc((size_t)omp_get_max_threads() * (size_t)cpu_lwork(d) * d->es);
+    b->ipiv = xmalloc(sizeof(int) * (size_t)(cnt * d->n));
+    b->info = xmalloc(sizeof(int) * (size_t)cnt);
+    CUDA_CHECK(cudaMemcpy(b->pristine, d->dA0, abytes, cudaMemcpyDeviceToHost));
+}
+
+static void cpu_free(cpu_buffers *b)
+{
+    free(b->pristine);
+    free(b->a);
+    free(b->tau);
+    free(b->work);
+    free(b->ipiv);
+    free(b->info);
+}
+
+/* Seconds for one pass over cnt problems (restore outside the timing). */
+static double cpu_pass(const row_data *d, int64_t cnt, cpu_buffers *b)
+{
+    memcpy(b->a, b->pristine, (size_t)(cnt * d->sa) * d->es);
+    double t0 = omp_get_wtime();
+    cpu_factor(d, b->a, cnt, b->ipiv, b->tau, b->work, b->info);
+    return omp_get_wtime() - t0;
+}
+
+/* How many problems fit the row's time budget: a pilot pass measures the time per problem, then
+ * the runs + 2 passes share G.o.cpu_seconds. At least one problem per thread. */
+static int64_t cpu_count(const row_data *d)
+{
+    int threads = omp_get_max_threads();
+    int64_t limit = d->batch < G.o.cpu_max ? d->batch : G.o.cpu_max;
+    int64_t by_mem = ((int64_t)256 << 20) / (d->sa * (int64_t)d->es); /* 256 MiB per copy */
+    if (limit > by_mem)
+        limit = by_mem;
+    int64_t pilot = clamp64(64 * (int64_t)threads, 1, limit);
+    cpu_buffers b;
+    cpu_alloc(d, pilot, &b);
+    double per = cpu_pass(d, pilot, &b) / (double)pilot;
+    cpu_free(&b);
+    double pass = G.o.cpu_seconds / (G.o.runs + 2);
+    int64_t cnt = per > 0 ? (int64_t)(pass / per) : limit;
+    return clamp64(cnt, threads < limit ? threads : limit, limit);
+}
+
+static cpu_result measure_cpu(const row_data *d)
+{
+    cpu_result c = {NAN, NAN, 0, 0};
+    c.count = cpu_count(d);
+    cpu_buffers b;
+    cpu_alloc(d, c.count, &b);
+    int runs = G.o.runs;
+    double *t = xmalloc(sizeof(double) * (size_t)runs);
+    cpu_pass(d, c.count, &b); /* warm-up */
+    for (int r = 0; r < runs; ++r)
+        t[r] = cpu_pass(d, c.count, &b);
+    c.ok = 1;
+    for (int64_t i = 0; i < c.count; ++i)
+        c.ok &= b.info[i] == 0;
+    c.ms = 1e3 * median(t, runs);
+    c.gflops = c.ok ? flops_per_problem(d->rid, d->n, 0) * (double)c.count / (c.ms * 1e6) : NAN;
+    free(t);
+    cpu_free(&b);
+    return c;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Output. */
+
+static const char *const mode_of[N_METHODS] = {"strided", "array", "array", "array"};
+
+static void print_table_title(char prec, int rid, char variant)
+{
+    const routine_info *ri = &routines[rid];
+    char vend[160];
+    vendor_label(vend, sizeof vend, ri->vendor_label, prec);
+    const char *what = ri->variants[0] == 'l' ? (variant == 'u' ? " uplo=U" : " uplo=L")
+                                              : (rid == R_GETRS ? " trans=N" : "");
+    printf("\n## %c %s%s: shoal_%c%s_strided_batched / _batched vs %s\n", prec, ri->name, what,
+           prec, ri->api, vend);
+    printf("%4s %4s %8s | %9s %9s %9s | %6s %6s | %6s %6s %6s | %8s | %8s | %9s | %-6s | %s\n",
+           "n", "nrhs", "batch", "shoal:str", "shoal:arr", "vendor", "s/v", "a/v", "s%roof",
+           "a%roof", "v%roof", "roof", "cpu", "resid", "check", "kernel (strided [array]) / notes");
+    fflush(stdout);
+}
+
+static void csv_header(void)
+{
+    if (G.csv)
+        fprintf(G.csv, "device,prec,routine,variant,mode,n,nrhs,batch,method,median_ms,gflops,gbs,"
+                       "pct_roof,ok\n");
+}
+
+static void csv_num(double v, int last)
+{
+    if (isfinite(v))
+        fprintf(G.csv, "%.6g", v);
+    fputc(last ? '\n' : ',', G.csv);
+}
+
+static void csv_row(const row_data *d, const char *mode, const char *method, int64_t batch,
+                    double ms, int ok)
+{
+    if (!G.csv)
+        return;
+    double flops = flops_per_problem(d->rid, d->n, d->nrhs) * (double)batch;
+    double bytes = roof_bytes_per_problem(d->rid, d->n, d->nrhs, d->es) * (double)batch;
+    double gbs = bytes / (ms * 1e6);
+    int host = !strcmp(mode, "host");
+    fprintf(G.csv, "\"%s\",%c,%s,%c,%s,%d,%d,%lld,%s,", G.prop.name, d->prec, d->ri->name,
+            d->variant, mode, d->n, d->nrhs, (long long)batch, method);
+    csv_num(ms, 0);
+    csv_num(flops / (ms * 1e6), 0);
+    csv_num(gbs, 0);
+    csv_num(host ? NAN : 100.0 * gbs / G.copy_gbs, 0); /* the roof is a GPU roof */
+    fprintf(G.csv, "%d\n", ok);
+    fflush(G.csv);
+}
+
+/* The vendor figure of the row: the faster of its baselines that ran and checked out. */
+static int best_vendor(const method_result *r)
+{
+    int best = -1;
+    for (int m = M_V1; m < N_METHODS; ++m)
+        if (r[m].present && r[m].ok && (best < 0 || r[m].ms < r[best].ms))
+            best = m;
+    return best;
+}
+
+static void kernel_names(const row_data *d, char *buf, size_t len)
+{
+    const char *ks = NULL, *ka = NULL;
+    shoal_lapack_kernel_name(G.h, d->ri->api, d->prec, 0, d->variant, d->n, d->n, d->nrhs, &ks);
+    shoal_lapack_kernel_name(G.h, d->ri->api, d->prec, 1, d->variant, d->n, d->n, d->nrhs, &ka);
+    if (ks && ka && strcmp(ks, ka))
+        snprintf(buf, len, "%s [%s]", ks, ka);
+    else
+        snprintf(buf, len, "%s", ks ? ks : "?");
+}
+
+/* One table number, "-" where it does not exist (a method that did not run). */
+static void col(double v, int width, int decimals, const char *after)
+{
+    if (isfinite(v))
+        printf(" %*.*f%s", width, decimals, v, after);
+    else
+        printf(" %*s%s", width, "-", after);
+}
+
+static void emit_row(const row_data *d, const method_result *r, const cpu_result *c, int ok)
+{
+    double flops = flops_per_problem(d->rid, d->n, d->nrhs) * (double)d->batch;
+    double roof = G.copy_gbs * flops_per_problem(d->rid, d->n, d->nrhs) /
+                  roof_bytes_per_problem(d->rid, d->n, d->nrhs, d->es);
+    double gf[N_METHODS];
+    for (int m = 0; m < N_METHODS; ++m)
+        gf[m] = r[m].present && isfinite(r[m].ms) ? flops / (r[m].ms * 1e6) : NAN;
+    int bv = best_vendor(r);
+    double gv = bv >= 0 ? gf[bv] : NAN, worst = 0.0;
+    for (int m = 0; m < N_METHODS; ++m)
+        if (r[m].present && r[m].launch == L_OK && !(r[m].resid <= worst))
+            worst = r[m].resid;
+    char names[256], notes[400];
+    kernel_names(d, names, sizeof names);
+    snprintf(notes, sizeof notes, "%s%s%s%s", names,
+             d->rid == R_INVERSE && bv >= 0 ? (bv == M_V1 ? "; vendor=matinv" : "; vendor=getrf+getri") : "",
+             bv < 0 ? "; vendor n/a" : "", d->limited ? "; batch limited by memory" : "");
+    printf("%4d %4d %8lld |", d->n, d->nrhs, (long long)d->batch);
+    col(gf[M_STRIDED], 9, 1, "");
+    col(gf[M_ARRAY], 9, 1, "");
+    col(gv, 9, 1, " |");
+    col(gf[M_STRIDED] / gv, 6, 2, "");
+    col(gf[M_ARRAY] / gv, 6, 2, " |");
+    col(100.0 * gf[M_STRIDED] / roof, 6, 1, "");
+    col(100.0 * gf[M_ARRAY] / roof, 6, 1, "");
+    col(100.0 * gv / roof, 6, 1, " |");
+    col(roof, 8, 1, " |");
+    col(c->gflops, 8, 2, " |");
+    printf(" %9.2e | %-6s | %s\n", worst, ok ? "ok" : "FAILED", notes);
+    fflush(stdout);
+    for (int m = 0; m < N_METHODS; ++m)
+        if (r[m].present && r[m].launch != L_VENDOR_FAILED)
+            csv_row(d, mode_of[m], method_name(d, m), d->batch, r[m].ms, r[m].ok);
+    if (c->count > 0)
+        csv_row(d, "host", "openblas", c->count, c->ms, c->ok);
+}
+
+/* Why a row failed, on stderr, so the table stays a table. */
+static void explain_failure(const row_data *d, const method_result *r)
+{
+    for (int m = 0; m < N_METHODS; ++m) {
+        if (!r[m].present || r[m].ok || r[m].launch == L_VENDOR_FAILED)
+            continue;
+        fprintf(stderr, "shoal_lapack_bench: FAILED %c %s %c n=%d %s %s: launch %s, %lld matrices "
+                        "with info != 0, worst residual %.3g (limit %g)\n",
+                d->prec, d->ri->name, d->variant, d->n, method_name(d, m), mode_of[m],
+                r[m].launch == L_OK ? "ok" : "failed", r[m].info_bad, r[m].resid, LC_RESIDUAL_LIMIT);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+static void bench_row(char prec, int rid, char variant, int n)
+{
+    row_data d;
+    if (!setup_row(&d, prec, rid, variant, n, G.o.nrhs)) {
+        printf("%4d %4d %8lld | device allocation or input factorization failed | FAILED\n", n,
+               routines[rid].solve ? G.o.nrhs : 0, (long long)d.batch);
+        free_row(&d);
+        ++G.failures;
+        ++G.rows;
+        return;
+    }
+    method_result r[N_METHODS];
+    for (int m = 0; m < N_METHODS; ++m)
+        run_method(&d, m, &r[m]);
+    cpu_result c = {NAN, NAN, 0, 0};
+    if (G.o.cpu && d.ri->cpu)
+        c = measure_cpu(&d);
+    /* shoal must run and be right in both forms; a vendor that ran must be right too. */
+    int ok = r[M_STRIDED].ok && r[M_ARRAY].ok;
+    for (int m = M_V1; m < N_METHODS; ++m)
+        if (r[m].present && r[m].launch != L_VENDOR_FAILED)
+            ok &= r[m].ok;
+    if (!ok) {
+        explain_failure(&d, r);
+        ++G.failures;
+    }
+    ++G.rows;
+    emit_row(&d, r, &c, ok);
+    free_row(&d);
+}
+
+/* The sizes of a routine: --n if given, else 2..32 (--quick: powers of 2), solves 4, 8, 16, 32. */
+static int sizes_for(int rid, int *out)
+{
+    static const int quick[] = {2, 4, 8, 16, 32}, solve[] = {4, 8, 16, 32};
+    int k = 0;
+    if (G.o.n_sizes) {
+        for (int i = 0; i < G.o.n_sizes; ++i)
+            out[k++] = G.o.sizes[i];
+    } else if (routines[rid].solve) {
+        for (int i = 0; i < 4; ++i)
+            out[k++] = solve[i];
+    } else if (G.o.quick) {
+        for (int i = 0; i < 5; ++i)
+            out[k++] = quick[i];
+    } else {
+        for (int n = 2; n <= 32; ++n)
+            out[k++] = n;
+    }
+    return k;
+}
+
+/* Visits every selected row in table order; with list set, prints its key instead. */
+static void for_each_row(int list)
+{
+    for (int p = 0; p < 2; ++p) {
+        if (!G.o.precs[p])
+            continue;
+        char prec = p ? 'd' : 's';
+        for (int rid = 0; rid < N_ROUTINES; ++rid) {
+            if (!G.o.routine_on[rid])
+                continue;
+            for (const char *v = routines[rid].variants; *v; ++v) {
+                int sizes[64], ns = sizes_for(rid, sizes);
+                if (!list)
+                    print_table_title(prec, rid, *v);
+                for (int i = 0; i < ns; ++i) {
+                    if (list) {
+                        char key[64];
+                        row_key(key, sizeof key, prec, rid, *v, sizes[i],
+                                routines[rid].solve ? G.o.nrhs : 0);
+                        printf("%s\n", key);
+                    } else {
+                        bench_row(prec, rid, *v, sizes[i]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Command line. */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: shoal_lapack_bench [options]\n"
+            "Batched small-matrix factorizations, solves and inverses (n <= 32): shoal (strided and\n"
+            "pointer array) vs cuBLAS / cuSOLVER and OpenBLAS+OpenMP, roof measured in the same run.\n\n"
+            "  --csv FILE          also write one CSV row per measurement to FILE\n"
+            "  --quick             n in {2, 4, 8, 16, 32} (default every n in 2..32; the solves\n"
+            "                      always use n in {4, 8, 16, 32})\n"
+            "  --prec s|d|sd       precisions (default sd)\n"
+            "  --routine LIST      comma-separated, repeatable: getrf, inverse (= getri_fused),\n"
+            "                      getri, potrf, geqrf, getrs, gesv, potrs, posv (default all)\n"
+            "  --n LIST            comma-separated sizes 1..32 for every selected routine\n"
+            "  --nrhs K            right-hand sides of the solves (default 1; cuSOLVER's batched\n"
+            "                      potrs takes only 1)\n"
+            "  --runs R            timed runs per method, median reported (default 9)\n"
+            "  --no-cpu            skip the OpenBLAS baseline\n"
+            "  --cpu-seconds X     time budget of one CPU row (default 0.2)\n"
+            "  --cpu-max N         at most N matrices in the CPU baseline (default 1000000)\n"
+            "  --no-vendor-dispatch  shoal's own kernels even where the tuned dispatch would call\n"
+            "                      the vendor (pointer arrays only)\n"
+            "  --list              print the row keys that would run and exit (needs no GPU)\n"
+            "  -h, --help          this text\n\n"
+            "Exit status: 0 all rows ok, 1 a row FAILED, 2 usage, 77 no CUDA device.\n");
+}
+
+static int routine_by_name(const char *s, size_t len)
+{
+    if (len == 11 && !strncmp(s, "getri_fused", len))
+        return R_INVERSE;
+    for (int r = 0; r < N_ROUTINES; ++r)
+        if (strlen(routines[r].name) == len && !strncmp(s, routines[r].name, len))
+            return r;
+    return -1;
+}
+
+/* "a,b,c" -> routine_on[]; 0 on an unknown name. */
+static int parse_routines(const char *v, opts *o)
+{
+    while (*v) {
+        size_t len = strcspn(v, ",");
+        int r = routine_by_name(v, len);
+        if (r < 0)
+            return 0;
+        o->routine_on[r] = 1;
+        v += len + (v[len] == ',');
+    }
+    return 1;
+}
+
+static int parse_sizes(const char *v, opts *o)
+{
+    while (*v) {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (end == v || n < 1 || n > 32 || o->n_sizes == (int)(sizeof o->sizes / sizeof *o->sizes))
+            return 0;
+        o->sizes[o->n_sizes++] = (int)n;
+        v = end + (*end == ',');
+        if (*end && *end != ',')
+            return 0;
+    }
+    return o->n_sizes > 0;
+}
+
+static int parse_args(int argc, char **argv, opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->precs[0] = o->precs[1] = 1;
+    o->runs = 9;
+    o->nrhs = 1;
+    o->cpu = 1;
+    o->vendor_dispatch = 1;
+    o->cpu_seconds = 0.2;
+    o->cpu_max = 1000000;
+    int any_routine = 0;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes = 1; /* most options take a value */
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            exit(0);
+        } else if (!strcmp(a, "--quick")) {
+            o->quick = 1, takes = 0;
+        } else if (!strcmp(a, "--list")) {
+            o->list = 1, takes = 0;
+        } else if (!strcmp(a, "--no-cpu")) {
+            o->cpu = 0, takes = 0;
+        } else if (!strcmp(a, "--no-vendor-dispatch")) {
+            o->vendor_dispatch = 0, takes = 0;
+        } else if (!v) {
+            return 0;
+        } else if (!strcmp(a, "--csv")) {
+            o->csv = v;
+        } else if (!strcmp(a, "--prec")) {
+            o->precs[0] = strchr(v, 's') != NULL;
+            o->precs[1] = strchr(v, 'd') != NULL;
+            if (!o->precs[0] && !o->precs[1])
+                return 0;
+        } else if (!strcmp(a, "--routine")) {
+            if (!parse_routines(v, o))
+                return 0;
+            any_routine = 1;
+        } else if (!strcmp(a, "--n")) {
+            if (!parse_sizes(v, o))
+                return 0;
+        } else if (!strcmp(a, "--nrhs")) {
+            o->nrhs = atoi(v);
+            if (o->nrhs < 1 || o->nrhs > 1024)
+                return 0;
+        } else if (!strcmp(a, "--runs")) {
+            o->runs = atoi(v);
+            if (o->runs < 1 || o->runs > 1000)
+                return 0;
+        } else if (!strcmp(a, "--cpu-seconds")) {
+            o->cpu_seconds = atof(v);
+            if (!(o->cpu_seconds > 0))
+                return 0;
+        } else if (!strcmp(a, "--cpu-max")) {
+            o->cpu_max = atoll(v);
+            if (o->cpu_max < 1)
+                return 0;
+        } else {
+            return 0;
+        }
+        i += takes;
+    }
+    if (!any_routine)
+        for (int r = 0; r < N_ROUTINES; ++r)
+            o->routine_on[r] = 1;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+/* 0 when there is no device (SKIP), else the device index. Exits on other CUDA errors. */
+static int open_device(int *dev)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        printf("SKIP: no CUDA device (%s)\n",
+               e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
+        return 0;
+    }
+    CUDA_CHECK(cudaGetDevice(dev));
+    CUDA_CHECK(cudaGetDeviceProperties(&G.prop, *dev));
+    int l2 = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, *dev));
+    G.l2_bytes = l2;
+    return 1;
+}
+
+/* Stream, cuBLAS, cuSOLVER and shoal handles on it; events. Returns an exit status or -1. */
+static int open_handles(void)
+{
+    CUDA_CHECK(cudaStreamCreateWithFlags(&G.st, cudaStreamNonBlocking));
+    if (cublasCreate(&G.cb) != CUBLAS_STATUS_SUCCESS || cublasSetStream(G.cb, G.st) != CUBLAS_STATUS_SUCCESS ||
+        cusolverDnCreate(&G.cs) != CUSOLVER_STATUS_SUCCESS ||
+        cusolverDnSetStream(G.cs, G.st) != CUSOLVER_STATUS_SUCCESS) {
+        printf("FAILED: cannot create the cuBLAS / cuSOLVER handles\n");
+        return 1;
+    }
+    shoal_status st = shoal_create(&G.h);
+    if (st != SHOAL_STATUS_SUCCESS) {
+        printf("%s: shoal_create: %s\n", st == SHOAL_STATUS_NO_DEVICE ? "SKIP" : "FAILED",
+               shoal_status_string(st));
+        return st == SHOAL_STATUS_NO_DEVICE ? 77 : 1;
+    }
+    if (shoal_set_stream(G.h, G.st) != SHOAL_STATUS_SUCCESS ||
+        shoal_set_vendor_dispatch(G.h, G.o.vendor_dispatch) != SHOAL_STATUS_SUCCESS) {
+        printf("FAILED: cannot configure the shoal handle\n");
+        return 1;
+    }
+    int n_ev = 2 * (G.o.runs > 9 ? G.o.runs : 9);
+    G.ev = xmalloc(sizeof(cudaEvent_t) * (size_t)n_ev);
+    for (int i = 0; i < n_ev; ++i)
+        CUDA_CHECK(cudaEventCreate(&G.ev[i]));
+    return -1;
+}
+
+static void print_preamble(int dev)
+{
+    const char *table = NULL;
+    int level = -1, cublas_version = 0, cusolver_version = 0;
+    shoal_get_dispatch_info(G.h, &table, &level);
+    cublasGetVersion(G.cb, &cublas_version);
+    cusolverGetVersion(&cusolver_version);
+    time_t now = time(NULL);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime(&now));
+    printf("# shoal_lapack_bench %d.%d.%d, %s\n", SHOAL_VERSION_MAJOR, SHOAL_VERSION_MINOR,
+           SHOAL_VERSION_PATCH, date);
+    printf("# device %d: %s (cc %d.%d, %d SMs, L2 %.1f MiB, %.1f GiB); cuBLAS %d; cuSOLVER %d; "
+           "shoal table \"%s\" (match level %d)%s\n",
+           dev, G.prop.name, G.prop.major, G.prop.minor, G.prop.multiProcessorCount,
+           (double)G.l2_bytes / (1 << 20), (double)G.prop.totalGlobalMem / (1 << 30),
+           cublas_version, cusolver_version, table ? table : "?", level,
+           G.o.vendor_dispatch ? "" : "; vendor dispatch off");
+    printf("# host: OpenBLAS (%s), %d OpenMP threads\n", openblas_get_config(),
+           omp_get_max_threads());
+    G.copy_gbs = measure_copy_bandwidth();
+    printf("# Gflop/s: LAWN 41 flops x batch / median of %d runs (2 warm-ups; overwritten inputs "
+           "restored outside the timed events); lda = n, packed\n", G.o.runs);
+    printf("# roof = copy GB/s x flops / bytes; bytes: A read+written (getrf, potrf, geqrf), A read "
+           "+ C written (inverse, getri), + B read+written (solves); pivots, tau, info not "
+           "counted\n");
+    printf("# vendor: pointer arrays (its only form); s/v, a/v = shoal strided, pointer array over "
+           "vendor; inverse vendor = faster of matinv and getrf+getri\n");
+    printf("# check: info == 0 for all matrices and max normalized residual of %d sampled "
+           "problems (LAPACK test measures) <= %g, for every method; cpu = OpenBLAS LAPACK per "
+           "matrix, OpenMP over a subset (<= %.2g s per row)\n",
+           N_SAMPLES, LC_RESIDUAL_LIMIT, G.o.cpu_seconds);
+}
+
+int main(int argc, char **argv)
+{
+    if (!parse_args(argc, argv, &G.o)) {
+        usage(stderr);
+        return 2;
+    }
+    if (G.o.list) {
+        for_each_row(1);
+        return 0;
+    }
+    int dev = 0;
+    if (!open_device(&dev))
+        return 77;
+    int rc = open_handles();
+    if (rc >= 0)
+        return rc;
+    openblas_set_num_threads(1); /* one matrix per call, parallel over the batch with OpenMP */
+    print_preamble(dev);
+    if (G.o.csv) {
+        G.csv = fopen(G.o.csv, "w");
+        if (!G.csv) {
+            perror(G.o.csv);
+            return 1;
+        }
+        csv_header();
+    }
+    for_each_row(0);
+    if (G.csv)
+        fclose(G.csv);
+    printf("\n# %d rows, %d failed\n", G.rows, G.failures);
+    shoal_destroy(G.h);
+    cusolverDnDestroy(G.cs);
+    cublasDestroy(G.cb);
+    cudaStreamDestroy(G.st);
+    return G.failures ? 1 : 0;
+}

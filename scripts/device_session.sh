@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# One call on the GPU machine, over a copy of the tree with build/, lib/, generated/ and
+# tuned_db/shoal.sqlite carried from the build machine (the GPU machine has no OpenBLAS headers
+# and no network, so test and benchmark programs are built here and link libshoal dynamically).
+# What it does is chosen by environment variables, in this order:
+#   TUNE="gemm:s,d:3 getrf,potrf:d:2"  tune ROUTINES:PRECISIONS:MINUTES, one budget per item
+#   EMIT=1     emit the dispatch tables from this machine's (newest) database and rebuild libshoal
+#   TESTS="tests/test_gpu_lu.py ..."   pytest these files (GPU tests)
+#   BENCH="gemm lapack"                run these benchmarks (BENCH_ARGS / LAPACK_BENCH_ARGS)
+# Leaves gpu.txt, tune.log, show.txt, shoal.sql.gz, build.log, tests.log and bench outputs in $OUT
+# (8 files at most come back, each under 16 MB: the full dump is gzipped).
+set -uo pipefail
+OUT=${OUT:-/tmp/shoal_out}
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv > "$OUT/gpu.txt"
+build/bin/shoal_tune --device-info >> "$OUT/gpu.txt" || exit 1
+# the database, from the committed dump unless a newer .sqlite was carried
+[ -f tuned_db/shoal.sqlite ] || python3 -m generator load-db --sql tuned_db/shoal.sql --db tuned_db/shoal.sqlite
+for item in ${TUNE:-}; do
+  IFS=: read -r routines precs minutes <<< "$item"
+  timeout $((minutes * 60 + 40)) python3 -m generator tune --db tuned_db/shoal.sqlite --tuner build/bin/shoal_tune \
+    --work /tmp/shoal_tune --routines "$routines" --precisions "$precs" --max-minutes "$minutes" >> "$OUT/tune.log" 2>&1
+  echo "tune $item exit $?" | tee -a "$OUT/tune.log"; tail -2 "$OUT/tune.log"
+done
+if [ -n "${TUNE:-}" ]; then
+  python3 -m generator show --db tuned_db/shoal.sqlite > "$OUT/show.txt" 2>&1
+  python3 -m generator dump-db --db tuned_db/shoal.sqlite --sql /tmp/shoal.sql && gzip -c /tmp/shoal.sql > "$OUT/shoal.sql.gz"
+fi
+if [ "${EMIT:-0}" = 1 ]; then
+  # keep make from reloading the database from the (older) SQL dump
+  mkdir -p .venv && touch .venv/.stamp
+  python3 -m generator emit --db tuned_db/shoal.sqlite --out generated > "$OUT/build.log" 2>&1
+  touch generated/*.cu generated/*.c
+  make -o tuned_db/shoal.sqlite -o generated/sources.mk PY=python3 -j16 lib/libshoal.so >> "$OUT/build.log" 2>&1 ||
+    { tail -30 "$OUT/build.log"; exit 1; }
+  tail -2 "$OUT/build.log"
+fi
+if [ -n "${TESTS:-}" ]; then
+  timeout "${TEST_SECONDS:-240}" python3 -m pytest -q -rf $TESTS > "$OUT/tests.log" 2>&1
+  grep -E "FAILED|passed|failed" "$OUT/tests.log" | tail -40
+fi
+for b in ${BENCH:-}; do
+  case $b in
+    gemm) timeout 300 python3 bench/run_bench.py --out "$OUT/bench.csv" --no-plot ${BENCH_ARGS:-} > /dev/null 2> "$OUT/bench.err"
+          echo "bench gemm exit $?"; tail -40 "$OUT/bench.txt" ;;
+    lapack) timeout 300 python3 bench/run_lapack_bench.py --out "$OUT/lapack.csv" ${LAPACK_BENCH_ARGS:-} > /dev/null 2> "$OUT/lapack_bench.err"
+          echo "bench lapack exit $?"; tail -60 "$OUT/lapack.txt" ;;
+  esac
+done

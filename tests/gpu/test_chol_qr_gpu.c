@@ -1,0 +1,1019 @@
+/* GPU correctness of shoal's Cholesky (potrf, potrs, posv) and QR (geqrf) calls, strided and
+ * pointer-array, against the host checks of tuner/spec_chol_qr.c.
+ *
+ * Every run draws its inputs with the spec generators (SPD matrices for the Cholesky routines,
+ * a genuine Cholesky factor for potrs, uniform [-1, 1] for geqrf; a pool of distinct problems
+ * tiled over large batches), lays them out with ld = rows + pad and gaps between matrices, and
+ * fills everything else with NaNs carrying a recognizable payload: padding, gaps, a guard after
+ * the last matrix and, where asked, the triangle that the Cholesky routines do not reference.
+ * After the call:
+ *  - every element outside what the routine may write (the stored triangle for potrf/posv, all
+ *    of A for geqrf, B for potrs and for posv where info = 0, tau) is bit-identical to before;
+ *  - info (poisoned with -7 before the call) is 0 for every SPD matrix, and for the matrices
+ *    made not positive definite on purpose (a negative diagonal entry at column j, or a NaN) it
+ *    is exactly the host Cholesky's j; their factor columns 1..j-1 match the host's, the pivot
+ *    A(j, j) is not positive, and posv leaves their B unchanged (bit for bit);
+ *  - every other matrix passes the spec's check (normalized residual <= LAPACK_ERROR_LIMIT).
+ * Vendor dispatch is off (shoal_set_vendor_dispatch(h, 0)) except in the *_vendor cases.
+ *
+ * Usage: test_chol_qr_gpu              run every case
+ *        test_chol_qr_gpu --list       print the case names (needs no GPU)
+ *        test_chol_qr_gpu --case NAME  run one case
+ * Exit: 0 all passed, 1 a failure, 2 usage, 77 no CUDA device ("SKIP: ..." on stdout).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "host_chol_qr.h"
+#include "lapack_spec.h"
+#include "shoal.h"
+
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const lapack_spec lapack_spec_potrf, lapack_spec_potrs, lapack_spec_posv, lapack_spec_geqrf;
+
+enum routine { R_POTRF, R_POTRS, R_POSV, R_GEQRF, R_COUNT };
+static const char *const ROUTINE_NAME[R_COUNT] = {"potrf", "potrs", "posv", "geqrf"};
+
+#define MODE_STRIDED 1
+#define MODE_ARRAY 2
+#define GUARD 37
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* Quiet NaNs with a payload naming the buffer (A, B, tau). */
+static const uint32_t POISON_S[3] = {0x7fc0aaaau, 0x7fc0bbbbu, 0x7fc0ccccu};
+static const uint64_t POISON_D[3] = {0x7ff80000aaaaaaaaull, 0x7ff80000bbbbbbbbull, 0x7ff80000ccccccccull};
+
+/* One run: a routine, a shape, its layout, what goes wrong on purpose, which call modes. */
+typedef struct tcfg {
+    int routine;
+    char prec;
+    int uplo;         /* Cholesky: 0 lower, 1 upper */
+    int m, n, nrhs;   /* m = n except geqrf; nrhs for potrs/posv */
+    int pad;          /* ld = rows + pad (A and B) */
+    int64_t gap;      /* extra poisoned elements between matrices (and tau vectors) */
+    int64_t batch;
+    int modes;        /* MODE_STRIDED | MODE_ARRAY */
+    int vendor;       /* vendor dispatch on */
+    int nan_other;    /* Cholesky: the unreferenced triangle is NaN */
+    int bad_every;    /* Cholesky: matrices b = bad_every - 1, 2 bad_every - 1, ... are not PD */
+    int64_t nan_at;   /* a matrix with one NaN entry in its referenced part (-1: none) */
+    int pool;         /* distinct problems tiled over the batch */
+} tcfg;
+
+typedef struct tdata {
+    size_t es;
+    int rows_a, cols_a, k;     /* A is rows_a x cols_a; k = min(m, n) (tau) */
+    int64_t lda, ldb, sta, stb, stt;
+    int64_t na, nb, nt;        /* buffer sizes in elements */
+    void *ha0, *ha, *hb0, *hb, *ht0, *ht; /* host: before and after */
+    int *hinfo, *expect;       /* info read back; expected info (0, j > 0, or -1: do not check) */
+    unsigned char *wa, *wb, *wt; /* element may be written by the call */
+    void *da, *db, *dt;
+    int *dinfo;
+    void **dap, **dbp, **dtp;
+    double *pool_a, *pool_b;   /* pool of generated problems (packed, double) */
+} tdata;
+
+static shoal_handle g_h;
+static cudaEvent_t g_ev0, g_ev1;
+static const char *g_case;
+static uint64_t g_case_seed;
+static int g_run_index;
+static int g_runs, g_failed_runs;
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        printf("FAILED %s: host allocation of %zu bytes failed\n", g_case, bytes);
+        exit(1);
+    }
+    return p;
+}
+
+#define CUDA_CHECK(expr)                                                                      \
+    do {                                                                                      \
+        cudaError_t e_ = (expr);                                                              \
+        if (e_ != cudaSuccess) {                                                              \
+            printf("FAILED %s: %s:%d: %s: %s\n", g_case, __FILE__, __LINE__, #expr,           \
+                   cudaGetErrorString(e_));                                                   \
+            fflush(stdout);                                                                   \
+            exit(1);                                                                          \
+        }                                                                                     \
+    } while (0)
+
+static uint64_t mix64(uint64_t a, uint64_t b)
+{
+    uint64_t z = a ^ (b + 0x9e3779b97f4a7c15ull + (a << 6) + (a >> 2));
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t hash_string(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; ++s)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static double getv(char prec, const void *x, int64_t i)
+{
+    return prec == 's' ? (double)((const float *)x)[i] : ((const double *)x)[i];
+}
+
+static void setv(char prec, void *x, int64_t i, double v)
+{
+    if (prec == 's')
+        ((float *)x)[i] = (float)v;
+    else
+        ((double *)x)[i] = v;
+}
+
+static void fill_poison(char prec, void *x, int64_t count, int which)
+{
+    for (int64_t i = 0; i < count; ++i) {
+        if (prec == 's')
+            memcpy((char *)x + 4 * i, &POISON_S[which], 4);
+        else
+            memcpy((char *)x + 8 * i, &POISON_D[which], 8);
+    }
+}
+
+static void set_poison(char prec, void *x, int64_t i, int which)
+{
+    if (prec == 's')
+        memcpy((char *)x + 4 * i, &POISON_S[which], 4);
+    else
+        memcpy((char *)x + 8 * i, &POISON_D[which], 8);
+}
+
+static const lapack_spec *spec_of(int routine)
+{
+    switch (routine) {
+    case R_POTRF: return &lapack_spec_potrf;
+    case R_POTRS: return &lapack_spec_potrs;
+    case R_POSV: return &lapack_spec_posv;
+    default: return &lapack_spec_geqrf;
+    }
+}
+
+static int has_b(int routine) { return routine == R_POTRS || routine == R_POSV; }
+static int has_info(int routine) { return routine == R_POTRF || routine == R_POSV; }
+static int is_chol(int routine) { return routine != R_GEQRF; }
+
+/* Matrix b lives in slot b (strided) or batch - 1 - b (pointer arrays, reversed). */
+static int64_t slot_of(const tcfg *c, int mode, int64_t b)
+{
+    return mode == MODE_ARRAY ? c->batch - 1 - b : b;
+}
+
+static int is_bad(const tcfg *c, int64_t b)
+{
+    return is_chol(c->routine) && c->routine != R_POTRS && c->bad_every > 0 && b % c->bad_every == c->bad_every - 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Set-up */
+
+static void setup(const tcfg *c, tdata *d)
+{
+    memset(d, 0, sizeof *d);
+    d->es = c->prec == 's' ? 4 : 8;
+    d->rows_a = c->m;
+    d->cols_a = c->n;
+    d->k = c->m < c->n ? c->m : c->n;
+    d->lda = d->rows_a + c->pad;
+    d->sta = d->lda * d->cols_a + c->gap;
+    d->na = c->batch * d->sta + GUARD;
+    if (has_b(c->routine)) {
+        d->ldb = c->n + c->pad;
+        d->stb = d->ldb * c->nrhs + c->gap;
+        d->nb = c->batch * d->stb + GUARD;
+    }
+    if (c->routine == R_GEQRF) {
+        d->stt = d->k + c->gap;
+        d->nt = c->batch * d->stt + GUARD;
+    }
+    size_t es = d->es;
+    d->ha0 = xmalloc((size_t)d->na * es);
+    d->ha = xmalloc((size_t)d->na * es);
+    d->wa = xmalloc((size_t)d->na);
+    CUDA_CHECK(cudaMalloc(&d->da, (size_t)d->na * es));
+    if (d->nb) {
+        d->hb0 = xmalloc((size_t)d->nb * es);
+        d->hb = xmalloc((size_t)d->nb * es);
+        d->wb = xmalloc((size_t)d->nb);
+        CUDA_CHECK(cudaMalloc(&d->db, (size_t)d->nb * es));
+    }
+    if (d->nt) {
+        d->ht0 = xmalloc((size_t)d->nt * es);
+        d->ht = xmalloc((size_t)d->nt * es);
+        d->wt = xmalloc((size_t)d->nt);
+        CUDA_CHECK(cudaMalloc(&d->dt, (size_t)d->nt * es));
+    }
+    d->hinfo = xmalloc((size_t)c->batch * sizeof(int));
+    d->expect = xmalloc((size_t)c->batch * sizeof(int));
+    CUDA_CHECK(cudaMalloc((void **)&d->dinfo, (size_t)c->batch * sizeof(int)));
+    if (c->modes & MODE_ARRAY) {
+        CUDA_CHECK(cudaMalloc((void **)&d->dap, (size_t)c->batch * sizeof(void *)));
+        if (d->nb)
+            CUDA_CHECK(cudaMalloc((void **)&d->dbp, (size_t)c->batch * sizeof(void *)));
+        if (d->nt)
+            CUDA_CHECK(cudaMalloc((void **)&d->dtp, (size_t)c->batch * sizeof(void *)));
+    }
+    /* the pool of distinct problems */
+    int pool = c->pool < c->batch ? c->pool : (int)c->batch;
+    size_t ael = (size_t)c->m * c->n, bel = (size_t)c->n * (c->nrhs > 0 ? c->nrhs : 1);
+    d->pool_a = xmalloc((size_t)pool * ael * sizeof(double));
+    d->pool_b = xmalloc((size_t)pool * bel * sizeof(double));
+    const lapack_spec *sp = spec_of(c->routine);
+    for (int i = 0; i < pool; ++i)
+        sp->generate(c->m, c->n, c->nrhs, c->uplo, mix64(g_case_seed, ((uint64_t)g_run_index << 32) + (uint64_t)i),
+                     d->pool_a + (size_t)i * ael, has_b(c->routine) ? d->pool_b + (size_t)i * bel : NULL, NULL);
+}
+
+static void free_data(tdata *d)
+{
+    free(d->ha0);
+    free(d->ha);
+    free(d->wa);
+    free(d->hb0);
+    free(d->hb);
+    free(d->wb);
+    free(d->ht0);
+    free(d->ht);
+    free(d->wt);
+    free(d->hinfo);
+    free(d->expect);
+    free(d->pool_a);
+    free(d->pool_b);
+    cudaFree(d->da);
+    cudaFree(d->db);
+    cudaFree(d->dt);
+    cudaFree(d->dinfo);
+    cudaFree(d->dap);
+    cudaFree(d->dbp);
+    cudaFree(d->dtp);
+}
+
+/* Lays out the inputs of every matrix for one call mode and marks what the call may write. */
+static void fill_inputs(const tcfg *c, tdata *d, int mode)
+{
+    const char p = c->prec;
+    const int m = c->m, n = c->n, nrhs = c->nrhs;
+    const int pool = c->pool < c->batch ? c->pool : (int)c->batch;
+    const size_t ael = (size_t)m * n, bel = (size_t)n * (nrhs > 0 ? nrhs : 1);
+    fill_poison(p, d->ha0, d->na, 0);
+    memset(d->wa, 0, (size_t)d->na);
+    if (d->nb) {
+        fill_poison(p, d->hb0, d->nb, 1);
+        memset(d->wb, 0, (size_t)d->nb);
+    }
+    if (d->nt) {
+        fill_poison(p, d->ht0, d->nt, 2);
+        memset(d->wt, 0, (size_t)d->nt);
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t b = 0; b < c->batch; ++b) {
+        const int64_t s = slot_of(c, mode, b);
+        const double *a = d->pool_a + (size_t)(b % pool) * ael;
+        const int64_t oa = s * d->sta;
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < m; ++i) {
+                const int64_t e = oa + i + j * d->lda;
+                if (is_chol(c->routine) && c->nan_other && !hcq_in_tri(c->uplo, i, j)) {
+                    set_poison(p, d->ha0, e, 0);
+                    continue;
+                }
+                setv(p, d->ha0, e, a[i + (size_t)j * m]);
+                if (c->routine == R_GEQRF || (c->routine != R_POTRS && hcq_in_tri(c->uplo, i, j)))
+                    d->wa[e] = 1;
+            }
+        int expect = 0;
+        if (is_bad(c, b)) {
+            /* a negative diagonal entry at column j: the leading minor of order j is not PD */
+            const int j = (int)((b / c->bad_every) % n);
+            setv(p, d->ha0, oa + j + (int64_t)j * d->lda, -1.0 - (double)(b % 7));
+            expect = j + 1;
+        }
+        if (b == c->nan_at) {
+            /* one NaN in the referenced part (lower view (r, col)) */
+            const int r = (int)(mix64((uint64_t)b, 7) % (uint64_t)n), col = (int)(mix64((uint64_t)b, 9) % (uint64_t)(r + 1));
+            int i = r, j = col;
+            if (is_chol(c->routine) && c->uplo) {
+                i = col;
+                j = r;
+            }
+            if (c->routine == R_GEQRF)
+                i = (int)(mix64((uint64_t)b, 11) % (uint64_t)m);
+            setv(p, d->ha0, oa + i + (int64_t)j * d->lda, NAN);
+            expect = -2; /* potrf/posv: the host's info; potrs/geqrf: not checked */
+        }
+        d->expect[b] = expect;
+        if (has_b(c->routine)) {
+            const double *bb = d->pool_b + (size_t)(b % pool) * bel;
+            const int64_t ob = s * d->stb;
+            const int written = c->routine == R_POTRS || expect == 0;
+            for (int j = 0; j < nrhs; ++j)
+                for (int i = 0; i < n; ++i) {
+                    setv(p, d->hb0, ob + i + j * d->ldb, bb[i + (size_t)j * n]);
+                    if (written)
+                        d->wb[ob + i + j * d->ldb] = 1;
+                }
+        }
+        if (c->routine == R_GEQRF)
+            for (int j = 0; j < d->k; ++j)
+                d->wt[s * d->stt + j] = 1;
+    }
+    /* expected info of the NaN matrix: what the host's Cholesky says */
+    if (c->nan_at >= 0 && c->nan_at < c->batch && has_info(c->routine)) {
+        const int64_t s = slot_of(c, mode, c->nan_at);
+        double *t = xmalloc(ael * sizeof(double));
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i)
+                t[i + j * n] = getv(p, d->ha0, s * d->sta + i + j * d->lda);
+        d->expect[c->nan_at] = hcq_potrf(t, n, c->uplo);
+        free(t);
+    } else if (c->nan_at >= 0 && c->nan_at < c->batch) {
+        d->expect[c->nan_at] = -1;
+    }
+    /* B of a posv matrix whose factorization fails is not written */
+    if (c->routine == R_POSV && c->nan_at >= 0 && c->nan_at < c->batch && d->expect[c->nan_at] != 0) {
+        const int64_t ob = slot_of(c, mode, c->nan_at) * d->stb;
+        for (int j = 0; j < nrhs; ++j)
+            memset(d->wb + ob + j * d->ldb, 0, (size_t)n);
+    }
+}
+
+static void upload(const tcfg *c, tdata *d, int mode)
+{
+    const size_t es = d->es;
+    CUDA_CHECK(cudaMemcpy(d->da, d->ha0, (size_t)d->na * es, cudaMemcpyHostToDevice));
+    if (d->nb)
+        CUDA_CHECK(cudaMemcpy(d->db, d->hb0, (size_t)d->nb * es, cudaMemcpyHostToDevice));
+    if (d->nt)
+        CUDA_CHECK(cudaMemcpy(d->dt, d->ht0, (size_t)d->nt * es, cudaMemcpyHostToDevice));
+    for (int64_t b = 0; b < c->batch; ++b)
+        d->hinfo[b] = -7;
+    CUDA_CHECK(cudaMemcpy(d->dinfo, d->hinfo, (size_t)c->batch * sizeof(int), cudaMemcpyHostToDevice));
+    if (mode == MODE_ARRAY) {
+        void **h = xmalloc((size_t)c->batch * sizeof(void *));
+        for (int64_t b = 0; b < c->batch; ++b)
+            h[b] = (char *)d->da + (size_t)(slot_of(c, mode, b) * d->sta) * es;
+        CUDA_CHECK(cudaMemcpy(d->dap, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
+        if (d->nb) {
+            for (int64_t b = 0; b < c->batch; ++b)
+                h[b] = (char *)d->db + (size_t)(slot_of(c, mode, b) * d->stb) * es;
+            CUDA_CHECK(cudaMemcpy(d->dbp, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
+        }
+        if (d->nt) {
+            for (int64_t b = 0; b < c->batch; ++b)
+                h[b] = (char *)d->dt + (size_t)(slot_of(c, mode, b) * d->stt) * es;
+            CUDA_CHECK(cudaMemcpy(d->dtp, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
+        }
+        free(h);
+    }
+}
+
+static void download(const tcfg *c, tdata *d)
+{
+    const size_t es = d->es;
+    CUDA_CHECK(cudaMemcpy(d->ha, d->da, (size_t)d->na * es, cudaMemcpyDeviceToHost));
+    if (d->nb)
+        CUDA_CHECK(cudaMemcpy(d->hb, d->db, (size_t)d->nb * es, cudaMemcpyDeviceToHost));
+    if (d->nt)
+        CUDA_CHECK(cudaMemcpy(d->ht, d->dt, (size_t)d->nt * es, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(d->hinfo, d->dinfo, (size_t)c->batch * sizeof(int), cudaMemcpyDeviceToHost));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Calling shoal */
+
+static shoal_status call_shoal(const tcfg *c, const tdata *d, int mode)
+{
+    const shoal_fill_mode uplo = c->uplo ? SHOAL_FILL_UPPER : SHOAL_FILL_LOWER;
+    const int n = c->n, nrhs = c->nrhs;
+    const int64_t batch = c->batch, lda = d->lda, ldb = d->ldb;
+    const int arr = mode == MODE_ARRAY;
+    if (c->prec == 's') {
+        float *A = d->da, *B = d->db, *tau = d->dt;
+        float *const *Ap = (float *const *)d->dap, *const *Bp = (float *const *)d->dbp;
+        float *const *Tp = (float *const *)d->dtp;
+        switch (c->routine) {
+        case R_POTRF:
+            return arr ? shoal_spotrf_batched(g_h, uplo, n, Ap, lda, d->dinfo, batch)
+                       : shoal_spotrf_strided_batched(g_h, uplo, n, A, lda, d->sta, d->dinfo, batch);
+        case R_POTRS:
+            return arr ? shoal_spotrs_batched(g_h, uplo, n, nrhs, (const float *const *)Ap, lda, Bp, ldb, batch)
+                       : shoal_spotrs_strided_batched(g_h, uplo, n, nrhs, A, lda, d->sta, B, ldb, d->stb, batch);
+        case R_POSV:
+            return arr ? shoal_sposv_batched(g_h, uplo, n, nrhs, Ap, lda, Bp, ldb, d->dinfo, batch)
+                       : shoal_sposv_strided_batched(g_h, uplo, n, nrhs, A, lda, d->sta, B, ldb, d->stb, d->dinfo,
+                                                     batch);
+        default:
+            return arr ? shoal_sgeqrf_batched(g_h, c->m, n, Ap, lda, Tp, batch)
+                       : shoal_sgeqrf_strided_batched(g_h, c->m, n, A, lda, d->sta, tau, d->stt, batch);
+        }
+    }
+    double *A = d->da, *B = d->db, *tau = d->dt;
+    double *const *Ap = (double *const *)d->dap, *const *Bp = (double *const *)d->dbp;
+    double *const *Tp = (double *const *)d->dtp;
+    switch (c->routine) {
+    case R_POTRF:
+        return arr ? shoal_dpotrf_batched(g_h, uplo, n, Ap, lda, d->dinfo, batch)
+                   : shoal_dpotrf_strided_batched(g_h, uplo, n, A, lda, d->sta, d->dinfo, batch);
+    case R_POTRS:
+        return arr ? shoal_dpotrs_batched(g_h, uplo, n, nrhs, (const double *const *)Ap, lda, Bp, ldb, batch)
+                   : shoal_dpotrs_strided_batched(g_h, uplo, n, nrhs, A, lda, d->sta, B, ldb, d->stb, batch);
+    case R_POSV:
+        return arr ? shoal_dposv_batched(g_h, uplo, n, nrhs, Ap, lda, Bp, ldb, d->dinfo, batch)
+                   : shoal_dposv_strided_batched(g_h, uplo, n, nrhs, A, lda, d->sta, B, ldb, d->stb, d->dinfo,
+                                                 batch);
+    default:
+        return arr ? shoal_dgeqrf_batched(g_h, c->m, n, Ap, lda, Tp, batch)
+                   : shoal_dgeqrf_strided_batched(g_h, c->m, n, A, lda, d->sta, tau, d->stt, batch);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Checking */
+
+/* A failed Cholesky (info = j > 0 expected): columns 1..j-1 of the lower view match the host's
+ * factor, F(j, j) is not positive and close to the host's pivot. Returns 0 when acceptable. */
+static int check_failed_factor(const tcfg *c, const double *A0, const double *A, int j, double eps, char *why,
+                               size_t len)
+{
+    const int n = c->n, up = c->uplo;
+    double *ref = xmalloc((size_t)n * n * sizeof(double));
+    memcpy(ref, A0, (size_t)n * n * sizeof(double));
+    (void)hcq_potrf(ref, n, up);
+    double scale = 0.0, worst = 0.0;
+    for (int col = 0; col < j - 1; ++col)
+        for (int r = col; r < n; ++r) {
+            double x = ref[hcq_fidx(n, up, r, col)];
+            if (fabs(x) > scale)
+                scale = fabs(x);
+        }
+    for (int col = 0; col < j - 1; ++col)
+        for (int r = col; r < n; ++r) {
+            const double x = A[hcq_fidx(n, up, r, col)], y = ref[hcq_fidx(n, up, r, col)];
+            if (x != x && y != y)
+                continue; /* NaN where the host has NaN (a NaN input) */
+            const double e = fabs(x - y);
+            if (!(e <= worst))
+                worst = e;
+        }
+    int bad = 0;
+    if (j > 1 && !(worst <= 64.0 * n * eps * (scale > 1.0 ? scale : 1.0))) {
+        snprintf(why, len, " factor columns 1..%d differ from the host's by %.3g", j - 1, worst);
+        bad = 1;
+    }
+    const double piv = A[hcq_fidx(n, up, j - 1, j - 1)], rpiv = ref[hcq_fidx(n, up, j - 1, j - 1)];
+    const double a0 = fabs(A0[hcq_fidx(n, up, j - 1, j - 1)]);
+    if (piv > 0.0) {
+        snprintf(why, len, " pivot A(%d,%d) = %.6g is positive", j, j, piv);
+        bad = 1;
+    } else if (rpiv == rpiv && !(fabs(piv - rpiv) <= 64.0 * n * eps * (a0 + scale * scale + 1.0))) {
+        snprintf(why, len, " pivot A(%d,%d) = %.6g, host %.6g", j, j, piv, rpiv);
+        bad = 1;
+    }
+    free(ref);
+    return bad;
+}
+
+typedef struct verdict {
+    double worst;         /* largest normalized error of the checked matrices */
+    int64_t worst_b;
+    int64_t bad_info, first_bad_info;
+    int64_t bad_fail, first_bad_fail; /* failed matrices not as expected */
+    int64_t touched, first_touched;   /* elements that must not change but did */
+    char why[160];
+} verdict;
+
+static void check_all(const tcfg *c, tdata *d, int mode, verdict *v)
+{
+    const char p = c->prec;
+    const int m = c->m, n = c->n, nrhs = c->nrhs, k = d->k;
+    const double eps = p == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    const lapack_spec *sp = spec_of(c->routine);
+    memset(v, 0, sizeof *v);
+    v->worst_b = v->first_bad_info = v->first_bad_fail = v->first_touched = -1;
+    /* untouched elements */
+    for (int64_t e = 0; e < d->na; ++e)
+        if (!d->wa[e] && memcmp((char *)d->ha + e * d->es, (char *)d->ha0 + e * d->es, d->es)) {
+            if (v->first_touched < 0)
+                v->first_touched = e;
+            ++v->touched;
+        }
+    for (int64_t e = 0; e < d->nb; ++e)
+        if (!d->wb[e] && memcmp((char *)d->hb + e * d->es, (char *)d->hb0 + e * d->es, d->es)) {
+            if (v->first_touched < 0)
+                v->first_touched = e;
+            ++v->touched;
+        }
+    for (int64_t e = 0; e < d->nt; ++e)
+        if (!d->wt[e] && memcmp((char *)d->ht + e * d->es, (char *)d->ht0 + e * d->es, d->es)) {
+            if (v->first_touched < 0)
+                v->first_touched = e;
+            ++v->touched;
+        }
+    double worst = 0.0;
+    int64_t worst_b = -1, bad_info = 0, first_bad_info = -1, bad_fail = 0, first_bad_fail = -1;
+    char fail_why[160] = "";
+#pragma omp parallel
+    {
+        const size_t ael = (size_t)m * n, bel = (size_t)n * (nrhs > 0 ? nrhs : 1);
+        double *A0 = xmalloc(ael * sizeof(double)), *A = xmalloc(ael * sizeof(double));
+        double *B0 = xmalloc(bel * sizeof(double)), *B = xmalloc(bel * sizeof(double));
+        double *tau = xmalloc((size_t)(k > 0 ? k : 1) * sizeof(double));
+        double my_worst = 0.0;
+        int64_t my_worst_b = -1;
+#pragma omp for schedule(dynamic, 256)
+        for (int64_t b = 0; b < c->batch; ++b) {
+            const int64_t s = slot_of(c, mode, b);
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < m; ++i) {
+                    A0[i + (size_t)j * m] = getv(p, d->ha0, s * d->sta + i + j * d->lda);
+                    A[i + (size_t)j * m] = getv(p, d->ha, s * d->sta + i + j * d->lda);
+                }
+            if (has_b(c->routine))
+                for (int j = 0; j < nrhs; ++j)
+                    for (int i = 0; i < n; ++i) {
+                        B0[i + (size_t)j * n] = getv(p, d->hb0, s * d->stb + i + j * d->ldb);
+                        B[i + (size_t)j * n] = getv(p, d->hb, s * d->stb + i + j * d->ldb);
+                    }
+            for (int j = 0; j < k && c->routine == R_GEQRF; ++j)
+                tau[j] = getv(p, d->ht, s * d->stt + j);
+            const int expect = d->expect[b];
+            const int info = has_info(c->routine) ? d->hinfo[b] : 0;
+            if (has_info(c->routine) && expect >= 0 && info != expect) {
+#pragma omp critical
+                {
+                    if (first_bad_info < 0 || b < first_bad_info)
+                        first_bad_info = b;
+                    ++bad_info;
+                }
+                continue;
+            }
+            if (expect < 0)
+                continue; /* NaN input without info to check */
+            if (expect > 0) {
+                char why[160] = "";
+                if (check_failed_factor(c, A0, A, expect, eps, why, sizeof why)) {
+#pragma omp critical
+                    {
+                        if (first_bad_fail < 0 || b < first_bad_fail) {
+                            first_bad_fail = b;
+                            memcpy(fail_why, why, sizeof why);
+                        }
+                        ++bad_fail;
+                    }
+                }
+                continue;
+            }
+            lapack_problem pr;
+            memset(&pr, 0, sizeof pr);
+            pr.m = m;
+            pr.n = n;
+            pr.nrhs = nrhs;
+            pr.variant = c->uplo;
+            pr.A0 = A0;
+            pr.A = A;
+            pr.B0 = has_b(c->routine) ? B0 : NULL;
+            pr.B = has_b(c->routine) ? B : NULL;
+            pr.tau = c->routine == R_GEQRF ? tau : NULL;
+            pr.info = info;
+            /* potrs reads A only: its A0 is the factor as given; the nan_other poison of the
+             * unreferenced triangle is compared bit for bit above, not by the spec */
+            double e = sp->check(&pr, eps);
+            if (!(e <= my_worst)) {
+                my_worst = e;
+                my_worst_b = b;
+            }
+        }
+#pragma omp critical
+        {
+            if (!(my_worst <= worst) || (worst_b < 0 && my_worst_b >= 0)) {
+                worst = my_worst;
+                worst_b = my_worst_b;
+            }
+        }
+        free(A0);
+        free(A);
+        free(B0);
+        free(B);
+        free(tau);
+    }
+    v->worst = worst;
+    v->worst_b = worst_b;
+    v->bad_info = bad_info;
+    v->first_bad_info = first_bad_info;
+    v->bad_fail = bad_fail;
+    v->first_bad_fail = first_bad_fail;
+    size_t u = 0;
+    v->why[0] = '\0';
+    if (!(worst <= LAPACK_ERROR_LIMIT) && u < sizeof v->why)
+        u += (size_t)snprintf(v->why + u, sizeof v->why - u, " worst at matrix %lld", (long long)worst_b);
+    if (bad_info && u < sizeof v->why) {
+        int64_t b = first_bad_info;
+        u += (size_t)snprintf(v->why + u, sizeof v->why - u, " %lld wrong info, first matrix %lld: %d (expected %d)",
+                              (long long)bad_info, (long long)b, d->hinfo[b], d->expect[b]);
+    }
+    if (bad_fail && u < sizeof v->why)
+        u += (size_t)snprintf(v->why + u, sizeof v->why - u, " %lld failed matrices wrong, first %lld:%s",
+                              (long long)bad_fail, (long long)first_bad_fail, fail_why);
+    if (v->touched && u < sizeof v->why)
+        u += (size_t)snprintf(v->why + u, sizeof v->why - u, " %lld element(s) changed that must not, first at %lld",
+                              (long long)v->touched, (long long)v->first_touched);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Runs */
+
+static void print_header(void)
+{
+    printf("# %-6s %-2s %-7s %-4s %3s %3s %4s %8s %4s %-6s %10s %9s %-6s %s\n", "rout", "p", "mode", "uplo",
+           "m", "n", "nrhs", "batch", "pad", "vendor", "shoal_ms", "error", "status", "kernel / notes");
+}
+
+static void run(tcfg c)
+{
+    tdata d;
+    if (c.routine != R_POTRS && c.routine != R_POSV)
+        c.nrhs = 0;
+    if (c.routine != R_GEQRF)
+        c.m = c.n;
+    if (c.pool <= 0)
+        c.pool = 1024;
+    setup(&c, &d);
+    shoal_status vs = shoal_set_vendor_dispatch(g_h, c.vendor);
+    if (vs != SHOAL_STATUS_SUCCESS) {
+        printf("  shoal_set_vendor_dispatch(%d): %s FAILED\n", c.vendor, shoal_status_string(vs));
+        ++g_runs;
+        ++g_failed_runs;
+    }
+    for (int mode = MODE_STRIDED; mode <= MODE_ARRAY; ++mode) {
+        if (!(c.modes & mode))
+            continue;
+        fill_inputs(&c, &d, mode);
+        upload(&c, &d, mode);
+        const char *kernel = NULL;
+        const char vch = is_chol(c.routine) ? (c.uplo ? 'u' : 'l') : 'n';
+        if (shoal_lapack_kernel_name(g_h, ROUTINE_NAME[c.routine], c.prec, mode == MODE_ARRAY, vch, c.m, c.n,
+                                     c.nrhs > 0 ? c.nrhs : 1, &kernel) != SHOAL_STATUS_SUCCESS ||
+            !kernel)
+            kernel = "?";
+        CUDA_CHECK(cudaDeviceSynchronize());
+        cudaStream_t stream = 0;
+        shoal_get_stream(g_h, &stream);
+        CUDA_CHECK(cudaEventRecord(g_ev0, stream));
+        shoal_status st = call_shoal(&c, &d, mode);
+        CUDA_CHECK(cudaEventRecord(g_ev1, stream));
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaGetLastError());
+        float ms = 0.0f;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, g_ev0, g_ev1));
+        verdict v;
+        int ok;
+        if (st != SHOAL_STATUS_SUCCESS) {
+            memset(&v, 0, sizeof v);
+            v.worst = INFINITY;
+            snprintf(v.why, sizeof v.why, " returned %s", shoal_status_string(st));
+            ok = 0;
+        } else {
+            download(&c, &d);
+            check_all(&c, &d, mode, &v);
+            ok = v.worst <= LAPACK_ERROR_LIMIT && !v.bad_info && !v.bad_fail && !v.touched;
+        }
+        char notes[96];
+        size_t u = 0;
+        notes[0] = '\0';
+        if (c.gap)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " gap%lld", (long long)c.gap);
+        if (c.nan_other)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " other=NaN");
+        if (c.bad_every && c.routine != R_POTRS && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " notPD/%d", c.bad_every);
+        if (c.nan_at >= 0 && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " NaN@%lld", (long long)c.nan_at);
+        printf("  %-6s %-2c %-7s %-4s %3d %3d %4d %8lld %4d %-6s %10.4f %9.2e %-6s %s%s%s\n",
+               ROUTINE_NAME[c.routine], c.prec, mode == MODE_ARRAY ? "array" : "strided",
+               is_chol(c.routine) ? (c.uplo ? "U" : "L") : "-", c.m, c.n, c.nrhs, (long long)c.batch, c.pad,
+               c.vendor ? "on" : "off", ms, v.worst, ok ? "ok" : "FAILED", kernel, notes, v.why);
+        fflush(stdout);
+        ++g_runs;
+        if (!ok)
+            ++g_failed_runs;
+        ++g_run_index;
+    }
+    shoal_set_vendor_dispatch(g_h, 1);
+    free_data(&d);
+}
+
+static tcfg base(int routine, char prec, int uplo, int m, int n, int nrhs, int64_t batch)
+{
+    tcfg c;
+    memset(&c, 0, sizeof c);
+    c.routine = routine;
+    c.prec = prec;
+    c.uplo = uplo;
+    c.m = m;
+    c.n = n;
+    c.nrhs = nrhs;
+    c.batch = batch;
+    c.modes = MODE_STRIDED | MODE_ARRAY;
+    c.nan_at = -1;
+    c.pool = 1024;
+    return c;
+}
+
+static int uplo_count(int routine) { return is_chol(routine) ? 2 : 1; }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Cases */
+
+/* Every size lo..hi, both uplo, both call modes, a batch that leaves the last group partial. */
+static void case_sizes(int r, char p, int lo, int hi)
+{
+    for (int n = lo; n <= hi; ++n)
+        for (int u = 0; u < uplo_count(r); ++u) {
+            tcfg c = base(r, p, u, n, n, 1, 97 + n);
+            c.nrhs = n % 3 == 0 ? 3 : 1;
+            run(c);
+        }
+}
+
+/* lda = rows + 3 with NaN padding, gaps, a NaN unreferenced triangle, nrhs in {1, 3, n + 5},
+ * batch 1. */
+static void case_layout(int r, char p)
+{
+    static const int sizes[] = {1, 2, 3, 5, 7, 8, 13, 16, 17, 24, 31, 32};
+    static const int rhs[] = {1, 3, -5}; /* -5: n + 5 */
+    for (int i = 0; i < COUNT(sizes); ++i)
+        for (int u = 0; u < uplo_count(r); ++u) {
+            const int n = sizes[i];
+            tcfg c = base(r, p, u, n, n, 1, 65);
+            c.pad = 3;
+            c.gap = 5;
+            c.nan_other = 1;
+            c.nrhs = rhs[i % 3] < 0 ? n - rhs[i % 3] : rhs[i % 3];
+            run(c);
+            if (has_b(r)) {
+                c.nrhs = rhs[(i + 1) % 3] < 0 ? n - rhs[(i + 1) % 3] : rhs[(i + 1) % 3];
+                c.pad = 0;
+                c.gap = 0;
+                run(c);
+            }
+            tcfg one = base(r, p, u, n, n, n + 5, 1);
+            one.pad = 3;
+            one.nan_other = u;
+            run(one);
+        }
+}
+
+/* Large batches: 10^6 for small sizes, 10^5 + 3 for larger ones (strided; pointer arrays once). */
+static void case_batch_large(int r, char p)
+{
+    tcfg c = base(r, p, 0, 2, 2, 1, 1000000);
+    c.modes = MODE_STRIDED | MODE_ARRAY;
+    run(c);
+    c = base(r, p, 1 % uplo_count(r), 5, 5, 1, 1000000);
+    c.modes = MODE_STRIDED;
+    run(c);
+    c = base(r, p, 0, 8, 8, 1, 1000003);
+    c.modes = MODE_STRIDED;
+    run(c);
+    c = base(r, p, 1 % uplo_count(r), 16, 16, 1, 100003);
+    c.modes = MODE_STRIDED;
+    run(c);
+    c = base(r, p, 0, 32, 32, 1, 100003);
+    c.modes = MODE_STRIDED;
+    run(c);
+    if (r == R_GEQRF) {
+        c = base(r, p, 0, 32, 16, 1, 100003);
+        c.modes = MODE_STRIDED;
+        run(c);
+    }
+}
+
+/* Matrices that are not positive definite, and one NaN matrix, mixed into SPD batches. */
+static void case_failures(int r, char p)
+{
+    static const int sizes[] = {1, 2, 3, 4, 7, 8, 12, 16, 17, 23, 31, 32};
+    for (int i = 0; i < COUNT(sizes); ++i)
+        for (int u = 0; u < 2; ++u) {
+            const int n = sizes[i];
+            tcfg c = base(r, p, u, n, n, i % 2 ? 3 : 1, 300);
+            c.bad_every = 3 + i % 3;
+            c.nan_at = 150 + i;
+            c.nan_other = 1;
+            c.pad = i % 2;
+            run(c);
+        }
+    /* a large batch with failures */
+    tcfg c = base(r, p, 1, 6, 6, 1, 200001);
+    c.bad_every = 1000;
+    c.nan_at = 100000;
+    c.modes = MODE_STRIDED;
+    run(c);
+}
+
+static void case_rect(char p)
+{
+    static const int shapes[][2] = {{32, 16}, {16, 32}, {16, 8}, {8, 4}, {4, 8}, {32, 1}, {1, 32}, {5, 3},
+                                    {3, 5}, {31, 17}, {17, 31}, {2, 1}, {1, 2}, {32, 31}, {9, 24}};
+    for (int i = 0; i < COUNT(shapes); ++i) {
+        tcfg c = base(R_GEQRF, p, 0, shapes[i][0], shapes[i][1], 0, 129);
+        c.pad = i % 2 ? 3 : 0;
+        c.gap = i % 3 == 0 ? 4 : 0;
+        c.nan_at = i % 4 == 0 ? 64 : -1;
+        run(c);
+    }
+}
+
+/* Vendor dispatch on: whatever the handle routes to must still be right on clean inputs. */
+static void case_vendor(int r, char p)
+{
+    static const int sizes[] = {1, 2, 4, 8, 15, 16, 32};
+    for (int i = 0; i < COUNT(sizes); ++i)
+        for (int u = 0; u < uplo_count(r); ++u) {
+            tcfg c = base(r, p, u, sizes[i], sizes[i], 1, 1000);
+            c.vendor = 1;
+            run(c);
+        }
+    if (r == R_GEQRF) {
+        tcfg c = base(r, p, 0, 32, 16, 0, 1000);
+        c.vendor = 1;
+        run(c);
+        c = base(r, p, 0, 16, 32, 0, 1000);
+        c.vendor = 1;
+        run(c);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Case table */
+
+enum kind { K_SIZES_A, K_SIZES_B, K_LAYOUT, K_LARGE, K_FAIL, K_RECT, K_VENDOR };
+
+typedef struct tcase {
+    char name[48];
+    enum kind kind;
+    int routine;
+    char prec;
+} tcase;
+
+static tcase g_cases[64];
+static int g_ncases;
+
+static void add_case(enum kind kind, int routine, char prec, const char *suffix)
+{
+    tcase *t = &g_cases[g_ncases++];
+    t->kind = kind;
+    t->routine = routine;
+    t->prec = prec;
+    snprintf(t->name, sizeof t->name, "%c%s_%s", prec, ROUTINE_NAME[routine], suffix);
+}
+
+static void build_cases(void)
+{
+    for (int r = 0; r < R_COUNT; ++r)
+        for (int pi = 0; pi < 2; ++pi) {
+            char p = pi ? 'd' : 's';
+            add_case(K_SIZES_A, r, p, "sizes_1_16");
+            add_case(K_SIZES_B, r, p, "sizes_17_32");
+            add_case(K_LAYOUT, r, p, "layout");
+            add_case(K_LARGE, r, p, "batch_large");
+            if (r == R_POTRF || r == R_POSV)
+                add_case(K_FAIL, r, p, "not_pd");
+            if (r == R_POTRS || r == R_GEQRF)
+                add_case(K_FAIL, r, p, "nan");
+            if (r == R_GEQRF)
+                add_case(K_RECT, r, p, "rect");
+            add_case(K_VENDOR, r, p, "vendor");
+        }
+}
+
+/* potrs and geqrf have no info: their "nan" case checks that a NaN matrix leaves the others alone */
+static void case_nan_only(int r, char p)
+{
+    static const int sizes[] = {1, 3, 8, 16, 24, 32};
+    for (int i = 0; i < COUNT(sizes); ++i)
+        for (int u = 0; u < uplo_count(r); ++u) {
+            tcfg c = base(r, p, u, sizes[i], sizes[i], i % 2 ? 2 : 1, 200);
+            c.nan_at = 77 + i;
+            c.nan_other = is_chol(r);
+            run(c);
+        }
+    tcfg c = base(r, p, 0, 24, 12, 0, 200);
+    c.nan_at = 5;
+    if (r == R_GEQRF)
+        run(c);
+}
+
+static int run_case(const tcase *t)
+{
+    g_case = t->name;
+    g_case_seed = hash_string(t->name);
+    g_run_index = 0;
+    g_runs = g_failed_runs = 0;
+    printf("== %s\n", t->name);
+    print_header();
+    switch (t->kind) {
+    case K_SIZES_A: case_sizes(t->routine, t->prec, 1, 16); break;
+    case K_SIZES_B: case_sizes(t->routine, t->prec, 17, 32); break;
+    case K_LAYOUT: case_layout(t->routine, t->prec); break;
+    case K_LARGE: case_batch_large(t->routine, t->prec); break;
+    case K_FAIL:
+        if (t->routine == R_POTRF || t->routine == R_POSV)
+            case_failures(t->routine, t->prec);
+        else
+            case_nan_only(t->routine, t->prec);
+        break;
+    case K_RECT: case_rect(t->prec); break;
+    case K_VENDOR: case_vendor(t->routine, t->prec); break;
+    }
+    if (g_failed_runs)
+        printf("FAILED %s: %d of %d runs failed\n", t->name, g_failed_runs, g_runs);
+    else
+        printf("ok %s (%d runs)\n", t->name, g_runs);
+    fflush(stdout);
+    return g_failed_runs != 0;
+}
+
+static int init_gpu(void)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        printf("SKIP: no CUDA device (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
+        return 77;
+    }
+    shoal_status st = shoal_create(&g_h);
+    if (st == SHOAL_STATUS_NO_DEVICE) {
+        printf("SKIP: no CUDA device (shoal_create: %s)\n", shoal_status_string(st));
+        return 77;
+    }
+    if (st != SHOAL_STATUS_SUCCESS) {
+        printf("FAILED: shoal_create returned %s\n", shoal_status_string(st));
+        return 1;
+    }
+    g_case = "init";
+    struct cudaDeviceProp prop;
+    int dev = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    const char *table = NULL;
+    int level = -1;
+    shoal_get_dispatch_info(g_h, &table, &level);
+    printf("# device %d: %s (cc %d.%d, %d SMs); shoal table \"%s\" (match level %d)\n", dev, prop.name,
+           prop.major, prop.minor, prop.multiProcessorCount, table ? table : "?", level);
+    CUDA_CHECK(cudaEventCreate(&g_ev0));
+    CUDA_CHECK(cudaEventCreate(&g_ev1));
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    build_cases();
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        for (int i = 0; i < g_ncases; ++i)
+            printf("%s\n", g_cases[i].name);
+        return 0;
+    }
+    const tcase *only = NULL;
+    if (argc == 3 && strcmp(argv[1], "--case") == 0) {
+        for (int i = 0; i < g_ncases; ++i)
+            if (strcmp(g_cases[i].name, argv[2]) == 0)
+                only = &g_cases[i];
+        if (!only) {
+            fprintf(stderr, "unknown case '%s' (see --list)\n", argv[2]);
+            return 2;
+        }
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: %s [--list | --case NAME]\n", argv[0]);
+        return 2;
+    }
+    int rc = init_gpu();
+    if (rc)
+        return rc;
+    int failed = 0;
+    if (only) {
+        failed = run_case(only);
+    } else {
+        for (int i = 0; i < g_ncases; ++i)
+            failed += run_case(&g_cases[i]);
+        printf("%d of %d cases failed\n", failed, g_ncases);
+    }
+    shoal_destroy(g_h);
+    cudaEventDestroy(g_ev0);
+    cudaEventDestroy(g_ev1);
+    return failed ? 1 : 0;
+}

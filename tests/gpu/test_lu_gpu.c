@@ -1,0 +1,913 @@
+/* GPU correctness of shoal's LU family through the public API: shoal_{s,d}getrf, getrs, gesv,
+ * getri and getri_fused, _batched (pointer arrays) and _strided_batched.
+ *
+ * Inputs come from the routines' specs (tuner/spec_lu.c: random entries in [-1, 1], exactly
+ * representable in float; genuine LU factors and pivots for getrs and getri), at most
+ * DISTINCT_MAX distinct problems per run, tiled over the batch. Every output is judged by the
+ * spec's check (normalized residuals in units of eps, info as the inputs imply, pivots in range,
+ * gesv's B unchanged and the inverses all NaN where info > 0) and must be <= LAPACK_ERROR_LIMIT.
+ * Besides:
+ *  - every element outside the matrices proper (rows beyond m when ld > rows, gaps between
+ *    matrices, a guard after the last one) is a NaN with a recognizable payload and must come
+ *    back bit for bit; an input-only operand (A of getrs/getri/getri_fused, the pivots of
+ *    getrs/getri) must come back whole; pivot slots beyond min(m, n) and info beyond the batch
+ *    must stay untouched;
+ *  - pointer-array runs place the matrices in a shuffled order;
+ *  - singular matrices (an exactly zero column, or a zero lower-left block that makes U(j,j)
+ *    exactly zero at a known j; for getri a zero U(j,j) in the factors) and matrices with NaN are
+ *    mixed into batches of regular ones: each gets its info, and the others must still pass;
+ *  - vendor dispatch is off (shoal's own kernels) except in a few runs marked "on".
+ * A run prints one line: routine, precision, mode, m, n, nrhs, batch, the worst normalized error,
+ * ok/FAILED, the kernel that served it and notes.
+ *
+ * Usage: test_lu_gpu              run every case
+ *        test_lu_gpu --list       print the case names (needs no GPU)
+ *        test_lu_gpu --case NAME  run one case
+ * Environment: SHOAL_TEST_BIG_BATCH (default 1000000) is the batch of the *_batch cases' large
+ * runs.
+ * Exit: 0 all passed, 1 a failure, 2 usage, 77 no CUDA device ("SKIP: ..." on stdout).
+ *
+ * Build: gcc -std=c11 -O2 -fopenmp -Iinclude -Iruntime -Ituner -I/usr/local/cuda/include
+ *        tests/gpu/test_lu_gpu.c tuner/spec_lu.c tuner/host_lu.c -Llib -lshoal
+ *        -L/usr/local/cuda/lib64 -lcudart -lm
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "host_lu.h"
+#include "lapack_spec.h"
+#include "shoal.h"
+
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const lapack_spec lapack_spec_getrf, lapack_spec_getrs, lapack_spec_gesv, lapack_spec_getri,
+    lapack_spec_getri_fused;
+
+#define MODE_STRIDED 1
+#define MODE_ARRAY 2
+#define GUARD 37           /* poisoned elements after the last matrix of every buffer */
+#define DISTINCT_MAX 2048  /* distinct problems per run, tiled over larger batches */
+#define POISON_INT (-7)    /* pivots and info before a call */
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* Quiet NaNs with a payload naming the buffer (A, B). */
+static const uint32_t POISON_S[2] = {0x7fc0aaaau, 0x7fc0bbbbu};
+static const uint64_t POISON_D[2] = {0x7ff80000aaaaaaaaull, 0x7ff80000bbbbbbbbull};
+
+enum routine { R_GETRF, R_GETRS, R_GESV, R_GETRI, R_GETRI_FUSED };
+static const char *const RNAME[] = {"getrf", "getrs", "gesv", "getri", "getri_fused"};
+
+enum special {
+    SP_NONE,
+    SP_SINGULAR, /* some problems exactly singular at a known column */
+    SP_NAN       /* some problems with NaN input */
+};
+
+/* Per distinct problem. */
+enum kind { KIND_REGULAR = 0, KIND_SINGULAR = 1, KIND_NAN = 2 };
+
+typedef struct run_cfg {
+    enum routine r;
+    char prec;
+    int m, n;           /* A is m x n (m == n except getrf) */
+    int nrhs;           /* getrs, gesv */
+    int trans;          /* getrs: 0 N, 1 T */
+    int pad;            /* lda = m + pad, ldb = n + pad */
+    int64_t gap;        /* extra poisoned elements between matrices */
+    int pgap;           /* strided: extra pivot slots between problems */
+    int64_t batch;
+    int modes;          /* MODE_STRIDED | MODE_ARRAY */
+    int vendor;         /* shoal_set_vendor_dispatch */
+    enum special special;
+} run_cfg;
+
+typedef struct run_data {
+    const lapack_spec *spec;
+    size_t es;
+    int mn;                   /* pivots per problem */
+    int bcols;                /* columns of B: nrhs, n (inverses) or 0 (getrf) */
+    int nrhs_spec;            /* nrhs as the spec sees it */
+    int64_t lda, ldb, sta, stb, stp;
+    int64_t na, nb, np, ni;   /* buffer lengths (elements), guards included */
+    int64_t G;                /* distinct problems */
+    double *A0, *B0;          /* distinct inputs, packed */
+    int *P0;
+    unsigned char *kind;      /* enum kind per distinct problem */
+    void *hA, *hB, *oA, *oB;  /* host images: uploaded, read back */
+    int *hP, *oP, *hI, *oI;
+    void *dA, *dB;
+    int *dP, *dI;
+    void **dAp, **dBp;
+    int64_t *slot;            /* array mode: matrix b lives in slot[b] */
+} run_data;
+
+static shoal_handle g_h;
+static const char *g_case;
+static uint64_t g_case_seed;
+static int g_run_index;
+static int g_runs, g_failed_runs;
+static int64_t g_big_batch = 1000000;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Small utilities. */
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        printf("FAILED %s: host allocation of %zu bytes failed\n", g_case, bytes);
+        exit(1);
+    }
+    return p;
+}
+
+#define CUDA_CHECK(expr)                                                                      \
+    do {                                                                                      \
+        cudaError_t e_ = (expr);                                                              \
+        if (e_ != cudaSuccess) {                                                              \
+            printf("FAILED %s: %s:%d: %s: %s\n", g_case, __FILE__, __LINE__, #expr,           \
+                   cudaGetErrorString(e_));                                                   \
+            fflush(stdout);                                                                   \
+            exit(1);                                                                          \
+        }                                                                                     \
+    } while (0)
+
+static uint64_t hash_string(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+    hl_rng r;
+    hl_rng_seed(&r, a ^ (b * 0x9e3779b97f4a7c15ull));
+    return hl_rng_next(&r);
+}
+
+static double get_el(char prec, const void *x, int64_t i)
+{
+    return prec == 's' ? (double)((const float *)x)[i] : ((const double *)x)[i];
+}
+
+static void set_el(char prec, void *x, int64_t i, double v)
+{
+    if (prec == 's')
+        ((float *)x)[i] = (float)v;
+    else
+        ((double *)x)[i] = v;
+}
+
+static void fill_poison(char prec, void *x, int64_t count, int which)
+{
+    for (int64_t i = 0; i < count; ++i) {
+        if (prec == 's')
+            memcpy((char *)x + 4 * i, &POISON_S[which], 4);
+        else
+            memcpy((char *)x + 8 * i, &POISON_D[which], 8);
+    }
+}
+
+static const lapack_spec *spec_of(enum routine r)
+{
+    switch (r) {
+    case R_GETRF: return &lapack_spec_getrf;
+    case R_GETRS: return &lapack_spec_getrs;
+    case R_GESV: return &lapack_spec_gesv;
+    case R_GETRI: return &lapack_spec_getri;
+    case R_GETRI_FUSED: return &lapack_spec_getri_fused;
+    }
+    return NULL;
+}
+
+static int writes_a(enum routine r) { return r == R_GETRF || r == R_GESV; }
+static int writes_pivots(enum routine r) { return r == R_GETRF || r == R_GESV; }
+static int reads_pivots(enum routine r) { return r == R_GETRS || r == R_GETRI; }
+static int has_info(enum routine r) { return r != R_GETRS; }
+
+static void record(int ok)
+{
+    ++g_runs;
+    if (!ok) ++g_failed_runs;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Inputs. */
+
+/* Makes distinct problem i special (in place, packed double inputs); returns its kind. */
+static int make_special(const run_cfg *c, run_data *d, int64_t i)
+{
+    const int m = c->m, n = c->n, mn = d->mn;
+    double *A = d->A0 + i * (int64_t)m * n;
+    if (c->special == SP_SINGULAR && c->r != R_GETRS) {
+        const int j = (int)((i / 4) % mn);
+        if (i % 4 == 1) {
+            if (c->r == R_GETRI) /* the factors: U(j,j) exactly zero */
+                A[j + (int64_t)j * m] = 0.0;
+            else /* an exactly zero column */
+                for (int r = 0; r < m; ++r) A[r + (int64_t)j * m] = 0.0;
+            return KIND_SINGULAR;
+        }
+        if (i % 4 == 3) {
+            if (c->r == R_GETRI) {
+                A[j + (int64_t)j * m] = 0.0;
+                if (j + 1 < n) A[(j + 1) + (int64_t)(j + 1) * m] = 0.0; /* a later one too */
+            } else { /* rows j.., columns 0..j zero: U(j,j) = 0 after j regular steps */
+                for (int col = 0; col <= j; ++col)
+                    for (int r = j; r < m; ++r) A[r + (int64_t)col * m] = 0.0;
+            }
+            return KIND_SINGULAR;
+        }
+    }
+    if (c->special == SP_NAN) {
+        if (i % 5 == 2) {
+            A[(i / 5) % ((int64_t)m * n)] = NAN;
+            return KIND_NAN;
+        }
+        if (i % 10 == 7) {
+            for (int64_t e = 0; e < (int64_t)m * n; ++e) A[e] = NAN;
+            return KIND_NAN;
+        }
+        if (i % 10 == 9 && d->B0 && (c->r == R_GETRS || c->r == R_GESV)) {
+            d->B0[i * (int64_t)n * d->bcols] = NAN;
+            return KIND_NAN;
+        }
+    }
+    return KIND_REGULAR;
+}
+
+static void setup(const run_cfg *c, run_data *d)
+{
+    memset(d, 0, sizeof *d);
+    d->spec = spec_of(c->r);
+    d->es = c->prec == 's' ? 4 : 8;
+    d->mn = c->m < c->n ? c->m : c->n;
+    d->bcols = c->r == R_GETRF ? 0 : (c->r == R_GETRI || c->r == R_GETRI_FUSED) ? c->n : c->nrhs;
+    d->nrhs_spec = (c->r == R_GETRS || c->r == R_GESV) ? c->nrhs : 0;
+    d->lda = c->m + c->pad;
+    d->ldb = c->n + c->pad;
+    d->sta = d->lda * c->n + c->gap;
+    d->stb = d->bcols ? d->ldb * d->bcols + c->gap : 0;
+    d->stp = d->mn + c->pgap;
+    d->na = c->batch * d->sta + GUARD;
+    d->nb = c->batch * d->stb + GUARD;
+    d->np = c->batch * d->stp + GUARD; /* the larger of the two modes' pivot layouts */
+    d->ni = c->batch + GUARD;
+    d->G = c->batch < DISTINCT_MAX ? c->batch : DISTINCT_MAX;
+
+    const int64_t a_el = (int64_t)c->m * c->n, b_el = (int64_t)c->n * d->bcols;
+    d->A0 = xmalloc((size_t)(d->G * a_el) * sizeof(double));
+    d->B0 = d->bcols ? xmalloc((size_t)(d->G * b_el) * sizeof(double)) : NULL;
+    d->P0 = xmalloc((size_t)(d->G * d->mn) * sizeof(int));
+    d->kind = xmalloc((size_t)d->G);
+    const unsigned f = d->spec->flags;
+    for (int64_t i = 0; i < d->G; ++i) {
+        const uint64_t seed = mix(mix(g_case_seed, (uint64_t)g_run_index), (uint64_t)i);
+        d->spec->generate(c->m, c->n, d->nrhs_spec, c->trans, seed, d->A0 + i * a_el,
+                          (f & LAPACK_B_IN) ? d->B0 + i * b_el : NULL,
+                          (f & LAPACK_IPIV_IN) ? d->P0 + i * d->mn : NULL);
+        d->kind[i] = (unsigned char)make_special(c, d, i);
+    }
+
+    d->hA = xmalloc((size_t)d->na * d->es);
+    d->oA = xmalloc((size_t)d->na * d->es);
+    d->hB = xmalloc((size_t)d->nb * d->es);
+    d->oB = xmalloc((size_t)d->nb * d->es);
+    d->hP = xmalloc((size_t)d->np * sizeof(int));
+    d->oP = xmalloc((size_t)d->np * sizeof(int));
+    d->hI = xmalloc((size_t)d->ni * sizeof(int));
+    d->oI = xmalloc((size_t)d->ni * sizeof(int));
+    d->slot = xmalloc((size_t)c->batch * sizeof(int64_t));
+    CUDA_CHECK(cudaMalloc(&d->dA, (size_t)d->na * d->es));
+    CUDA_CHECK(cudaMalloc(&d->dB, (size_t)d->nb * d->es));
+    CUDA_CHECK(cudaMalloc((void **)&d->dP, (size_t)d->np * sizeof(int)));
+    CUDA_CHECK(cudaMalloc((void **)&d->dI, (size_t)d->ni * sizeof(int)));
+    if (c->modes & MODE_ARRAY) {
+        CUDA_CHECK(cudaMalloc((void **)&d->dAp, (size_t)c->batch * sizeof(void *)));
+        CUDA_CHECK(cudaMalloc((void **)&d->dBp, (size_t)c->batch * sizeof(void *)));
+    }
+}
+
+static void release(run_data *d)
+{
+    free(d->A0);
+    free(d->B0);
+    free(d->P0);
+    free(d->kind);
+    free(d->hA);
+    free(d->oA);
+    free(d->hB);
+    free(d->oB);
+    free(d->hP);
+    free(d->oP);
+    free(d->hI);
+    free(d->oI);
+    free(d->slot);
+    cudaFree(d->dA);
+    cudaFree(d->dB);
+    cudaFree(d->dP);
+    cudaFree(d->dI);
+    cudaFree(d->dAp);
+    cudaFree(d->dBp);
+}
+
+/* Pivot stride of a mode: the pointer-array calls take min(m, n) (cuBLAS layout). */
+static int64_t pivot_stride(const run_data *d, int mode) { return mode == MODE_ARRAY ? d->mn : d->stp; }
+
+/* Fills the host images for a mode and uploads them. */
+static void layout(const run_cfg *c, run_data *d, int mode)
+{
+    const char p = c->prec;
+    const int m = c->m, n = c->n;
+    const int64_t a_el = (int64_t)m * n, b_el = (int64_t)n * d->bcols, stp = pivot_stride(d, mode);
+    for (int64_t b = 0; b < c->batch; ++b) d->slot[b] = b;
+    if (mode == MODE_ARRAY) { /* shuffled placement */
+        hl_rng r;
+        hl_rng_seed(&r, mix(g_case_seed, 0xa77a7ull + (uint64_t)g_run_index));
+        for (int64_t i = c->batch - 1; i > 0; --i) {
+            const int64_t j = (int64_t)(hl_rng_next(&r) % (uint64_t)(i + 1));
+            const int64_t t = d->slot[i];
+            d->slot[i] = d->slot[j];
+            d->slot[j] = t;
+        }
+    }
+    fill_poison(p, d->hA, d->na, 0);
+    fill_poison(p, d->hB, d->nb, 1);
+    for (int64_t i = 0; i < d->np; ++i) d->hP[i] = POISON_INT;
+    for (int64_t i = 0; i < d->ni; ++i) d->hI[i] = POISON_INT;
+    const unsigned f = d->spec->flags;
+    for (int64_t b = 0; b < c->batch; ++b) {
+        const int64_t i = b % d->G;
+        const int64_t offa = d->slot[b] * d->sta, offb = d->slot[b] * d->stb;
+        for (int col = 0; col < n; ++col)
+            for (int r = 0; r < m; ++r) set_el(p, d->hA, offa + r + col * d->lda, d->A0[i * a_el + r + (int64_t)col * m]);
+        if (f & LAPACK_B_IN)
+            for (int col = 0; col < d->bcols; ++col)
+                for (int r = 0; r < n; ++r)
+                    set_el(p, d->hB, offb + r + col * d->ldb, d->B0[i * b_el + r + (int64_t)col * n]);
+        if (f & LAPACK_IPIV_IN)
+            for (int j = 0; j < d->mn; ++j) d->hP[b * stp + j] = d->P0[i * d->mn + j];
+    }
+    CUDA_CHECK(cudaMemcpy(d->dA, d->hA, (size_t)d->na * d->es, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d->dB, d->hB, (size_t)d->nb * d->es, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d->dP, d->hP, (size_t)d->np * sizeof(int), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d->dI, d->hI, (size_t)d->ni * sizeof(int), cudaMemcpyHostToDevice));
+    if (mode == MODE_ARRAY) {
+        void **h = xmalloc((size_t)c->batch * sizeof(void *));
+        for (int64_t b = 0; b < c->batch; ++b) h[b] = (char *)d->dA + (size_t)(d->slot[b] * d->sta) * d->es;
+        CUDA_CHECK(cudaMemcpy(d->dAp, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
+        for (int64_t b = 0; b < c->batch; ++b) h[b] = (char *)d->dB + (size_t)(d->slot[b] * d->stb) * d->es;
+        CUDA_CHECK(cudaMemcpy(d->dBp, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
+        free(h);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Calling shoal. */
+
+static shoal_status call_shoal(const run_cfg *c, const run_data *d, int mode)
+{
+    const int m = c->m, n = c->n, nrhs = c->nrhs;
+    const int64_t lda = d->lda, ldb = d->ldb, sta = d->sta, stb = d->stb, stp = d->stp, batch = c->batch;
+    const shoal_operation op = c->trans ? SHOAL_OP_T : SHOAL_OP_N;
+    int *P = d->dP, *I = d->dI;
+    if (c->prec == 's') {
+        float *A = d->dA, *B = d->dB;
+        float *const *Ap = (float *const *)d->dAp, *const *Bp = (float *const *)d->dBp;
+        const float *const *cAp = (const float *const *)d->dAp;
+        const int arr = mode == MODE_ARRAY;
+        switch (c->r) {
+        case R_GETRF:
+            return arr ? shoal_sgetrf_batched(g_h, m, n, Ap, lda, P, I, batch)
+                       : shoal_sgetrf_strided_batched(g_h, m, n, A, lda, sta, P, stp, I, batch);
+        case R_GETRS:
+            return arr ? shoal_sgetrs_batched(g_h, op, n, nrhs, cAp, lda, P, Bp, ldb, batch)
+                       : shoal_sgetrs_strided_batched(g_h, op, n, nrhs, A, lda, sta, P, stp, B, ldb, stb, batch);
+        case R_GESV:
+            return arr ? shoal_sgesv_batched(g_h, n, nrhs, Ap, lda, P, Bp, ldb, I, batch)
+                       : shoal_sgesv_strided_batched(g_h, n, nrhs, A, lda, sta, P, stp, B, ldb, stb, I, batch);
+        case R_GETRI:
+            return arr ? shoal_sgetri_batched(g_h, n, cAp, lda, P, Bp, ldb, I, batch)
+                       : shoal_sgetri_strided_batched(g_h, n, A, lda, sta, P, stp, B, ldb, stb, I, batch);
+        case R_GETRI_FUSED:
+            return arr ? shoal_sgetri_fused_batched(g_h, n, cAp, lda, Bp, ldb, I, batch)
+                       : shoal_sgetri_fused_strided_batched(g_h, n, A, lda, sta, B, ldb, stb, I, batch);
+        }
+    } else {
+        double *A = d->dA, *B = d->dB;
+        double *const *Ap = (double *const *)d->dAp, *const *Bp = (double *const *)d->dBp;
+        const double *const *cAp = (const double *const *)d->dAp;
+        const int arr = mode == MODE_ARRAY;
+        switch (c->r) {
+        case R_GETRF:
+            return arr ? shoal_dgetrf_batched(g_h, m, n, Ap, lda, P, I, batch)
+                       : shoal_dgetrf_strided_batched(g_h, m, n, A, lda, sta, P, stp, I, batch);
+        case R_GETRS:
+            return arr ? shoal_dgetrs_batched(g_h, op, n, nrhs, cAp, lda, P, Bp, ldb, batch)
+                       : shoal_dgetrs_strided_batched(g_h, op, n, nrhs, A, lda, sta, P, stp, B, ldb, stb, batch);
+        case R_GESV:
+            return arr ? shoal_dgesv_batched(g_h, n, nrhs, Ap, lda, P, Bp, ldb, I, batch)
+                       : shoal_dgesv_strided_batched(g_h, n, nrhs, A, lda, sta, P, stp, B, ldb, stb, I, batch);
+        case R_GETRI:
+            return arr ? shoal_dgetri_batched(g_h, n, cAp, lda, P, Bp, ldb, I, batch)
+                       : shoal_dgetri_strided_batched(g_h, n, A, lda, sta, P, stp, B, ldb, stb, I, batch);
+        case R_GETRI_FUSED:
+            return arr ? shoal_dgetri_fused_batched(g_h, n, cAp, lda, Bp, ldb, I, batch)
+                       : shoal_dgetri_fused_strided_batched(g_h, n, A, lda, sta, B, ldb, stb, I, batch);
+        }
+    }
+    return SHOAL_STATUS_INVALID_VALUE;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Judging a run. */
+
+/* Whether element e of a buffer of `batch` matrices (stride st, ld, rows x cols) belongs to a
+ * matrix proper; the shuffled placement of pointer-array runs covers the same slots. */
+static int covered(int64_t e, int64_t batch, int64_t st, int64_t ld, int64_t rows, int64_t cols)
+{
+    if (st <= 0 || e >= batch * st) return 0;
+    const int64_t r = e % st;
+    return r < ld * cols && r % ld < rows;
+}
+
+/* Elements of x and y (es bytes each) that differ where keep(e) holds; the first in *first. */
+static int64_t changed(const void *x, const void *y, size_t es, int64_t count, int64_t batch, int64_t st,
+                       int64_t ld, int64_t rows, int64_t cols, int all, int64_t *first)
+{
+    int64_t n = 0;
+    *first = -1;
+    for (int64_t e = 0; e < count; ++e) {
+        if (!all && covered(e, batch, st, ld, rows, cols)) continue;
+        if (memcmp((const char *)x + (size_t)e * es, (const char *)y + (size_t)e * es, es)) {
+            if (*first < 0) *first = e;
+            ++n;
+        }
+    }
+    return n;
+}
+
+/* A NaN problem: no residual, only sane pivots and info. */
+static double nan_problem_check(const run_cfg *c, const run_data *d, const int *ipiv, int info)
+{
+    if (has_info(c->r) && (info < 0 || info > d->mn)) return INFINITY;
+    if (writes_pivots(c->r))
+        for (int j = 0; j < d->mn; ++j)
+            if (ipiv[j] < j + 1 || ipiv[j] > c->m) return INFINITY;
+    return 0.0;
+}
+
+/* Worst normalized error over the batch (after download); layout violations give Inf and a note
+ * in why. */
+static double judge(const run_cfg *c, run_data *d, int mode, char *why, size_t why_len)
+{
+    const char p = c->prec;
+    const int m = c->m, n = c->n;
+    const int64_t a_el = (int64_t)m * n, b_el = (int64_t)n * d->bcols, stp = pivot_stride(d, mode);
+    const unsigned f = d->spec->flags;
+    const double eps = p == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    double worst = 0.0;
+    int64_t worst_b = -1;
+    size_t u = 0;
+    why[0] = '\0';
+
+#pragma omp parallel
+    {
+        double *A0 = xmalloc((size_t)(a_el + 1) * sizeof(double));
+        double *Ao = xmalloc((size_t)(a_el + 1) * sizeof(double));
+        double *Bo = xmalloc((size_t)(b_el + 1) * sizeof(double));
+        int *ipiv = xmalloc((size_t)(d->mn + 1) * sizeof(int));
+        double my_worst = 0.0;
+        int64_t my_b = -1;
+#pragma omp for schedule(dynamic, 256)
+        for (int64_t b = 0; b < c->batch; ++b) {
+            const int64_t i = b % d->G;
+            const int64_t offa = d->slot[b] * d->sta, offb = d->slot[b] * d->stb;
+            for (int col = 0; col < n; ++col)
+                for (int r = 0; r < m; ++r) Ao[r + (int64_t)col * m] = get_el(p, d->oA, offa + r + col * d->lda);
+            for (int col = 0; col < d->bcols; ++col)
+                for (int r = 0; r < n; ++r) Bo[r + (int64_t)col * n] = get_el(p, d->oB, offb + r + col * d->ldb);
+            for (int j = 0; j < d->mn; ++j) ipiv[j] = d->oP[b * stp + j];
+            /* the inputs as the kernel saw them (rounded to the precision: exact for generated
+             * data, which is float-representable) */
+            for (int64_t e = 0; e < a_el; ++e) A0[e] = get_el(p, d->hA, offa + (e % m) + (e / m) * d->lda);
+            const int info = d->oI[b];
+            double e;
+            if (d->kind[i] == KIND_NAN) {
+                e = nan_problem_check(c, d, ipiv, info);
+            } else {
+                lapack_problem pr;
+                memset(&pr, 0, sizeof pr);
+                pr.m = m;
+                pr.n = n;
+                pr.nrhs = d->nrhs_spec;
+                pr.variant = c->trans;
+                pr.A0 = A0;
+                pr.B0 = (f & LAPACK_B_IN) ? d->B0 + i * b_el : NULL;
+                pr.ipiv0 = (f & LAPACK_IPIV_IN) ? d->P0 + i * d->mn : NULL;
+                pr.A = Ao;
+                pr.B = d->bcols ? Bo : NULL;
+                pr.ipiv = (f & LAPACK_IPIV_OUT) ? ipiv : NULL;
+                pr.info = (f & LAPACK_INFO_OUT) ? info : 0;
+                e = d->spec->check(&pr, eps);
+                if (isnan(e)) e = INFINITY;
+            }
+            if (my_b < 0 || e > my_worst) {
+                my_worst = e;
+                my_b = b;
+            }
+        }
+#pragma omp critical
+        {
+            if (my_b >= 0 && (my_worst > worst || worst_b < 0)) {
+                worst = my_worst > worst ? my_worst : worst;
+                worst_b = my_b;
+            }
+        }
+        free(A0);
+        free(Ao);
+        free(Bo);
+        free(ipiv);
+    }
+    if (worst > LAPACK_ERROR_LIMIT && u < why_len)
+        u += (size_t)snprintf(why + u, why_len - u, " worst at problem %lld (distinct %lld, %s)", (long long)worst_b,
+                              (long long)(worst_b % d->G),
+                              d->kind[worst_b % d->G] == KIND_SINGULAR ? "singular"
+                              : d->kind[worst_b % d->G] == KIND_NAN    ? "NaN"
+                                                                       : "regular");
+
+    /* what must come back bit for bit */
+    int64_t first, k;
+    k = changed(d->oA, d->hA, d->es, d->na, c->batch, d->sta, d->lda, m, n, !writes_a(c->r), &first);
+    if (k) {
+        worst = INFINITY;
+        if (u < why_len)
+            u += (size_t)snprintf(why + u, why_len - u, " A: %lld element(s) %s changed, first at %lld", (long long)k,
+                                  writes_a(c->r) ? "of padding" : "of an input", (long long)first);
+    }
+    k = changed(d->oB, d->hB, d->es, d->nb, c->batch, d->stb, d->ldb, n, d->bcols, d->bcols == 0, &first);
+    if (k) {
+        worst = INFINITY;
+        if (u < why_len)
+            u += (size_t)snprintf(why + u, why_len - u, " B: %lld padding element(s) changed, first at %lld",
+                                  (long long)k, (long long)first);
+    }
+    k = changed(d->oP, d->hP, sizeof(int), d->np, c->batch, stp, stp, d->mn, 1, !writes_pivots(c->r), &first);
+    if (k) {
+        worst = INFINITY;
+        if (u < why_len)
+            u += (size_t)snprintf(why + u, why_len - u, " ipiv: %lld %s slot(s) changed, first at %lld", (long long)k,
+                                  reads_pivots(c->r) ? "input" : "spare", (long long)first);
+    }
+    k = changed(d->oI, d->hI, sizeof(int), d->ni, c->batch, 1, 1, has_info(c->r) ? 1 : 0, 1, 0, &first);
+    if (k) {
+        worst = INFINITY;
+        if (u < why_len)
+            u += (size_t)snprintf(why + u, why_len - u, " info: %lld entr(ies) %s changed, first at %lld",
+                                  (long long)k, has_info(c->r) ? "beyond the batch" : "of a routine without info",
+                                  (long long)first);
+    }
+    return worst;
+}
+
+static void notes_of(const run_cfg *c, int vendor, char *buf, size_t len)
+{
+    size_t u = 0;
+    buf[0] = '\0';
+#define NOTE(cond, ...)                                                                       \
+    if ((cond) && u < len) u += (size_t)snprintf(buf + u, len - u, __VA_ARGS__);
+    NOTE(c->r == R_GETRS, " op=%c", c->trans ? 'T' : 'N')
+    NOTE(c->pad, " ld+%d", c->pad)
+    NOTE(c->gap, " gap%lld", (long long)c->gap)
+    NOTE(c->pgap, " pgap%d", c->pgap)
+    NOTE(c->special == SP_SINGULAR, " +singular")
+    NOTE(c->special == SP_NAN, " +NaN")
+    NOTE(vendor, " vendor=on")
+#undef NOTE
+}
+
+static void print_header(void)
+{
+    printf("# %-11s %-2s %-7s %5s %5s %5s %8s %10s %-6s %s\n", "routine", "p", "mode", "m", "n", "nrhs", "batch",
+           "error", "status", "kernel / notes");
+}
+
+static void run(const run_cfg *c)
+{
+    run_data d;
+    setup(c, &d);
+    for (int mode = MODE_STRIDED; mode <= MODE_ARRAY; ++mode) {
+        if (!(c->modes & mode)) continue;
+        layout(c, &d, mode);
+        shoal_set_vendor_dispatch(g_h, c->vendor);
+        const char *kernel = NULL;
+        const char variant = c->trans ? 't' : 'n';
+        const int nrhs_dim = (c->r == R_GETRS || c->r == R_GESV) ? c->nrhs : 1;
+        if (shoal_lapack_kernel_name(g_h, RNAME[c->r], c->prec, mode == MODE_ARRAY, variant, c->m, c->n, nrhs_dim,
+                                     &kernel) != SHOAL_STATUS_SUCCESS)
+            kernel = NULL;
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const shoal_status st = call_shoal(c, &d, mode);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaGetLastError());
+        char why[512] = "";
+        double err = INFINITY;
+        if (st != SHOAL_STATUS_SUCCESS) {
+            snprintf(why, sizeof why, " returned %s", shoal_status_string(st));
+        } else {
+            CUDA_CHECK(cudaMemcpy(d.oA, d.dA, (size_t)d.na * d.es, cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(d.oB, d.dB, (size_t)d.nb * d.es, cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(d.oP, d.dP, (size_t)d.np * sizeof(int), cudaMemcpyDeviceToHost));
+            CUDA_CHECK(cudaMemcpy(d.oI, d.dI, (size_t)d.ni * sizeof(int), cudaMemcpyDeviceToHost));
+            err = judge(c, &d, mode, why, sizeof why);
+        }
+        const int ok = st == SHOAL_STATUS_SUCCESS && err <= LAPACK_ERROR_LIMIT;
+        char notes[128];
+        notes_of(c, c->vendor, notes, sizeof notes);
+        printf("  %-11s %-2c %-7s %5d %5d %5d %8lld %10.3e %-6s %s%s%s\n", RNAME[c->r], c->prec,
+               mode == MODE_STRIDED ? "strided" : "array", c->m, c->n, (c->r == R_GETRS || c->r == R_GESV) ? c->nrhs : 0,
+               (long long)c->batch, err, ok ? "ok" : "FAILED", kernel ? kernel : "?", notes, why);
+        fflush(stdout);
+        record(ok);
+    }
+    shoal_set_vendor_dispatch(g_h, 0);
+    release(&d);
+    ++g_run_index;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Cases. */
+
+static run_cfg base_cfg(enum routine r, char p, int m, int n, int nrhs, int64_t batch)
+{
+    run_cfg c;
+    memset(&c, 0, sizeof c);
+    c.r = r;
+    c.prec = p;
+    c.m = m;
+    c.n = n;
+    c.nrhs = nrhs;
+    c.batch = batch;
+    c.modes = MODE_STRIDED | MODE_ARRAY;
+    return c;
+}
+
+/* Every size 1..32, strided and pointer arrays; a few with vendor dispatch on as well. */
+static void case_sizes(enum routine r, char p, int trans)
+{
+    for (int n = 1; n <= 32; ++n) {
+        run_cfg c = base_cfg(r, p, n, n, 1, 257);
+        c.trans = trans;
+        run(&c);
+    }
+    static const int vendor_sizes[] = {2, 8, 17, 32};
+    for (int i = 0; i < COUNT(vendor_sizes); ++i) {
+        run_cfg c = base_cfg(r, p, vendor_sizes[i], vendor_sizes[i], 1, 129);
+        c.trans = trans;
+        c.modes = MODE_ARRAY;
+        c.vendor = 1;
+        run(&c);
+    }
+}
+
+/* getrf, m != n. */
+static void case_rect(char p)
+{
+    static const int shapes[][2] = {{32, 16}, {16, 32}, {8, 4}, {4, 8}, {5, 3}, {3, 5}, {1, 7}, {7, 1},
+                                    {32, 1}, {1, 32}, {17, 31}, {31, 17}, {2, 32}, {32, 2}, {9, 16}, {16, 9}};
+    for (int i = 0; i < COUNT(shapes); ++i) {
+        run_cfg c = base_cfg(R_GETRF, p, shapes[i][0], shapes[i][1], 1, 200);
+        c.pad = i % 2 ? 3 : 0;
+        run(&c);
+    }
+}
+
+/* ld > rows with poisoned padding, gaps between matrices and between pivot sets. */
+static void case_ld(enum routine r, char p)
+{
+    static const int sizes[] = {1, 2, 3, 5, 8, 13, 16, 23, 31, 32};
+    for (int i = 0; i < COUNT(sizes); ++i) {
+        run_cfg c = base_cfg(r, p, sizes[i], sizes[i], i % 2 ? 3 : 1, 150);
+        c.pad = 3;
+        c.gap = 5;
+        c.pgap = 2;
+        run(&c);
+    }
+    if (r == R_GETRF) {
+        static const int shapes[][2] = {{7, 3}, {3, 7}, {32, 20}, {20, 32}};
+        for (int i = 0; i < COUNT(shapes); ++i) {
+            run_cfg c = base_cfg(r, p, shapes[i][0], shapes[i][1], 1, 150);
+            c.pad = 3;
+            c.gap = 5;
+            c.pgap = 2;
+            run(&c);
+        }
+    }
+}
+
+/* getrs / gesv: nrhs in {1, 3, n + 5}, both ops for getrs, with and without padding. */
+static void case_nrhs(enum routine r, char p)
+{
+    static const int sizes[] = {1, 2, 4, 7, 8, 16, 31, 32};
+    for (int i = 0; i < COUNT(sizes); ++i) {
+        const int n = sizes[i];
+        const int nrhs_list[3] = {1, 3, n + 5};
+        for (int k = 0; k < 3; ++k)
+            for (int trans = 0; trans <= (r == R_GETRS ? 1 : 0); ++trans) {
+                run_cfg c = base_cfg(r, p, n, n, nrhs_list[k], 100);
+                c.trans = trans;
+                if ((i + k) % 2) {
+                    c.pad = 3;
+                    c.gap = 2;
+                    c.pgap = 1;
+                }
+                run(&c);
+            }
+    }
+}
+
+/* Singular and NaN problems mixed into batches of regular ones. */
+static void case_special(enum routine r, char p)
+{
+    static const int sizes[] = {1, 2, 3, 5, 8, 16, 17, 32};
+    if (r != R_GETRS)
+        for (int i = 0; i < COUNT(sizes); ++i) {
+            run_cfg c = base_cfg(r, p, sizes[i], sizes[i], 3, 120);
+            c.special = SP_SINGULAR;
+            run(&c);
+        }
+    if (r == R_GETRF) {
+        static const int shapes[][2] = {{8, 4}, {4, 8}, {32, 16}, {16, 32}};
+        for (int i = 0; i < COUNT(shapes); ++i) {
+            run_cfg c = base_cfg(r, p, shapes[i][0], shapes[i][1], 1, 120);
+            c.special = SP_SINGULAR;
+            run(&c);
+        }
+    }
+    static const int nan_sizes[] = {3, 4, 16, 32};
+    for (int i = 0; i < COUNT(nan_sizes); ++i)
+        for (int trans = 0; trans <= (r == R_GETRS ? 1 : 0); ++trans) {
+            run_cfg c = base_cfg(r, p, nan_sizes[i], nan_sizes[i], 2, 120);
+            c.special = SP_NAN;
+            c.trans = trans;
+            run(&c);
+        }
+}
+
+/* Batch 1, and a large batch (strided for one size, pointer arrays for another). */
+static void case_batch(enum routine r, char p)
+{
+    static const int one[] = {1, 5, 32};
+    for (int i = 0; i < COUNT(one); ++i) {
+        run_cfg c = base_cfg(r, p, one[i], one[i], 2, 1);
+        run(&c);
+    }
+    run_cfg c = base_cfg(r, p, 5, 5, 1, g_big_batch);
+    c.modes = MODE_STRIDED;
+    run(&c);
+    c = base_cfg(r, p, 16, 16, 1, g_big_batch);
+    c.modes = MODE_ARRAY;
+    c.trans = r == R_GETRS;
+    run(&c);
+}
+
+enum case_kind { K_SIZES, K_SIZES_T, K_RECT, K_LD, K_NRHS, K_SPECIAL, K_BATCH };
+
+typedef struct tcase {
+    char name[48];
+    enum case_kind kind;
+    enum routine r;
+    char prec;
+} tcase;
+
+static tcase g_cases[64];
+static int g_ncases;
+
+static void add_case(enum case_kind kind, enum routine r, char p, const char *suffix)
+{
+    tcase *t = &g_cases[g_ncases++];
+    t->kind = kind;
+    t->r = r;
+    t->prec = p;
+    snprintf(t->name, sizeof t->name, "%c_%s_%s", p, RNAME[r], suffix);
+}
+
+static void build_cases(void)
+{
+    for (int pi = 0; pi < 2; ++pi) {
+        const char p = pi ? 'd' : 's';
+        add_case(K_SIZES, R_GETRF, p, "sizes");
+        add_case(K_RECT, R_GETRF, p, "rect");
+        add_case(K_LD, R_GETRF, p, "ld");
+        add_case(K_SPECIAL, R_GETRF, p, "singular_nan");
+        add_case(K_BATCH, R_GETRF, p, "batch");
+        add_case(K_SIZES, R_GETRS, p, "sizes_n");
+        add_case(K_SIZES_T, R_GETRS, p, "sizes_t");
+        add_case(K_NRHS, R_GETRS, p, "nrhs_ld");
+        add_case(K_SPECIAL, R_GETRS, p, "nan");
+        add_case(K_BATCH, R_GETRS, p, "batch");
+        add_case(K_SIZES, R_GESV, p, "sizes");
+        add_case(K_NRHS, R_GESV, p, "nrhs_ld");
+        add_case(K_SPECIAL, R_GESV, p, "singular_nan");
+        add_case(K_BATCH, R_GESV, p, "batch");
+        add_case(K_SIZES, R_GETRI, p, "sizes");
+        add_case(K_LD, R_GETRI, p, "ld");
+        add_case(K_SPECIAL, R_GETRI, p, "singular_nan");
+        add_case(K_BATCH, R_GETRI, p, "batch");
+        add_case(K_SIZES, R_GETRI_FUSED, p, "sizes");
+        add_case(K_LD, R_GETRI_FUSED, p, "ld");
+        add_case(K_SPECIAL, R_GETRI_FUSED, p, "singular_nan");
+        add_case(K_BATCH, R_GETRI_FUSED, p, "batch");
+    }
+}
+
+static int run_case(const tcase *t)
+{
+    g_case = t->name;
+    g_case_seed = hash_string(t->name);
+    g_run_index = 0;
+    g_runs = g_failed_runs = 0;
+    printf("== %s\n", t->name);
+    print_header();
+    switch (t->kind) {
+    case K_SIZES: case_sizes(t->r, t->prec, 0); break;
+    case K_SIZES_T: case_sizes(t->r, t->prec, 1); break;
+    case K_RECT: case_rect(t->prec); break;
+    case K_LD: case_ld(t->r, t->prec); break;
+    case K_NRHS: case_nrhs(t->r, t->prec); break;
+    case K_SPECIAL: case_special(t->r, t->prec); break;
+    case K_BATCH: case_batch(t->r, t->prec); break;
+    }
+    if (g_failed_runs)
+        printf("FAILED %s: %d of %d runs failed\n", t->name, g_failed_runs, g_runs);
+    else
+        printf("ok %s (%d runs)\n", t->name, g_runs);
+    fflush(stdout);
+    return g_failed_runs != 0;
+}
+
+/* Returns 0 when ready, 77 when there is no device to test on, 1 on another failure. */
+static int init_gpu(void)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        printf("SKIP: no CUDA device (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
+        return 77;
+    }
+    shoal_status st = shoal_create(&g_h);
+    if (st == SHOAL_STATUS_NO_DEVICE) {
+        printf("SKIP: no CUDA device (shoal_create: %s)\n", shoal_status_string(st));
+        return 77;
+    }
+    if (st != SHOAL_STATUS_SUCCESS) {
+        printf("FAILED: shoal_create returned %s\n", shoal_status_string(st));
+        return 1;
+    }
+    const char *table = NULL;
+    int level = -1;
+    shoal_get_dispatch_info(g_h, &table, &level);
+    printf("# shoal table \"%s\" (match level %d)\n", table ? table : "?", level);
+    shoal_set_vendor_dispatch(g_h, 0);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    build_cases();
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        for (int i = 0; i < g_ncases; ++i) printf("%s\n", g_cases[i].name);
+        return 0;
+    }
+    const tcase *only = NULL;
+    if (argc == 3 && strcmp(argv[1], "--case") == 0) {
+        for (int i = 0; i < g_ncases; ++i)
+            if (strcmp(g_cases[i].name, argv[2]) == 0) only = &g_cases[i];
+        if (!only) {
+            fprintf(stderr, "unknown case '%s' (see --list)\n", argv[2]);
+            return 2;
+        }
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: %s [--list | --case NAME]\n", argv[0]);
+        return 2;
+    }
+    const char *big = getenv("SHOAL_TEST_BIG_BATCH");
+    if (big && atoll(big) > 0) g_big_batch = atoll(big);
+    g_case = "init";
+    int rc = init_gpu();
+    if (rc) return rc;
+    int failed = 0;
+    if (only) {
+        failed = run_case(only);
+    } else {
+        for (int i = 0; i < g_ncases; ++i) failed += run_case(&g_cases[i]);
+        printf("%d of %d cases failed\n", failed, g_ncases);
+    }
+    shoal_destroy(g_h);
+    return failed ? 1 : 0;
+}
