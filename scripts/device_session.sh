@@ -5,6 +5,7 @@
 # What it does is chosen by environment variables, in this order:
 #   TUNE="gemm:s,d:3 getrf,potrf:d:2"  tune ROUTINES:PRECISIONS:MINUTES, one budget per item
 #   EMIT=1     emit the dispatch tables from this machine's (newest) database and rebuild libshoal
+#              for ARCHS (default 90: the GPU at hand)
 #   TESTS="tests/test_gpu_lu.py ..."   pytest these files (GPU tests)
 #   BENCH="gemm lapack"                run these benchmarks (BENCH_ARGS / LAPACK_BENCH_ARGS)
 # Leaves gpu.txt, tune.log, show.txt, shoal.sql.gz, build.log, tests.log and bench outputs in $OUT
@@ -32,7 +33,7 @@ if [ "${EMIT:-0}" = 1 ]; then
   mkdir -p .venv && touch .venv/.stamp
   python3 -m generator emit --db tuned_db/shoal.sqlite --out generated > "$OUT/build.log" 2>&1
   touch generated/*.cu generated/*.c
-  make -o tuned_db/shoal.sqlite -o generated/sources.mk PY=python3 -j16 lib/libshoal.so >> "$OUT/build.log" 2>&1 ||
+  make -o tuned_db/shoal.sqlite -o generated/sources.mk PY=python3 CUDA_ARCHS="${ARCHS:-90}" -j16 lib/libshoal.so >> "$OUT/build.log" 2>&1 ||
     { tail -30 "$OUT/build.log"; exit 1; }
   tail -2 "$OUT/build.log"
 fi
@@ -44,7 +45,7 @@ for b in ${BENCH:-}; do
   case $b in
     gemm) timeout 300 python3 bench/run_bench.py --out "$OUT/bench.csv" --no-plot ${BENCH_ARGS:-} > /dev/null 2> "$OUT/bench.err"
           echo "bench gemm exit $?"; tail -40 "$OUT/bench.txt" ;;
-    lapack) timeout 300 python3 bench/run_lapack_bench.py --out "$OUT/lapack.csv" ${LAPACK_BENCH_ARGS:-} > /dev/null 2> "$OUT/lapack_bench.err"
+    lapack) timeout "${LAPACK_BENCH_SECONDS:-480}" python3 bench/run_lapack_bench.py --out "$OUT/lapack.csv" ${LAPACK_BENCH_ARGS:-} > /dev/null 2> "$OUT/lapack_bench.err"
           echo "bench lapack exit $?"; tail -60 "$OUT/lapack.txt" ;;
   esac
 done
