@@ -13,7 +13,8 @@ enum shoal_design {
     SHOAL_DESIGN_TILED = 1,          /* classic BLK_M x BLK_N x BLK_K tiling, one tile per block */
     SHOAL_DESIGN_STAGED = 2,         /* whole small problems in shared memory, MPB per group, pipelined */
     SHOAL_DESIGN_REGS = 3,           /* factorizations: a problem in a thread team's registers */
-    SHOAL_DESIGN_SMEM = 4            /* factorizations: a problem in shared memory */
+    SHOAL_DESIGN_SMEM = 4,           /* factorizations: a problem in shared memory */
+    SHOAL_DESIGN_SERIAL = 5          /* factorizations: a problem per thread (tiny sizes) */
 };
 
 enum shoal_mode { SHOAL_MODE_STRIDED = 0, SHOAL_MODE_ARRAY = 1 };

@@ -23,6 +23,7 @@ int shoal_design_from_name(const char *name)
     if (strcmp(name, "staged") == 0) return SHOAL_DESIGN_STAGED;
     if (strcmp(name, "regs") == 0) return SHOAL_DESIGN_REGS;
     if (strcmp(name, "smem") == 0) return SHOAL_DESIGN_SMEM;
+    if (strcmp(name, "serial") == 0) return SHOAL_DESIGN_SERIAL;
     return -1;
 }
 

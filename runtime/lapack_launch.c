@@ -13,17 +13,23 @@ static int pow2ceil(int x)
 
 int shoal_lapack_threads(const shoal_kernel_desc *kd) { return pow2ceil(kd->p[0]) * kd->p[1]; }
 
+static int is_lapack_design(int design)
+{
+    return design == SHOAL_DESIGN_REGS || design == SHOAL_DESIGN_SMEM || design == SHOAL_DESIGN_SERIAL;
+}
+
 int shoal_lapack_kernel_fits(const shoal_kernel_desc *kd, int m, int n)
 {
-    return (kd->design == SHOAL_DESIGN_REGS || kd->design == SHOAL_DESIGN_SMEM) && m <= kd->p[0] &&
-           n <= kd->p[0];
+    return is_lapack_design(kd->design) && m <= kd->p[0] && n <= kd->p[0];
 }
 
 cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_params *p, cudaStream_t stream)
 {
-    if (kd->design != SHOAL_DESIGN_REGS && kd->design != SHOAL_DESIGN_SMEM) return cudaErrorInvalidValue;
+    if (!is_lapack_design(kd->design)) return cudaErrorInvalidValue;
     if (kd->p[0] < 1 || kd->p[0] > SHOAL_LAPACK_MAX_N || kd->p[1] < 1) return cudaErrorInvalidValue;
-    const long long groups = (p->batch + kd->p[1] - 1) / kd->p[1];
+    /* problems per block: NB teams, or with SERIAL one problem per thread */
+    const long long per_block = kd->design == SHOAL_DESIGN_SERIAL ? (long long)shoal_lapack_threads(kd) : kd->p[1];
+    const long long groups = (p->batch + per_block - 1) / per_block;
     dim3 grid = {(unsigned)(groups < GRID_MAX ? groups : GRID_MAX), 1, 1};
     dim3 block = {(unsigned)pow2ceil(kd->p[0]), (unsigned)kd->p[1], 1};
     shoal_lapack_params args = *p;

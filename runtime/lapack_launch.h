@@ -1,5 +1,6 @@
-/* Launching shoal's own factorization kernels (designs regs and smem, docs/lapack.md): one team
- * of pow2ceil(N) threads per problem, NB problems per block, a grid that loops over the groups.
+/* Launching shoal's own factorization kernels (docs/lapack.md): blocks of pow2ceil(N) x NB
+ * threads, a grid that loops over the groups. Designs regs and smem give each problem a team of
+ * pow2ceil(N) threads (NB problems per block); serial gives each thread a problem.
  * The library and the tuner both launch through here. */
 #ifndef SHOAL_LAPACK_LAUNCH_H
 #define SHOAL_LAPACK_LAUNCH_H
