@@ -50,7 +50,7 @@ static double shape_distance(const int a[3], const int b[3])
  * exactly goes to the vendor when either of its two nearest rules chose the vendor, since own
  * kernels only won where they were measured and the vendor is never slower than itself. */
 static int pick_in_mode(const shoal_table *t, char precision, int mode, int variant, const int dims[3],
-                        int vendor, shoal_fits_fn fits, int smem_optin)
+                        int vendor, shoal_fits_fn fits, const void *fits_ctx)
 {
     int first = -2, second = -2;
     double d_first = INFINITY, d_second = INFINITY;
@@ -60,7 +60,7 @@ static int pick_in_mode(const shoal_table *t, char precision, int mode, int vari
         const int kernel = vendor ? r->best : r->own;
         /* own == -1 means "no own kernel was valid", which must not read as "vendor" */
         if (!vendor && kernel < 0) continue;
-        if (kernel != SHOAL_KERNEL_VENDOR && (kernel < 0 || !fits(kernel, dims, smem_optin))) continue;
+        if (kernel != SHOAL_KERNEL_VENDOR && (kernel < 0 || !fits(fits_ctx, kernel, dims))) continue;
         const double d = shape_distance(r->dims, dims);
         /* ties: first rule in table order, which is sorted: deterministic */
         if (d < d_first) {
@@ -78,10 +78,10 @@ static int pick_in_mode(const shoal_table *t, char precision, int mode, int vari
 }
 
 int shoal_pick_kernel(const shoal_table *table, char precision, int mode, int variant, const int dims[3],
-                      int vendor, shoal_fits_fn fits, int smem_optin)
+                      int vendor, shoal_fits_fn fits, const void *fits_ctx)
 {
     if (!table) return -2;
-    int k = pick_in_mode(table, precision, mode, variant, dims, vendor, fits, smem_optin);
-    if (k == -2) k = pick_in_mode(table, precision, !mode, variant, dims, vendor, fits, smem_optin);
+    int k = pick_in_mode(table, precision, mode, variant, dims, vendor, fits, fits_ctx);
+    if (k == -2) k = pick_in_mode(table, precision, !mode, variant, dims, vendor, fits, fits_ctx);
     return k;
 }

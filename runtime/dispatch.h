@@ -9,8 +9,9 @@
 const shoal_table *shoal_select_table(const shoal_table *tables, int n_tables, const char *device_name,
                                       int cc_major, int cc_minor, int *match_level);
 
-/* Can kernel `index` of the routine serve this call? */
-typedef int (*shoal_fits_fn)(int index, const int dims[3], int smem_optin);
+/* Can kernel `index` of the routine serve this call? ctx is the caller's fits_ctx (what the
+ * routine needs to judge: its kernel array, the device's shared-memory limit...). */
+typedef int (*shoal_fits_fn)(const void *ctx, int index, const int dims[3]);
 
 /* The rule nearest to dims (distance: sum of |log2| ratios over the dimensions) among the rules
  * of this precision and variant, preferring the call's mode and falling back to the other mode,
@@ -18,6 +19,6 @@ typedef int (*shoal_fits_fn)(int index, const int dims[3], int smem_optin);
  * vendor when either of the two nearest rules chose it. Returns a kernel index,
  * SHOAL_KERNEL_VENDOR, or -2 when no rule serves (use the portable default). */
 int shoal_pick_kernel(const shoal_table *table, char precision, int mode, int variant, const int dims[3],
-                      int vendor, shoal_fits_fn fits, int smem_optin);
+                      int vendor, shoal_fits_fn fits, const void *fits_ctx);
 
 #endif

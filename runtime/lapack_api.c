@@ -28,13 +28,11 @@ static int output_stride_ok(int64_t stride, int64_t min_stride, int64_t batch)
 
 static int precision_index(char prec) { return prec == 'd' ? 1 : 0; }
 
-/* the routine whose kernels the fits callback judges: set right before each pick, per thread */
-static _Thread_local const shoal_lapack_routine_info *g_fits_routine;
-
-static int lapack_fits(int index, const int dims[3], int smem_optin)
+/* ctx: the routine whose kernels are judged */
+static int lapack_fits(const void *ctx, int index, const int dims[3])
 {
-    (void)smem_optin;
-    return shoal_lapack_kernel_fits(&g_fits_routine->kernels[index], dims[0], dims[1]);
+    const shoal_lapack_routine_info *ri = ctx;
+    return shoal_lapack_kernel_fits(&ri->kernels[index], dims[0], dims[1]);
 }
 
 static int variant_count(const shoal_lapack_routine_info *ri)
@@ -53,9 +51,7 @@ static int choose_kernel(struct shoal_context *ctx, int routine, char prec, int 
         c->dims[0] == dims[0] && c->dims[1] == dims[1] && c->dims[2] == dims[2])
         return c->kernel;
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
-    g_fits_routine = ri;
-    int kernel = shoal_pick_kernel(ctx->lapack_table[routine], prec, mode, variant, dims, vendor, lapack_fits,
-                                   ctx->smem_optin);
+    int kernel = shoal_pick_kernel(ctx->lapack_table[routine], prec, mode, variant, dims, vendor, lapack_fits, ri);
     if (kernel < 0 && kernel != SHOAL_KERNEL_VENDOR)
         kernel = ri->default_kernel[precision_index(prec) * variant_count(ri) + variant];
     c->valid = 1;

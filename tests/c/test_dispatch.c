@@ -16,9 +16,9 @@ static int g_failed;
     } while (0)
 
 /* kernel 9 "does not fit" anything larger than 16 in any dimension; the rest fit everything */
-static int fits(int index, const int dims[3], int smem_optin)
+static int fits(const void *ctx, int index, const int dims[3])
 {
-    (void)smem_optin;
+    (void)ctx;
     return index != 9 || (dims[0] <= 16 && dims[1] <= 16 && dims[2] <= 16);
 }
 
@@ -45,7 +45,7 @@ static const int n_tables = (int)(sizeof tables / sizeof tables[0]);
 static int pick(char prec, int mode, int variant, int m, int n, int k, int vendor)
 {
     const int dims[3] = {m, n, k};
-    return shoal_pick_kernel(&tables[1], prec, mode, variant, dims, vendor, fits, 1 << 20);
+    return shoal_pick_kernel(&tables[1], prec, mode, variant, dims, vendor, fits, NULL);
 }
 
 static void case_table_chain(void)
@@ -91,7 +91,7 @@ static void case_mode_fallback(void)
     CHECK(pick('d', SHOAL_MODE_ARRAY, 1, 8, 8, 8, 1) == V); /* no array rule: strided rules serve */
     CHECK(pick('z', SHOAL_MODE_STRIDED, 0, 8, 8, 8, 1) == -2);
     const int dims[3] = {8, 8, 8};
-    CHECK(shoal_pick_kernel(NULL, 'd', SHOAL_MODE_STRIDED, 0, dims, 1, fits, 0) == -2);
+    CHECK(shoal_pick_kernel(NULL, 'd', SHOAL_MODE_STRIDED, 0, dims, 1, fits, NULL) == -2);
 }
 
 static void case_zero_k(void)
