@@ -5,9 +5,9 @@
 BENCH_BIN := $(BUILD)/bin/shoal_bench
 BENCH_OBJ_DIR := $(BUILD)/bench
 BENCH_OBJS := $(BENCH_OBJ_DIR)/shoal_bench.o $(BENCH_OBJ_DIR)/bench_kernels.o \
-              $(BENCH_OBJ_DIR)/gemm_check.o
+              $(BENCH_OBJ_DIR)/gemm_check.o $(BENCH_OBJ_DIR)/bench_util.o
 
-$(BENCH_OBJ_DIR)/shoal_bench.o: bench/shoal_bench.c bench/bench_kernels.h tests/gpu/gemm_check.h \
+$(BENCH_OBJ_DIR)/shoal_bench.o: bench/shoal_bench.c bench/bench_kernels.h bench/bench_util.h tests/gpu/gemm_check.h \
                                 include/shoal.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Ibench -Itests/gpu -c $< -o $@
@@ -31,10 +31,10 @@ $(BENCH_BIN): $(BENCH_OBJS) $(LIB_SHARED)
 # The factorization benchmark (bench/lapack_bench.c; `make bench` runs bench/run_lapack_bench.py).
 # Host residual checks live in bench/lapack_check.c; the fill kernels are shared with shoal_bench.
 LAPACK_BENCH_BIN := $(BUILD)/bin/shoal_lapack_bench
-LAPACK_BENCH_OBJS := $(BENCH_OBJ_DIR)/lapack_bench.o $(BENCH_OBJ_DIR)/lapack_check.o \
+LAPACK_BENCH_OBJS := $(BENCH_OBJ_DIR)/lapack_bench.o $(BENCH_OBJ_DIR)/lapack_check.o $(BENCH_OBJ_DIR)/bench_util.o \
                      $(BENCH_OBJ_DIR)/bench_kernels.o
 
-$(BENCH_OBJ_DIR)/lapack_bench.o: bench/lapack_bench.c bench/bench_kernels.h bench/lapack_check.h \
+$(BENCH_OBJ_DIR)/lapack_bench.o: bench/lapack_bench.c bench/bench_kernels.h bench/bench_util.h bench/lapack_check.h \
                                  include/shoal.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Ibench -c $< -o $@
@@ -48,3 +48,8 @@ $(LAPACK_BENCH_BIN): $(LAPACK_BENCH_OBJS) $(LIB_SHARED)
 	@mkdir -p $(@D)
 	$(CC) -fopenmp $(LAPACK_BENCH_OBJS) -o $@ $(LDLIBS_SHOAL) -lcusolver -lcublas -lcudart \
 	    $(OPENBLAS_LIBS) -lstdc++ -lm
+
+# Host helpers of both benchmarks (median, copy bandwidth...).
+$(BENCH_OBJ_DIR)/bench_util.o: bench/bench_util.c bench/bench_util.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ibench -c $< -o $@

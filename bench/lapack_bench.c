@@ -48,6 +48,7 @@
  * Exit: 0 all rows ok, 1 a row FAILED, 2 usage, 77 no CUDA device ("SKIP: ..." printed).
  */
 #include "bench_kernels.h"
+#include "bench_util.h"
 #include "lapack_check.h"
 #include "shoal.h"
 
@@ -209,33 +210,6 @@ static void die(const char *what, const char *why, int line)
             die(#x, cudaGetErrorString(e_), __LINE__);                                        \
     } while (0)
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "shoal_lapack_bench: host allocation of %zu bytes failed\n", bytes);
-        exit(1);
-    }
-    return p;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static int64_t clamp64(int64_t x, int64_t lo, int64_t hi)
-{
-    return x < lo ? lo : x > hi ? hi : x;
-}
-
 /* FNV-1a then splitmix: a row's data depends on its key only, not on the rows run before. */
 static uint64_t seed_of(const char *key)
 {
@@ -306,40 +280,6 @@ static double roof_bytes_per_problem(int rid, int n, int nrhs, size_t es)
 
 /* ------------------------------------------------------------------------------------------ */
 /* The copy bandwidth that defines the roof. */
-
-static double measure_copy_bandwidth(void)
-{
-    size_t free_b = 0, total_b = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    size_t bytes = (size_t)1 << 30;
-    while (bytes > ((size_t)64 << 20) && 2 * bytes > free_b / 2)
-        bytes /= 2;
-    void *src, *dst;
-    CUDA_CHECK(cudaMalloc(&src, bytes));
-    CUDA_CHECK(cudaMalloc(&dst, bytes));
-    CUDA_CHECK(cudaMemsetAsync(src, 1, bytes, G.st));
-    int runs = G.o.runs < 9 ? 9 : G.o.runs;
-    double *t = xmalloc(sizeof(double) * (size_t)runs);
-    CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, G.st)); /* warm-up */
-    for (int r = 0; r < runs; ++r) {
-        cudaEvent_t e0 = G.ev[0], e1 = G.ev[1];
-        float ms;
-        CUDA_CHECK(cudaEventRecord(e0, G.st));
-        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, G.st));
-        CUDA_CHECK(cudaEventRecord(e1, G.st));
-        CUDA_CHECK(cudaEventSynchronize(e1));
-        CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-        t[r] = ms;
-    }
-    double ms = median(t, runs);
-    free(t);
-    cudaFree(src);
-    cudaFree(dst);
-    double gbs = 2.0 * (double)bytes / (ms * 1e6);
-    printf("# device-to-device copy: %.1f GB/s (bytes read + written; %zu MiB buffer, median of "
-           "%d)\n", gbs, bytes >> 20, runs);
-    return gbs;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Launches. Pointer-array casts: the vendor and shoal prototypes differ only in constness. */
@@ -573,7 +513,7 @@ static int64_t alloc_bytes(const row_data *d)
 
 static void choose_batch(row_data *d)
 {
-    int64_t b = clamp64(4 * G.l2_bytes / problem_bytes(d) + 1, MIN_BATCH, MAX_BATCH);
+    int64_t b = bench_clamp64(4 * G.l2_bytes / problem_bytes(d) + 1, MIN_BATCH, MAX_BATCH);
     size_t free_b = 0, total_b = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     int64_t fit = (int64_t)(0.7 * (double)free_b) / alloc_bytes(d);
@@ -669,7 +609,7 @@ static void pick_samples(row_data *d)
 static void fetch(const row_data *d, const void *dev, int64_t stride, int64_t idx, int64_t count,
                   double *out)
 {
-    void *tmp = xmalloc((size_t)count * d->es);
+    void *tmp = bench_xmalloc((size_t)count * d->es);
     CUDA_CHECK(cudaMemcpy(tmp, (const char *)dev + (size_t)(idx * stride) * d->es,
                           (size_t)count * d->es, cudaMemcpyDeviceToHost));
     lc_to_double(d->prec, tmp, count, out);
@@ -679,11 +619,11 @@ static void fetch(const row_data *d, const void *dev, int64_t stride, int64_t id
 static void download_originals(row_data *d)
 {
     int64_t nn = (int64_t)d->n * d->n;
-    d->hA0 = xmalloc(sizeof(double) * (size_t)(N_SAMPLES * nn));
+    d->hA0 = bench_xmalloc(sizeof(double) * (size_t)(N_SAMPLES * nn));
     for (int k = 0; k < N_SAMPLES; ++k)
         fetch(d, d->dA0, d->sa, d->sample[k], nn, d->hA0 + k * nn);
     if (d->ri->solve) {
-        d->hB0 = xmalloc(sizeof(double) * (size_t)(N_SAMPLES * d->sb));
+        d->hB0 = bench_xmalloc(sizeof(double) * (size_t)(N_SAMPLES * d->sb));
         for (int k = 0; k < N_SAMPLES; ++k)
             fetch(d, d->dB0, d->sb, d->sample[k], d->sb, d->hB0 + k * d->sb);
     }
@@ -727,7 +667,7 @@ static int setup_row(row_data *d, char prec, int rid, char variant, int n, int n
     choose_batch(d);
     if (d->batch < 1 || !alloc_row(d))
         return 0;
-    d->hinfo = xmalloc(sizeof(int) * (size_t)d->batch);
+    d->hinfo = bench_xmalloc(sizeof(int) * (size_t)d->batch);
     char key[64];
     row_key(key, sizeof key, prec, rid, variant, n, d->nrhs);
     fill_inputs(d, seed_of(key));
@@ -773,7 +713,7 @@ static double sample_residual(const row_data *d, int k)
     int64_t nn = (int64_t)n * n, idx = d->sample[k];
     const double *a0 = d->hA0 + k * nn;
     double eps = lc_eps(d->prec), r = INFINITY;
-    double *x = xmalloc(sizeof(double) * (size_t)(nn + n)); /* a result matrix + tau */
+    double *x = bench_xmalloc(sizeof(double) * (size_t)(nn + n)); /* a result matrix + tau */
     int ipiv[32];
     switch (d->rid) {
     case R_GETRF:
@@ -847,13 +787,13 @@ static double time_method(row_data *d, int m)
         die("synchronize after the timed runs (a kernel faulted?)", cudaGetErrorString(e), __LINE__);
     if (failed || runs < 1)
         return NAN;
-    double *t = xmalloc(sizeof(double) * (size_t)runs);
+    double *t = bench_xmalloc(sizeof(double) * (size_t)runs);
     for (int r = 0; r < runs; ++r) {
         float f;
         CUDA_CHECK(cudaEventElapsedTime(&f, G.ev[2 * r], G.ev[2 * r + 1]));
         t[r] = f;
     }
-    double ms = median(t, runs);
+    double ms = bench_median(t, runs);
     free(t);
     return ms;
 }
@@ -924,12 +864,12 @@ typedef struct cpu_buffers {
 static void cpu_alloc(const row_data *d, int64_t cnt, cpu_buffers *b)
 {
     size_t abytes = (size_t)(cnt * d->sa) * d->es;
-    b->pristine = xmalloc(abytes);
-    b->a = xmalloc(abytes);
-    b->tau = xmalloc((size_t)(cnt * d->n) * d->es);
-    b->work = xmalloc((size_t)omp_get_max_threads() * (size_t)cpu_lwork(d) * d->es);
-    b->ipiv = xmalloc(sizeof(int) * (size_t)(cnt * d->n));
-    b->info = xmalloc(sizeof(int) * (size_t)cnt);
+    b->pristine = bench_xmalloc(abytes);
+    b->a = bench_xmalloc(abytes);
+    b->tau = bench_xmalloc((size_t)(cnt * d->n) * d->es);
+    b->work = bench_xmalloc((size_t)omp_get_max_threads() * (size_t)cpu_lwork(d) * d->es);
+    b->ipiv = bench_xmalloc(sizeof(int) * (size_t)(cnt * d->n));
+    b->info = bench_xmalloc(sizeof(int) * (size_t)cnt);
     CUDA_CHECK(cudaMemcpy(b->pristine, d->dA0, abytes, cudaMemcpyDeviceToHost));
 }
 
@@ -961,14 +901,14 @@ static int64_t cpu_count(const row_data *d)
     int64_t by_mem = ((int64_t)256 << 20) / (d->sa * (int64_t)d->es); /* 256 MiB per copy */
     if (limit > by_mem)
         limit = by_mem;
-    int64_t pilot = clamp64(64 * (int64_t)threads, 1, limit);
+    int64_t pilot = bench_clamp64(64 * (int64_t)threads, 1, limit);
     cpu_buffers b;
     cpu_alloc(d, pilot, &b);
     double per = cpu_pass(d, pilot, &b) / (double)pilot;
     cpu_free(&b);
     double pass = G.o.cpu_seconds / (G.o.runs + 2);
     int64_t cnt = per > 0 ? (int64_t)(pass / per) : limit;
-    return clamp64(cnt, threads < limit ? threads : limit, limit);
+    return bench_clamp64(cnt, threads < limit ? threads : limit, limit);
 }
 
 static cpu_result measure_cpu(const row_data *d)
@@ -978,14 +918,14 @@ static cpu_result measure_cpu(const row_data *d)
     cpu_buffers b;
     cpu_alloc(d, c.count, &b);
     int runs = G.o.runs;
-    double *t = xmalloc(sizeof(double) * (size_t)runs);
+    double *t = bench_xmalloc(sizeof(double) * (size_t)runs);
     cpu_pass(d, c.count, &b); /* warm-up */
     for (int r = 0; r < runs; ++r)
         t[r] = cpu_pass(d, c.count, &b);
     c.ok = 1;
     for (int64_t i = 0; i < c.count; ++i)
         c.ok &= b.info[i] == 0;
-    c.ms = 1e3 * median(t, runs);
+    c.ms = 1e3 * bench_median(t, runs);
     c.gflops = c.ok ? flops_per_problem(d->rid, d->n, 0) * (double)c.count / (c.ms * 1e6) : NAN;
     free(t);
     cpu_free(&b);
@@ -1387,7 +1327,7 @@ static int open_handles(void)
         return 1;
     }
     int n_ev = 2 * (G.o.runs > 9 ? G.o.runs : 9);
-    G.ev = xmalloc(sizeof(cudaEvent_t) * (size_t)n_ev);
+    G.ev = bench_xmalloc(sizeof(cudaEvent_t) * (size_t)n_ev);
     for (int i = 0; i < n_ev; ++i)
         CUDA_CHECK(cudaEventCreate(&G.ev[i]));
     return -1;
@@ -1413,7 +1353,7 @@ static void print_preamble(int dev)
            G.o.vendor_dispatch ? "" : "; vendor dispatch off");
     printf("# host: OpenBLAS (%s), %d OpenMP threads\n", openblas_get_config(),
            omp_get_max_threads());
-    G.copy_gbs = measure_copy_bandwidth();
+    G.copy_gbs = bench_copy_bandwidth(G.st, G.o.runs);
     printf("# Gflop/s: LAWN 41 flops x batch / median of %d runs (2 warm-ups; overwritten inputs "
            "restored outside the timed events); lda = n, packed\n", G.o.runs);
     printf("# roof = copy GB/s x flops / bytes; bytes: A read+written (getrf, potrf, geqrf), A read "

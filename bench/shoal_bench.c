@@ -23,6 +23,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "bench_kernels.h"
+#include "bench_util.h"
 #include "gemm_check.h"
 #include "shoal.h"
 
@@ -106,79 +107,14 @@ static void die_cuda(cudaError_t e, const char *what, int line)
         }                                                                                     \
     } while (0)
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "shoal_bench: host allocation of %zu bytes failed\n", bytes);
-        exit(1);
-    }
-    return p;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static const char *trans_str(int ta, int tb)
 {
     static const char *s[4] = {"nn", "nt", "tn", "tt"};
     return s[ta * 2 + tb];
 }
 
-static int64_t clamp64(int64_t x, int64_t lo, int64_t hi)
-{
-    return x < lo ? lo : x > hi ? hi : x;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* Ceilings. */
-
-static double measure_copy_bandwidth(void)
-{
-    size_t free_b = 0, total_b = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    size_t bytes = (size_t)1 << 30;
-    while (bytes > ((size_t)64 << 20) && 2 * bytes > free_b / 2)
-        bytes /= 2;
-    void *src, *dst;
-    CUDA_CHECK(cudaMalloc(&src, bytes));
-    CUDA_CHECK(cudaMalloc(&dst, bytes));
-    CUDA_CHECK(cudaMemsetAsync(src, 1, bytes, G.st));
-    cudaEvent_t e0, e1;
-    CUDA_CHECK(cudaEventCreate(&e0));
-    CUDA_CHECK(cudaEventCreate(&e1));
-    int runs = G.o.runs < 9 ? 9 : G.o.runs;
-    double *t = xmalloc(sizeof(double) * (size_t)runs);
-    CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, G.st));
-    for (int r = 0; r < runs; ++r) {
-        float ms;
-        CUDA_CHECK(cudaEventRecord(e0, G.st));
-        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, G.st));
-        CUDA_CHECK(cudaEventRecord(e1, G.st));
-        CUDA_CHECK(cudaEventSynchronize(e1));
-        CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-        t[r] = ms;
-    }
-    double ms = median(t, runs);
-    free(t);
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    cudaFree(src);
-    cudaFree(dst);
-    printf("# device-to-device copy: %.1f GB/s (bytes read + written; %zu MiB buffer, median of "
-           "%d)\n",
-           2.0 * (double)bytes / (ms * 1e6), bytes >> 20, runs);
-    return 2.0 * (double)bytes / (ms * 1e6);
-}
 
 static double measure_gemm_peak(char prec)
 {
@@ -200,7 +136,7 @@ static double measure_gemm_peak(char prec)
     CUDA_CHECK(cudaEventCreate(&e0));
     CUDA_CHECK(cudaEventCreate(&e1));
     int runs = G.o.runs;
-    double *t = xmalloc(sizeof(double) * (size_t)runs);
+    double *t = bench_xmalloc(sizeof(double) * (size_t)runs);
     for (int r = -1; r < runs; ++r) {
         CUDA_CHECK(cudaEventRecord(e0, G.st));
         if (prec == 's') {
@@ -219,7 +155,7 @@ static double measure_gemm_peak(char prec)
         if (r >= 0)
             t[r] = ms;
     }
-    double ms = median(t, runs);
+    double ms = bench_median(t, runs);
     double gflops = 2.0 * (double)n * n * n / (ms * 1e6);
     CUBLAS_CHECK(cublasSetMathMode(G.cb, CUBLAS_DEFAULT_MATH));
     free(t);
@@ -288,7 +224,7 @@ static int64_t batch_for(const shape *s, size_t es, int *limited)
 {
     int64_t mn = (int64_t)s->m * s->n;
     int64_t cap = (s->m <= 4 && s->n <= 4) ? 4000000 : 1000000;
-    int64_t b = clamp64(((int64_t)1 << 25) / mn, 1000, cap);
+    int64_t b = bench_clamp64(((int64_t)1 << 25) / mn, 1000, cap);
     int64_t bytes = ((int64_t)s->m * s->k + (int64_t)s->k * s->n + mn) * (int64_t)es;
     int64_t need = (int64_t)(G.o.l2_factor * (double)G.l2_bytes) / bytes + 1;
     if (b < need)
@@ -389,10 +325,10 @@ static int setup_shape(shape_data *d, char prec, const shape *s, uint64_t seed, 
     CUDA_CHECK(bench_pointer_array(d->dcp, d->dc, d->sc * (int64_t)d->es, d->batch, G.st));
     CUDA_CHECK(cudaStreamSynchronize(G.st));
     pick_samples(d);
-    d->ha = xmalloc((size_t)(d->n_sampled * d->sa) * d->es);
-    d->hb = xmalloc((size_t)(d->n_sampled * d->sb) * d->es);
+    d->ha = bench_xmalloc((size_t)(d->n_sampled * d->sa) * d->es);
+    d->hb = bench_xmalloc((size_t)(d->n_sampled * d->sb) * d->es);
     for (int m = 0; m < N_METHODS; ++m)
-        d->hc[m] = xmalloc((size_t)(d->n_sampled * d->sc) * d->es);
+        d->hc[m] = bench_xmalloc((size_t)(d->n_sampled * d->sc) * d->es);
     download_samples(d, d->da, d->sa, d->ha);
     download_samples(d, d->db, d->sb, d->hb);
     d->cpu_gflops = NAN;
@@ -481,7 +417,7 @@ static double time_method(shape_data *d, int method, int mode)
     size_t c_bytes = (size_t)(d->batch * d->sc) * d->es;
     CUDA_CHECK(cudaMemsetAsync(d->dc, 0xff, c_bytes, G.st));
     int runs = G.o.runs;
-    cudaEvent_t *ev = xmalloc(sizeof(cudaEvent_t) * 2 * (size_t)runs);
+    cudaEvent_t *ev = bench_xmalloc(sizeof(cudaEvent_t) * 2 * (size_t)runs);
     for (int i = 0; i < 2 * runs; ++i)
         CUDA_CHECK(cudaEventCreate(&ev[i]));
     double ms = NAN;
@@ -498,13 +434,13 @@ static double time_method(shape_data *d, int method, int mode)
     if (e != cudaSuccess)
         die_cuda(e, "synchronize after timed runs (a kernel faulted?)", __LINE__);
     if (!failed) {
-        double *t = xmalloc(sizeof(double) * (size_t)runs);
+        double *t = bench_xmalloc(sizeof(double) * (size_t)runs);
         for (int r = 0; r < runs; ++r) {
             float f;
             CUDA_CHECK(cudaEventElapsedTime(&f, ev[2 * r], ev[2 * r + 1]));
             t[r] = f;
         }
-        ms = median(t, runs);
+        ms = bench_median(t, runs);
         free(t);
         download_samples(d, d->dc, d->sc, d->hc[method]);
     }
@@ -520,7 +456,7 @@ static double sample_error(const shape_data *d, int method)
     const shape *s = &d->s;
     int64_t rows_a = s->ta ? s->k : s->m, cols_a = s->ta ? s->m : s->k;
     int64_t rows_b = s->tb ? s->n : s->k, cols_b = s->tb ? s->k : s->n;
-    double *ref = xmalloc(sizeof(double) * (size_t)d->sc);
+    double *ref = bench_xmalloc(sizeof(double) * (size_t)d->sc);
     double worst = 0.0;
     for (int64_t i = 0; i < d->n_sampled; ++i) {
         const char *a = (const char *)d->ha + (size_t)(i * d->sa) * d->es;
@@ -551,19 +487,19 @@ static void measure_cpu(shape_data *d)
     double flops1 = 2.0 * s->m * s->n * s->k;
     int threads = omp_get_max_threads();
     int64_t cnt = (int64_t)(G.o.cpu_flops_target / flops1);
-    cnt = clamp64(cnt, threads, G.o.cpu_max);
+    cnt = bench_clamp64(cnt, threads, G.o.cpu_max);
     if (cnt > d->batch)
         cnt = d->batch;
     d->cpu_batch = (int)cnt;
-    void *a = xmalloc((size_t)(cnt * d->sa) * d->es);
-    void *b = xmalloc((size_t)(cnt * d->sb) * d->es);
-    void *c = xmalloc((size_t)(cnt * d->sc) * d->es);
+    void *a = bench_xmalloc((size_t)(cnt * d->sa) * d->es);
+    void *b = bench_xmalloc((size_t)(cnt * d->sb) * d->es);
+    void *c = bench_xmalloc((size_t)(cnt * d->sc) * d->es);
     CUDA_CHECK(cudaMemcpy(a, d->da, (size_t)(cnt * d->sa) * d->es, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(b, d->db, (size_t)(cnt * d->sb) * d->es, cudaMemcpyDeviceToHost));
     memset(c, 0, (size_t)(cnt * d->sc) * d->es);
     CBLAS_TRANSPOSE ta = s->ta ? CblasTrans : CblasNoTrans, tb = s->tb ? CblasTrans : CblasNoTrans;
     int runs = G.o.runs;
-    double *t = xmalloc(sizeof(double) * (size_t)runs);
+    double *t = bench_xmalloc(sizeof(double) * (size_t)runs);
     for (int r = -1; r < runs; ++r) {
         double t0 = omp_get_wtime();
         if (d->prec == 's') {
@@ -585,7 +521,7 @@ static void measure_cpu(shape_data *d)
         if (r >= 0)
             t[r] = dt;
     }
-    double sec = median(t, runs);
+    double sec = bench_median(t, runs);
     d->cpu_gflops = flops1 * (double)cnt / (sec * 1e9);
     free(t);
     free(a);
@@ -855,7 +791,7 @@ int main(int argc, char **argv)
            cublas_version, table ? table : "?", level);
     printf("# host: OpenBLAS (%s), %d OpenMP threads\n", openblas_get_config(),
            omp_get_max_threads());
-    G.copy_gbs = measure_copy_bandwidth();
+    G.copy_gbs = bench_copy_bandwidth(G.st, G.o.runs);
     for (int p = 0; p < 2; ++p)
         G.peak[p] = G.o.precs[p] ? measure_gemm_peak(p ? 'd' : 's') : NAN;
     printf("# roof = min(peak, copy * flops / bytes), bytes = (mk + kn + mn) elem per matrix; "
