@@ -7,7 +7,7 @@ CC ?= gcc
 # GPU targets: compute capabilities without the dot (80 = sm_80, 90 = sm_90)
 CUDA_ARCHS ?= 80 90
 # Every routine with a search space; `make tune ROUTINES="getrf potrf"` tunes a subset.
-ROUTINES ?= gemm getrf getrs gesv getri getri_fused potrf potrs posv geqrf
+ROUTINES ?= gemm getrf getrs gesv getri getri_fused potrf potrs posv geqrf gemv trsv gemv_vbatched
 PRECISIONS ?= s d
 PYTHON ?= python3
 PREFIX ?= $(abspath .)
@@ -33,7 +33,8 @@ empty :=
 space := $(empty) $(empty)
 
 RUNTIME_SRCS := $(wildcard runtime/*.c)
-RUNTIME_OBJS := $(patsubst runtime/%.c,$(BUILD)/obj/runtime/%.o,$(RUNTIME_SRCS))
+RUNTIME_OBJS := $(patsubst runtime/%.c,$(BUILD)/obj/runtime/%.o,$(RUNTIME_SRCS)) \
+                $(patsubst runtime/%.cu,$(BUILD)/obj/runtime/%.cu.o,$(wildcard runtime/*.cu))
 # generated/sources.mk (written by emit, which make runs first) names GEN_CU and GEN_C
 GEN_DIR := generated
 -include generated/sources.mk
@@ -41,7 +42,7 @@ GEN_OBJS := $(patsubst generated/%.cu,$(BUILD)/obj/generated/%.o,$(GEN_CU)) \
             $(patsubst generated/%.c,$(BUILD)/obj/generated/%.o,$(GEN_C))
 TUNER_OBJS := $(patsubst tuner/%.c,$(BUILD)/obj/tuner/%.o,$(wildcard tuner/*.c)) $(BUILD)/obj/tuner/device_util.o \
               $(patsubst %,$(BUILD)/obj/runtime/%.o,gemm_launch gemm_vendor lapack_launch lapack_vendor \
-                lapack_vendor_lu lapack_vendor_chol_qr)
+                lapack_vendor_lu lapack_vendor_chol_qr blas2_launch blas2_vendor)
 TUNER := $(BUILD)/bin/shoal_tune
 GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard search_space/*.toml)
 
@@ -74,7 +75,11 @@ $(GEN_CU) $(GEN_C): generated/sources.mk
 $(BUILD)/obj/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) include/shoal.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(BUILD)/obj/generated/%.o: generated/%.cu runtime/kernel_abi.h runtime/lapack_abi.h
+$(BUILD)/obj/runtime/%.cu.o: runtime/%.cu $(wildcard runtime/*.h) include/shoal.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+$(BUILD)/obj/generated/%.o: generated/%.cu runtime/kernel_abi.h runtime/lapack_abi.h runtime/blas2_abi.h \
+                            runtime/kernel_util.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 $(BUILD)/obj/generated/%.o: generated/%.c runtime/dispatch_table.h

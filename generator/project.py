@@ -5,6 +5,7 @@ real ones without copying templates/module.cu.j2."""
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,13 +34,36 @@ def default_project(root: Path = REPO_ROOT) -> Project:
                    include_dir=root / "runtime")
 
 
+# {% import "x.cu.j2" ... %} / {% from "x.cu.j2" import ... %} / {% include "x.cu.j2" %}
+_TEMPLATE_REF = re.compile(r"""{%-?\s*(?:import|from|include)\s+["']([^"']+)["']""")
+
+
+def imported_templates(project: Project, names: list[str]) -> list[str]:
+    """Templates that the named ones import or include (by literal name), transitively, in
+    first-seen order, excluding the named ones themselves."""
+    seen = list(names)
+    out: list[str] = []
+    i = 0
+    while i < len(seen):
+        text = project.template_path(seen[i]).read_text()
+        for ref in _TEMPLATE_REF.findall(text):
+            if ref not in seen:
+                seen.append(ref)
+                out.append(ref)
+        i += 1
+    return out
+
+
 def template_version(project: Project, space: SearchSpace) -> str:
     """First 16 hex digits of sha256 over the search-space file, the design templates it names
-    and module.cu.j2. A measurement is only trusted for emission under the same version: the
-    kernel names would still match after a template edit, but not the code behind them."""
+    and module.cu.j2, then the templates those import (a TRSV template reuses the GEMV device
+    functions, so a GEMV edit must retire TRSV results too). A measurement is only trusted for
+    emission under the same version: the kernel names would still match after a template edit,
+    but not the code behind them."""
     h = hashlib.sha256()
     files = [space.path] + [project.template_path(t) for t in space.templates()]
     files.append(project.template_path(MODULE_TEMPLATE))
+    files += [project.template_path(t) for t in imported_templates(project, space.templates())]
     for f in files:
         data = f.read_bytes()
         # Name and length frame each file so that moving bytes between files changes the hash.

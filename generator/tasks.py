@@ -13,6 +13,8 @@ from .prune import applicable, static_prune
 from .search_space import Candidate, SearchSpace, Shape, candidates
 
 VENDOR_DESIGN = "vendor"
+# `vendor = "none"` in a search space: the vendor has no such routine, nothing to measure
+NO_VENDOR = "none"
 
 
 @dataclass(frozen=True)
@@ -86,10 +88,11 @@ def build_plan(space: SearchSpace, precisions: Iterable[str], device: Mapping[st
             common: dict[str, Any] = dict(routine=space.routine.name, prec=prec, shape=shape,
                           variant_index=space.variant_index(shape.variant), batch=batch,
                           flops=space.flops(shape, prec), bytes=space.bytes(shape, prec))
-            plan.tasks.append(Task(id=len(plan.tasks), kernel=space.routine.vendor,
-                                   design=VENDOR_DESIGN, config="{}",
-                                   slots={s: 0 for s in ("dim_x", "dim_y", "p0", "p1", "p2", "p3")},
-                                   module=None, **common))
+            if space.routine.vendor != NO_VENDOR:
+                plan.tasks.append(Task(id=len(plan.tasks), kernel=space.routine.vendor,
+                                       design=VENDOR_DESIGN, config="{}",
+                                       slots={s: 0 for s in ("dim_x", "dim_y", "p0", "p1", "p2", "p3")},
+                                       module=None, **common))
             for cand in live:
                 if not applicable(cand, shape, device):
                     continue

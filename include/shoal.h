@@ -254,6 +254,95 @@ shoal_status shoal_lapack_kernel_name(shoal_handle handle, const char *routine, 
                                       int pointer_array, char variant, int m, int n, int nrhs,
                                       const char **name);
 
+
+/* ---- level 2: GEMV, TRSV, variable-size GEMV (docs/blas2.md) ----
+ * Vectors take BLAS increments: nonzero, negative allowed (element i of a length-L vector then
+ * sits at x[(L - 1 - i) * |inc|], the pointer given is the lowest address, as in BLAS).
+ * Strided batches: problem i uses A + i * strideA, x + i * stridex, y + i * stridey. */
+
+typedef enum shoal_diag {
+    SHOAL_DIAG_NON_UNIT = 0, /* the diagonal of A is used */
+    SHOAL_DIAG_UNIT = 1      /* the diagonal is taken as ones and not read */
+} shoal_diag;
+
+/* y_i = alpha * op(A_i) * x_i + beta * y_i; A_i is m x n, lda >= max(1, m); x has n (op N) or m
+ * (op T) elements, y the other count. With beta == 0, y is not read; with alpha == 0 or an empty
+ * op(A) row length, A and x are not read. */
+shoal_status shoal_sgemv_batched(shoal_handle handle, shoal_operation trans, int m, int n, float alpha,
+                                 const float *const A[], int64_t lda, const float *const x[], int64_t incx,
+                                 float beta, float *const y[], int64_t incy, int64_t batch);
+shoal_status shoal_dgemv_batched(shoal_handle handle, shoal_operation trans, int m, int n, double alpha,
+                                 const double *const A[], int64_t lda, const double *const x[], int64_t incx,
+                                 double beta, double *const y[], int64_t incy, int64_t batch);
+shoal_status shoal_sgemv_strided_batched(shoal_handle handle, shoal_operation trans, int m, int n, float alpha,
+                                         const float *A, int64_t lda, int64_t strideA, const float *x,
+                                         int64_t incx, int64_t stridex, float beta, float *y, int64_t incy,
+                                         int64_t stridey, int64_t batch);
+shoal_status shoal_dgemv_strided_batched(shoal_handle handle, shoal_operation trans, int m, int n, double alpha,
+                                         const double *A, int64_t lda, int64_t strideA, const double *x,
+                                         int64_t incx, int64_t stridex, double beta, double *y, int64_t incy,
+                                         int64_t stridey, int64_t batch);
+
+/* Solves op(A_i) x_i = b_i in place (x holds b on entry); A_i is n x n triangular (uplo), only
+ * that triangle is read (and not its diagonal with SHOAL_DIAG_UNIT). No singularity check, as in
+ * BLAS: a zero diagonal entry gives Inf/NaN in that problem only. */
+shoal_status shoal_strsv_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag,
+                                 int n, const float *const A[], int64_t lda, float *const x[], int64_t incx,
+                                 int64_t batch);
+shoal_status shoal_dtrsv_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag,
+                                 int n, const double *const A[], int64_t lda, double *const x[], int64_t incx,
+                                 int64_t batch);
+shoal_status shoal_strsv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans,
+                                         shoal_diag diag, int n, const float *A, int64_t lda, int64_t strideA,
+                                         float *x, int64_t incx, int64_t stridex, int64_t batch);
+shoal_status shoal_dtrsv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans,
+                                         shoal_diag diag, int n, const double *A, int64_t lda, int64_t strideA,
+                                         double *x, int64_t incx, int64_t stridex, int64_t batch);
+
+/* Variable-size GEMV: problem i is m[i] x n[i] with lda[i], incx[i], incy[i]; m, n, lda, incx,
+ * incy are DEVICE arrays of batch entries. max_m, max_n must bound every m[i], n[i] (the launch
+ * is shaped for them; use shoal_imax_device when they are not known). Problems with m[i] or
+ * n[i] <= 0 are skipped; per-problem values are not checked on the host (that would need a
+ * synchronization): lda[i] >= m[i] and nonzero increments are the caller's to keep, or the
+ * results are undefined. Thread blocks whose tile lies outside their problem exit at once. */
+shoal_status shoal_sgemv_vbatched(shoal_handle handle, shoal_operation trans, const int *m, const int *n, int max_m,
+                                  int max_n, float alpha, const float *const A[], const int *lda,
+                                  const float *const x[], const int *incx, float beta, float *const y[],
+                                  const int *incy, int64_t batch);
+shoal_status shoal_dgemv_vbatched(shoal_handle handle, shoal_operation trans, const int *m, const int *n, int max_m,
+                                  int max_n, double alpha, const double *const A[], const int *lda,
+                                  const double *const x[], const int *incx, double beta, double *const y[],
+                                  const int *incy, int64_t batch);
+
+/* Variable-size GEMM: C_i = alpha * op(A_i) * op(B_i) + beta * C_i with op(A_i) m[i] x k[i],
+ * op(B_i) k[i] x n[i]; m, n, k, lda, ldb, ldc are DEVICE arrays of batch entries and A, B, C
+ * device arrays of pointers. max_m, max_n, max_k must bound every m[i], n[i], k[i] (the launch is
+ * shaped for them). Problems with m[i] or n[i] <= 0 are skipped; k[i] <= 0 or alpha == 0 scales
+ * C_i by beta (C not read when beta == 0). Per-problem leading dimensions are the caller's to
+ * keep valid (lda[i] >= rows of A_i as stored...), as with MAGMA's vbatched routines: checking them
+ * would need a host synchronization. Thread blocks whose tile lies outside their problem exit at
+ * once. */
+shoal_status shoal_sgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m,
+                                  const int *n, const int *k, int max_m, int max_n, int max_k, float alpha,
+                                  const float *const A[], const int *lda, const float *const B[], const int *ldb,
+                                  float beta, float *const C[], const int *ldc, int64_t batch);
+shoal_status shoal_dgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m,
+                                  const int *n, const int *k, int max_m, int max_n, int max_k, double alpha,
+                                  const double *const A[], const int *lda, const double *const B[], const int *ldb,
+                                  double beta, double *const C[], const int *ldc, int64_t batch);
+
+/* Convenience for variable-size calls: *result = max(0, values[0..count)) over a DEVICE array,
+ * computed on the device on the handle's stream. Unlike every other call it synchronizes that
+ * stream (the result comes back to the host). */
+shoal_status shoal_imax_device(shoal_handle handle, const int *values, int64_t count, int *result);
+
+/* Which kernel serves a level-2 or variable-size call: routine "gemv", "trsv", "gemv_vbatched" or
+ * "gemm_vbatched", variant as in its search space ("n"/"t"; trsv "ln", "lt", "un", "ut";
+ * gemm_vbatched "nn", "nt", "tn", "tt"), m x n (trsv: m = n; vbatched: the maxima; gemm_vbatched:
+ * k = n is assumed). *name is a static string (a kernel name, or "cublas"). */
+shoal_status shoal_blas2_kernel_name(shoal_handle handle, const char *routine, char precision, int pointer_array,
+                                     const char *variant, int m, int n, const char **name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -36,6 +36,7 @@ struct shoal_context {
     cusolverDnHandle_t cusolver;   /* vendor of the Cholesky routines */
     const shoal_table *lapack_table[SHOAL_LAPACK_N_ROUTINES]; /* NULL: portable default */
     shoal_dispatch_cache lapack_cache[SHOAL_LAPACK_N_ROUTINES];
+    int *scratch;                  /* one device int: shoal_imax_device's result */
 };
 
 /* NULL unless h is a live handle. */

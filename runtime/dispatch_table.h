@@ -14,7 +14,11 @@ enum shoal_design {
     SHOAL_DESIGN_STAGED = 2,         /* whole small problems in shared memory, MPB per group, pipelined */
     SHOAL_DESIGN_REGS = 3,           /* factorizations: a problem in a thread team's registers */
     SHOAL_DESIGN_SMEM = 4,           /* factorizations: a problem in shared memory */
-    SHOAL_DESIGN_SERIAL = 5          /* factorizations: a problem per thread (tiny sizes) */
+    SHOAL_DESIGN_SERIAL = 5,         /* factorizations: a problem per thread (tiny sizes) */
+    SHOAL_DESIGN_GROUP = 6,          /* gemv: MPB whole problems per block through shared memory */
+    SHOAL_DESIGN_STREAM = 7,         /* gemv: A streamed in vector loads, BLK outputs per block */
+    SHOAL_DESIGN_BLOCKED = 8,        /* trsv: blocked substitution, a warp or a block per problem */
+    SHOAL_DESIGN_VTILED = 9          /* gemm_vbatched: tiles shaped for the maxima, early exit */
 };
 
 enum shoal_mode { SHOAL_MODE_STRIDED = 0, SHOAL_MODE_ARRAY = 1 };
@@ -27,7 +31,8 @@ typedef struct shoal_kernel_desc {
     unsigned char design;            /* enum shoal_design */
     short dim_x, dim_y;              /* threads */
     short p[4];                      /* TILED: BLK_M, BLK_N, BLK_K; STAGED: MPB, TM, TN, FLAT;
-                                        REGS, SMEM: N, NB, design-specific (docs/lapack.md) */
+                                        REGS, SMEM: N, NB, design-specific (docs/lapack.md);
+                                        GROUP, STREAM, BLOCKED, VTILED: docs/blas2.md */
     const void *func;                /* host stub of the __global__ function */
 } shoal_kernel_desc;
 
@@ -68,5 +73,9 @@ SHOAL_ROUTINE_TABLES(potrf)
 SHOAL_ROUTINE_TABLES(potrs)
 SHOAL_ROUTINE_TABLES(posv)
 SHOAL_ROUTINE_TABLES(geqrf)
+SHOAL_ROUTINE_TABLES(gemv)
+SHOAL_ROUTINE_TABLES(trsv)
+SHOAL_ROUTINE_TABLES(gemv_vbatched)
+SHOAL_ROUTINE_TABLES(gemm_vbatched)
 
 #endif

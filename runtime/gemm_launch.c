@@ -24,6 +24,10 @@ int shoal_design_from_name(const char *name)
     if (strcmp(name, "regs") == 0) return SHOAL_DESIGN_REGS;
     if (strcmp(name, "smem") == 0) return SHOAL_DESIGN_SMEM;
     if (strcmp(name, "serial") == 0) return SHOAL_DESIGN_SERIAL;
+    if (strcmp(name, "group") == 0) return SHOAL_DESIGN_GROUP;
+    if (strcmp(name, "stream") == 0) return SHOAL_DESIGN_STREAM;
+    if (strcmp(name, "blocked") == 0) return SHOAL_DESIGN_BLOCKED;
+    if (strcmp(name, "vtiled") == 0) return SHOAL_DESIGN_VTILED;
     return -1;
 }
 

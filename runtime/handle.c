@@ -41,6 +41,12 @@ shoal_status shoal_create(shoal_handle *handle)
         free(ctx);
         return SHOAL_STATUS_VENDOR_ERROR;
     }
+    if (cudaMalloc((void **)&ctx->scratch, sizeof(int)) != cudaSuccess) {
+        cusolverDnDestroy(ctx->cusolver);
+        cublasDestroy(ctx->cublas);
+        free(ctx);
+        return SHOAL_STATUS_ALLOC_FAILED;
+    }
     ctx->gemm_table = shoal_select_table(shoal_gemm_tables, shoal_gemm_n_tables, ctx->device_name,
                                          ctx->cc_major, ctx->cc_minor, &ctx->gemm_match_level);
     for (int r = 0; r < SHOAL_LAPACK_N_ROUTINES; ++r) {
@@ -60,6 +66,7 @@ shoal_status shoal_destroy(shoal_handle handle)
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
     cublasDestroy(ctx->cublas);
     cusolverDnDestroy(ctx->cusolver);
+    cudaFree(ctx->scratch);
     ctx->magic = 0;
     free(ctx);
     return SHOAL_STATUS_SUCCESS;

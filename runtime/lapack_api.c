@@ -26,8 +26,6 @@ static int output_stride_ok(int64_t stride, int64_t min_stride, int64_t batch)
 
 /* ---- dispatch ---- */
 
-static int precision_index(char prec) { return prec == 'd' ? 1 : 0; }
-
 /* ctx: the routine whose kernels are judged */
 static int lapack_fits(const void *ctx, int index, const int dims[3])
 {
@@ -35,35 +33,12 @@ static int lapack_fits(const void *ctx, int index, const int dims[3])
     return shoal_lapack_kernel_fits(&ri->kernels[index], dims[0], dims[1]);
 }
 
-static int variant_count(const shoal_lapack_routine_info *ri)
-{
-    int n = 0;
-    while (ri->variants[n]) ++n;
-    return n;
-}
-
 /* Kernel index or SHOAL_KERNEL_VENDOR; cached per handle and routine for repeated shapes. */
 static int choose_kernel(struct shoal_context *ctx, int routine, char prec, int mode, int variant, const int dims[3],
                          int vendor)
 {
-    shoal_dispatch_cache *c = &ctx->lapack_cache[routine];
-    if (c->valid && c->precision == prec && c->mode == mode && c->variant == variant && c->vendor_enabled == vendor &&
-        c->dims[0] == dims[0] && c->dims[1] == dims[1] && c->dims[2] == dims[2])
-        return c->kernel;
-    const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
-    int kernel = shoal_pick_kernel(ctx->lapack_table[routine], prec, mode, variant, dims, vendor, lapack_fits, ri);
-    if (kernel < 0 && kernel != SHOAL_KERNEL_VENDOR)
-        kernel = ri->default_kernel[precision_index(prec) * variant_count(ri) + variant];
-    c->valid = 1;
-    c->precision = prec;
-    c->mode = (unsigned char)mode;
-    c->variant = (unsigned char)variant;
-    c->vendor_enabled = (unsigned char)vendor;
-    c->dims[0] = dims[0];
-    c->dims[1] = dims[1];
-    c->dims[2] = dims[2];
-    c->kernel = (short)kernel;
-    return kernel;
+    return shoal_routine_choose(ctx, routine, prec, mode, variant, dims, vendor, lapack_fits,
+                                &shoal_lapack_routines[routine]);
 }
 
 /* Runs routine on p. m, n, nrhs > 0 and batch > 0 here; arguments are valid. */
@@ -443,11 +418,11 @@ shoal_status shoal_lapack_kernel_name(shoal_handle handle, const char *routine, 
                                       char variant, int m, int n, int nrhs, const char **name)
 {
     const int r = shoal_lapack_routine_id(routine);
-    if (r < 0 || (precision != 's' && precision != 'd') || m < 1 || n < 1 || nrhs < 0 || !name) return BAD;
+    if (r < 0 || r >= SHOAL_GEMV || (precision != 's' && precision != 'd') || m < 1 || n < 1 || nrhs < 0 || !name)
+        return BAD;
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[r];
-    int v = -1;
-    for (int i = 0; ri->variants[i]; ++i)
-        if (ri->variants[i] == variant) v = i;
+    const char name1[2] = {variant, 0};
+    const int v = shoal_routine_variant_index(ri, name1);
     if (v < 0) return BAD;
     struct shoal_context *ctx = shoal_context_get(handle);
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;

@@ -2,20 +2,26 @@
 
 #include <string.h>
 
-#define ROUTINE(r, variants, has_nrhs)                                                                  \
-    {#r, variants, has_nrhs, shoal_##r##_kernels, &shoal_##r##_n_kernels, shoal_##r##_tables,          \
+#include "context.h"
+
+#define ROUTINE(r, variants, n_variants, has_nrhs)                                                      \
+    {#r, variants, n_variants, has_nrhs, shoal_##r##_kernels, &shoal_##r##_n_kernels, shoal_##r##_tables,          \
      &shoal_##r##_n_tables, shoal_##r##_default_kernel}
 
 const shoal_lapack_routine_info shoal_lapack_routines[SHOAL_LAPACK_N_ROUTINES] = {
-    [SHOAL_GETRF] = ROUTINE(getrf, "n", 0),
-    [SHOAL_GETRS] = ROUTINE(getrs, "nt", 1),
-    [SHOAL_GESV] = ROUTINE(gesv, "n", 1),
-    [SHOAL_GETRI] = ROUTINE(getri, "n", 0),
-    [SHOAL_GETRI_FUSED] = ROUTINE(getri_fused, "n", 0),
-    [SHOAL_POTRF] = ROUTINE(potrf, "lu", 0),
-    [SHOAL_POTRS] = ROUTINE(potrs, "lu", 1),
-    [SHOAL_POSV] = ROUTINE(posv, "lu", 1),
-    [SHOAL_GEQRF] = ROUTINE(geqrf, "n", 0),
+    [SHOAL_GETRF] = ROUTINE(getrf, "n", 1, 0),
+    [SHOAL_GETRS] = ROUTINE(getrs, "n t", 2, 1),
+    [SHOAL_GESV] = ROUTINE(gesv, "n", 1, 1),
+    [SHOAL_GETRI] = ROUTINE(getri, "n", 1, 0),
+    [SHOAL_GETRI_FUSED] = ROUTINE(getri_fused, "n", 1, 0),
+    [SHOAL_POTRF] = ROUTINE(potrf, "l u", 2, 0),
+    [SHOAL_POTRS] = ROUTINE(potrs, "l u", 2, 1),
+    [SHOAL_POSV] = ROUTINE(posv, "l u", 2, 1),
+    [SHOAL_GEQRF] = ROUTINE(geqrf, "n", 1, 0),
+    [SHOAL_GEMV] = ROUTINE(gemv, "n t", 2, 0),
+    [SHOAL_TRSV] = ROUTINE(trsv, "ln lt un ut", 4, 0),
+    [SHOAL_GEMV_VBATCHED] = ROUTINE(gemv_vbatched, "n t", 2, 0),
+    [SHOAL_GEMM_VBATCHED] = ROUTINE(gemm_vbatched, "nn nt tn tt", 4, 0),
 };
 
 int shoal_lapack_routine_id(const char *name)
@@ -24,4 +30,43 @@ int shoal_lapack_routine_id(const char *name)
     for (int i = 0; i < SHOAL_LAPACK_N_ROUTINES; ++i)
         if (strcmp(shoal_lapack_routines[i].name, name) == 0) return i;
     return -1;
+}
+
+int shoal_routine_variant_index(const shoal_lapack_routine_info *ri, const char *variant)
+{
+    if (!variant) return -1;
+    const size_t len = strlen(variant);
+    const char *s = ri->variants;
+    for (int i = 0; i < ri->n_variants; ++i) {
+        const char *end = strchr(s, ' ');
+        const size_t tok = end ? (size_t)(end - s) : strlen(s);
+        if (tok == len && strncmp(s, variant, len) == 0) return i;
+        s = end ? end + 1 : s + tok;
+    }
+    return -1;
+}
+
+static int precision_index(char prec) { return prec == 'd' ? 1 : 0; }
+
+int shoal_routine_choose(struct shoal_context *ctx, int routine, char prec, int mode, int variant, const int dims[3],
+                         int vendor, shoal_fits_fn fits, const void *fits_ctx)
+{
+    shoal_dispatch_cache *c = &ctx->lapack_cache[routine];
+    if (c->valid && c->precision == prec && c->mode == mode && c->variant == variant && c->vendor_enabled == vendor &&
+        c->dims[0] == dims[0] && c->dims[1] == dims[1] && c->dims[2] == dims[2])
+        return c->kernel;
+    const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
+    int kernel = shoal_pick_kernel(ctx->lapack_table[routine], prec, mode, variant, dims, vendor, fits, fits_ctx);
+    if (kernel < 0 && kernel != SHOAL_KERNEL_VENDOR)
+        kernel = ri->default_kernel[precision_index(prec) * ri->n_variants + variant];
+    c->valid = 1;
+    c->precision = prec;
+    c->mode = (unsigned char)mode;
+    c->variant = (unsigned char)variant;
+    c->vendor_enabled = (unsigned char)vendor;
+    c->dims[0] = dims[0];
+    c->dims[1] = dims[1];
+    c->dims[2] = dims[2];
+    c->kernel = (short)kernel;
+    return kernel;
 }

@@ -1,18 +1,22 @@
-/* The factorization routines the runtime knows, with their emitted tables (docs/lapack.md). */
+/* The routines besides GEMM that the runtime knows, with their emitted tables: the
+ * factorizations (docs/lapack.md) and the level-2 routines (docs/blas2.md). */
 #ifndef SHOAL_LAPACK_ROUTINES_H
 #define SHOAL_LAPACK_ROUTINES_H
 
+#include "dispatch.h"
 #include "dispatch_table.h"
 
 enum shoal_lapack_routine {
     SHOAL_GETRF, SHOAL_GETRS, SHOAL_GESV, SHOAL_GETRI, SHOAL_GETRI_FUSED,
     SHOAL_POTRF, SHOAL_POTRS, SHOAL_POSV, SHOAL_GEQRF,
+    SHOAL_GEMV, SHOAL_TRSV, SHOAL_GEMV_VBATCHED, SHOAL_GEMM_VBATCHED,
     SHOAL_LAPACK_N_ROUTINES
 };
 
 typedef struct shoal_lapack_routine_info {
     const char *name;                 /* as in search_space/<name>.toml */
-    const char *variants;             /* option letters in variant order, e.g. "nt", "lu", "n" */
+    const char *variants;             /* variants in order, space-separated, e.g. "n t", "ln lt un ut" */
+    int n_variants;
     int has_nrhs;                     /* dims[2] is nrhs; else 1 */
     const shoal_kernel_desc *kernels;
     const int *n_kernels;
@@ -25,5 +29,15 @@ extern const shoal_lapack_routine_info shoal_lapack_routines[SHOAL_LAPACK_N_ROUT
 
 /* enum shoal_lapack_routine of a name, -1 if unknown. */
 int shoal_lapack_routine_id(const char *name);
+
+/* Index of a variant name ("t", "un") in the routine's variants, -1 if it has none such. */
+int shoal_routine_variant_index(const shoal_lapack_routine_info *ri, const char *variant);
+
+struct shoal_context;
+/* The kernel for a call: the tuned rule nearest to dims whose kernel fits (fits(fits_ctx, ...)),
+ * else the routine's portable default; SHOAL_KERNEL_VENDOR where the vendor won and vendor != 0.
+ * Cached per handle and routine, so repeating one shape costs a comparison. */
+int shoal_routine_choose(struct shoal_context *ctx, int routine, char prec, int mode, int variant, const int dims[3],
+                         int vendor, shoal_fits_fn fits, const void *fits_ctx);
 
 #endif

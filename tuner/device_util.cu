@@ -89,3 +89,34 @@ extern "C" cudaError_t tuner_max_abs_diff(const void *C, const void *R, char pre
     *max_diff = v;
     return cudaSuccess;
 }
+
+/* Reference of the variable-size GEMM: one thread per element of C, double accumulation, the
+ * ABI's pointer arrays and per-problem sizes; writes R_b (packed m_b x n_b at R + b * r_stride). */
+template <typename T>
+__global__ void ref_gemm_v_kernel(shoal_gemm_vparams p, int ta, int tb, double *R, long long r_stride)
+{
+    const long long b = blockIdx.y;
+    const int m = p.m_v[b], n = p.n_v[b], k = p.k_v[b];
+    const T *A = static_cast<const T *>(p.A_array[b]), *B = static_cast<const T *>(p.B_array[b]);
+    const T *C = static_cast<const T *>(p.C_array[b]);
+    const long long lda = p.lda_v[b], ldb = p.ldb_v[b], ldc = p.ldc_v[b];
+    for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < m * n; e += gridDim.x * blockDim.x) {
+        const int i = e % m, j = e / m;
+        double s = 0;
+        for (int l = 0; l < k; ++l)
+            s += (double)(ta ? A[l + i * lda] : A[i + l * lda]) * (double)(tb ? B[j + l * ldb] : B[l + j * ldb]);
+        double r = p.alpha[0] * s;
+        if (p.beta[0] != 0) r += p.beta[0] * (double)C[i + j * ldc];
+        R[b * r_stride + e] = r;
+    }
+}
+
+extern "C" cudaError_t tuner_ref_gemm_v(const shoal_gemm_vparams *p, char prec, int ta, int tb, long long count,
+                                        double *R, long long r_stride)
+{
+    shoal_gemm_vparams q = *p;
+    dim3 grid(64, (unsigned)count), block(256);
+    if (prec == 's') ref_gemm_v_kernel<float><<<grid, block>>>(q, ta, tb, R, r_stride);
+    else ref_gemm_v_kernel<double><<<grid, block>>>(q, ta, tb, R, r_stride);
+    return cudaGetLastError();
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gemm_launch.h"
+#include "blas2_launch.h"
 #include "lapack_launch.h"
 #include "measure_internal.h"
 
@@ -77,21 +78,31 @@ void tuner_measure_release(measure_env *env)
 {
     tuner_release_gemm(env);
     tuner_release_lapack(env);
+    tuner_release_blas2(env);
+    tuner_release_vbatched(env);
+}
+
+static int is_blas2(const char *routine)
+{
+    return !strcmp(routine, "gemv") || !strcmp(routine, "trsv") || !strcmp(routine, "gemv_vbatched") ||
+           !strcmp(routine, "gemm_vbatched");
 }
 
 /* Prunes what the hardware rules out; returns 1 when the task ends here (res says why). */
 static int hardware_prune(const measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd,
                           task_result *res)
 {
-    const int gemm = strcmp(t->routine, "gemm") == 0;
+    const int gemm = strcmp(t->routine, "gemm") == 0, blas2 = is_blas2(t->routine);
     struct cudaFuncAttributes attr;
     cudaError_t e = cudaFuncGetAttributes(&attr, kd->func);
     if (e != cudaSuccess) {
         tuner_fail(res, "launch_failed", e, "attributes");
         return 1;
     }
-    const int threads = gemm ? kd->dim_x * kd->dim_y : shoal_lapack_threads(kd);
-    const size_t smem = gemm ? shoal_gemm_dynamic_smem(kd, t->m, t->n, t->k, t->array_mode) : 0;
+    const int threads = gemm ? kd->dim_x * kd->dim_y : blas2 ? shoal_blas2_threads(kd) : shoal_lapack_threads(kd);
+    const size_t smem = gemm    ? shoal_gemm_dynamic_smem(kd, t->m, t->n, t->k, t->array_mode)
+                        : blas2 ? shoal_blas2_dynamic_smem(kd, t->m, t->n)
+                                : 0;
     res->regs = attr.numRegs;
     res->smem = (int)(attr.sharedSizeBytes + smem);
     if (threads > attr.maxThreadsPerBlock) {
@@ -100,11 +111,12 @@ static int hardware_prune(const measure_env *env, const tuner_task *t, const sho
                  attr.maxThreadsPerBlock);
         return 1;
     }
-    const int fits = gemm ? shoal_gemm_kernel_fits(kd, t->m, t->n, t->k, env->smem_optin)
-                          : shoal_lapack_kernel_fits(kd, t->m, t->n);
+    const int fits = gemm    ? shoal_gemm_kernel_fits(kd, t->m, t->n, t->k, env->smem_optin)
+                     : blas2 ? shoal_blas2_kernel_fits(kd, t->m, t->n, env->smem_optin)
+                             : shoal_lapack_kernel_fits(kd, t->m, t->n);
     if (!fits) {
         res->status = "pruned";
-        snprintf(res->reason, sizeof res->reason, "%s", gemm ? "shared_memory" : "size: kernel bound N too small");
+        snprintf(res->reason, sizeof res->reason, "%s", gemm || blas2 ? "shared_memory" : "size: kernel bound N too small");
         return 1;
     }
     if (smem > 49152) cudaFuncSetAttribute(kd->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
@@ -142,5 +154,7 @@ void tuner_measure(measure_env *env, const tuner_task *t, const void *kernel, ta
         if (hardware_prune(env, t, kd, res)) return;
     }
     if (strcmp(t->routine, "gemm") == 0) tuner_measure_gemm(env, t, kd, res);
+    else if (strcmp(t->routine, "gemm_vbatched") == 0) tuner_measure_vbatched(env, t, kd, res);
+    else if (is_blas2(t->routine)) tuner_measure_blas2(env, t, kd, res);
     else tuner_measure_lapack(env, t, kd, res);
 }

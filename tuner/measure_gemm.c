@@ -36,6 +36,8 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, int elem
     if (strcmp(key, env->key) == 0) return cudaSuccess;
     tuner_release_gemm(env);
     tuner_release_lapack(env); /* one family's operands at a time: memory */
+    tuner_release_blas2(env);
+    tuner_release_vbatched(env);
     const long long a_el = (long long)t->m * t->k, b_el = (long long)t->k * t->n, c_el = (long long)t->m * t->n;
     const long long per = (a_el + b_el + c_el) * elem;
     env->verify_batch = VERIFY_BYTES / (per > 0 ? per : 1);

@@ -2,6 +2,7 @@
 #ifndef SHOAL_TUNER_MEASURE_INTERNAL_H
 #define SHOAL_TUNER_MEASURE_INTERNAL_H
 
+#include <stddef.h>
 #include <cuda_runtime_api.h>
 #include "dispatch_table.h"
 #include "measure.h"
@@ -16,10 +17,22 @@ void tuner_fail(task_result *res, const char *status, cudaError_t e, const char 
 typedef cudaError_t (*tuner_step_fn)(void *ctx);
 cudaError_t tuner_time_runs(int runs, tuner_step_fn prepare, tuner_step_fn run, void *ctx, task_result *res);
 
+/* Host doubles <-> device elements of precision prec ('s' converts). */
+cudaError_t tuner_upload(void *dst, const double *src, long long count, char prec);
+cudaError_t tuner_download(double *dst, const void *src, long long count, char prec);
+/* Repeats the first `have` units of buf (unit bytes each) until `total` units are filled. */
+cudaError_t tuner_tile(void *buf, long long have, long long total, size_t unit);
+/* cudaMalloc of at least one byte, with 64 bytes of slack past the end. */
+cudaError_t tuner_alloc(void **p, long long bytes);
+
 /* The families: verify the candidate (kd, or the vendor when kd is NULL) then time it. */
 void tuner_measure_gemm(measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd, task_result *res);
 void tuner_measure_lapack(measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd, task_result *res);
+void tuner_measure_blas2(measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd, task_result *res);
+void tuner_measure_vbatched(measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd, task_result *res);
 void tuner_release_gemm(measure_env *env);
 void tuner_release_lapack(measure_env *env);
+void tuner_release_blas2(measure_env *env);
+void tuner_release_vbatched(measure_env *env);
 
 #endif

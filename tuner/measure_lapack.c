@@ -54,44 +54,6 @@ void tuner_release_lapack(measure_env *env)
     env->lapack = NULL;
 }
 
-/* Host doubles -> device elements of the task's precision. */
-static cudaError_t upload(void *dst, const double *src, long long count, char prec)
-{
-    if (prec == 'd') return cudaMemcpy(dst, src, (size_t)count * sizeof(double), cudaMemcpyHostToDevice);
-    float *tmp = malloc((size_t)count * sizeof(float));
-    if (!tmp) return cudaErrorMemoryAllocation;
-    for (long long i = 0; i < count; ++i) tmp[i] = (float)src[i];
-    cudaError_t e = cudaMemcpy(dst, tmp, (size_t)count * sizeof(float), cudaMemcpyHostToDevice);
-    free(tmp);
-    return e;
-}
-
-static cudaError_t download(double *dst, const void *src, long long count, char prec)
-{
-    if (prec == 'd') return cudaMemcpy(dst, src, (size_t)count * sizeof(double), cudaMemcpyDeviceToHost);
-    float *tmp = malloc((size_t)count * sizeof(float));
-    if (!tmp) return cudaErrorMemoryAllocation;
-    cudaError_t e = cudaMemcpy(tmp, src, (size_t)count * sizeof(float), cudaMemcpyDeviceToHost);
-    for (long long i = 0; i < count && e == cudaSuccess; ++i) dst[i] = tmp[i];
-    free(tmp);
-    return e;
-}
-
-/* Repeats the first `have` units of buf (unit bytes each) until `total` units are filled. */
-static cudaError_t tile(void *buf, long long have, long long total, size_t unit)
-{
-    char *b = buf;
-    while (have < total) {
-        const long long n = have < total - have ? have : total - have;
-        cudaError_t e = cudaMemcpy(b + have * unit, b, (size_t)n * unit, cudaMemcpyDeviceToDevice);
-        if (e != cudaSuccess) return e;
-        have += n;
-    }
-    return cudaSuccess;
-}
-
-static cudaError_t alloc(void **p, long long bytes) { return cudaMalloc(p, (size_t)(bytes > 0 ? bytes : 1) + 64); }
-
 static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, const lapack_spec *spec)
 {
     char key[160];
@@ -100,6 +62,8 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, const la
     if (env->lapack && strcmp(env->lapack->key, key) == 0) return cudaSuccess;
     tuner_release_lapack(env);
     tuner_release_gemm(env); /* one family's operands at a time: memory */
+    tuner_release_blas2(env);
+    tuner_release_vbatched(env);
     lapack_bufs *L = calloc(1, sizeof *L);
     if (!L) return cudaErrorMemoryAllocation;
     env->lapack = L;
@@ -118,17 +82,17 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, const la
     L->p_el = min_int(t->m, t->n);
     const long long nb = L->batch, es = L->elem;
     cudaError_t e;
-    if ((e = alloc(&L->A, nb * L->a_el * es)) != cudaSuccess) return e;
-    if ((e = alloc(&L->A0, nb * L->a_el * es)) != cudaSuccess) return e;
-    if ((e = alloc(&L->B, nb * L->b_el * es)) != cudaSuccess) return e;
-    if ((e = alloc(&L->B0, nb * L->b_el * es)) != cudaSuccess) return e;
-    if ((e = alloc(&L->tau, nb * L->p_el * es)) != cudaSuccess) return e;
-    if ((e = alloc((void **)&L->ipiv, nb * L->p_el * 4)) != cudaSuccess) return e;
-    if ((e = alloc((void **)&L->ipiv0, nb * L->p_el * 4)) != cudaSuccess) return e;
-    if ((e = alloc((void **)&L->info, nb * 4)) != cudaSuccess) return e;
-    if ((e = alloc((void **)&L->Ap, nb * 8)) != cudaSuccess) return e;
-    if ((e = alloc((void **)&L->Bp, nb * 8)) != cudaSuccess) return e;
-    if ((e = alloc((void **)&L->taup, nb * 8)) != cudaSuccess) return e;
+    if ((e = tuner_alloc(&L->A, nb * L->a_el * es)) != cudaSuccess) return e;
+    if ((e = tuner_alloc(&L->A0, nb * L->a_el * es)) != cudaSuccess) return e;
+    if ((e = tuner_alloc(&L->B, nb * L->b_el * es)) != cudaSuccess) return e;
+    if ((e = tuner_alloc(&L->B0, nb * L->b_el * es)) != cudaSuccess) return e;
+    if ((e = tuner_alloc(&L->tau, nb * L->p_el * es)) != cudaSuccess) return e;
+    if ((e = tuner_alloc((void **)&L->ipiv, nb * L->p_el * 4)) != cudaSuccess) return e;
+    if ((e = tuner_alloc((void **)&L->ipiv0, nb * L->p_el * 4)) != cudaSuccess) return e;
+    if ((e = tuner_alloc((void **)&L->info, nb * 4)) != cudaSuccess) return e;
+    if ((e = tuner_alloc((void **)&L->Ap, nb * 8)) != cudaSuccess) return e;
+    if ((e = tuner_alloc((void **)&L->Bp, nb * 8)) != cudaSuccess) return e;
+    if ((e = tuner_alloc((void **)&L->taup, nb * 8)) != cudaSuccess) return e;
     tuner_make_pointers(L->Ap, L->A, L->a_el * es, nb);
     tuner_make_pointers(L->Bp, L->B, L->b_el * es, nb);
     tuner_make_pointers(L->taup, L->tau, L->p_el * es, nb);
@@ -145,16 +109,16 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, const la
         spec->generate(L->m, L->n, L->nrhs, L->variant, seed + (unsigned long long)i, L->hA0 + i * L->a_el,
                        (spec->flags & LAPACK_B_IN) ? L->hB0 + i * L->b_el : NULL,
                        (spec->flags & LAPACK_IPIV_IN) ? L->hipiv0 + i * L->p_el : NULL);
-    if ((e = upload(L->A0, L->hA0, G * L->a_el, L->prec)) != cudaSuccess) return e;
-    if ((e = tile(L->A0, G, nb, (size_t)(L->a_el * es))) != cudaSuccess) return e;
+    if ((e = tuner_upload(L->A0, L->hA0, G * L->a_el, L->prec)) != cudaSuccess) return e;
+    if ((e = tuner_tile(L->A0, G, nb, (size_t)(L->a_el * es))) != cudaSuccess) return e;
     if (L->b_el) {
-        if ((e = upload(L->B0, L->hB0, G * L->b_el, L->prec)) != cudaSuccess) return e;
-        if ((e = tile(L->B0, G, nb, (size_t)(L->b_el * es))) != cudaSuccess) return e;
+        if ((e = tuner_upload(L->B0, L->hB0, G * L->b_el, L->prec)) != cudaSuccess) return e;
+        if ((e = tuner_tile(L->B0, G, nb, (size_t)(L->b_el * es))) != cudaSuccess) return e;
     }
     if (spec->flags & LAPACK_IPIV_IN) {
         e = cudaMemcpy(L->ipiv0, L->hipiv0, (size_t)(G * L->p_el) * 4, cudaMemcpyHostToDevice);
         if (e != cudaSuccess) return e;
-        if ((e = tile(L->ipiv0, G, nb, (size_t)L->p_el * 4)) != cudaSuccess) return e;
+        if ((e = tuner_tile(L->ipiv0, G, nb, (size_t)L->p_el * 4)) != cudaSuccess) return e;
         if ((e = cudaMemcpy(L->ipiv, L->ipiv0, (size_t)(nb * L->p_el) * 4, cudaMemcpyDeviceToDevice)) != cudaSuccess)
             return e;
     }
@@ -252,9 +216,9 @@ static cudaError_t check_outputs(const lapack_bufs *L, long long vb, double eps,
     cudaError_t e = cudaErrorMemoryAllocation;
     if (!A || !B || !tau || !ipiv || !info) goto done;
     const unsigned f = L->spec->flags;
-    e = download(A, L->A, vb * L->a_el, L->prec);
-    if (e == cudaSuccess && L->b_el) e = download(B, L->B, vb * L->b_el, L->prec);
-    if (e == cudaSuccess && (f & LAPACK_TAU_OUT)) e = download(tau, L->tau, vb * L->p_el, L->prec);
+    e = tuner_download(A, L->A, vb * L->a_el, L->prec);
+    if (e == cudaSuccess && L->b_el) e = tuner_download(B, L->B, vb * L->b_el, L->prec);
+    if (e == cudaSuccess && (f & LAPACK_TAU_OUT)) e = tuner_download(tau, L->tau, vb * L->p_el, L->prec);
     if (e == cudaSuccess && (f & LAPACK_IPIV_OUT))
         e = cudaMemcpy(ipiv, L->ipiv, (size_t)(vb * L->p_el) * 4, cudaMemcpyDeviceToHost);
     if (e == cudaSuccess && (f & LAPACK_INFO_OUT)) e = cudaMemcpy(info, L->info, (size_t)vb * 4, cudaMemcpyDeviceToHost);

@@ -1,0 +1,114 @@
+#include "blas2_launch.h"
+
+#include "gemm_launch.h"
+
+/* Enough blocks to fill any current GPU many times over; kernels loop over the rest. */
+#define GRID_MAX (1LL << 20)
+#define SMEM_DEFAULT_LIMIT 49152
+
+static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
+static int max_int(int a, int b) { return a > b ? a : b; }
+
+int shoal_blas2_threads(const shoal_kernel_desc *kd) { return kd->dim_x * (kd->dim_y > 0 ? kd->dim_y : 1); }
+
+size_t shoal_blas2_dynamic_smem(const shoal_kernel_desc *kd, int m, int n)
+{
+    const size_t elem = (size_t)shoal_elem_bytes(kd->precision), vec = 16 / elem;
+    const int ta = kd->variant & 1;
+    switch (kd->design) {
+    case SHOAL_DESIGN_GROUP: {
+        /* templates/gemv_group.cu.j2: A region (MPB problems + alignment slack), x region */
+        const size_t mpb = (size_t)kd->p[0], nx = (size_t)(ta ? m : n);
+        return (round_up(mpb * (size_t)m * (size_t)n + vec, vec) + mpb * nx + vec) * elem;
+    }
+    case SHOAL_DESIGN_STREAM:
+        /* templates/gemv_stream.cu.j2: x, then the DIM_X * DIM_Y * VEC reduction buffer */
+        return (round_up((size_t)max_int(m, n), vec) + (size_t)shoal_blas2_threads(kd) * vec) * elem;
+    case SHOAL_DESIGN_BLOCKED: {
+        /* templates/trsv_blocked.cu.j2. n <= 32: a W x (W + 1) tile per team of W = pow2ceil(n)
+         * lanes. Otherwise the x chunk (XCAP elements, or all n when XCAP = 0), the staged solved
+         * part (XCAP), the reduction buffer and the diagonal block's 32 x 33 tile. */
+        const size_t threads = (size_t)shoal_blas2_threads(kd);
+        if (n <= SHOAL_TRSV_WARP_N) {
+            size_t w = 1;
+            while (w < (size_t)n) w *= 2;
+            return threads * (w + 1) * elem;
+        }
+        const size_t xcap = (size_t)kd->p[1];
+        const size_t chunk = xcap ? xcap : round_up((size_t)n, vec);
+        return (chunk + xcap + threads * vec + 32 * 33) * elem;
+    }
+    default:
+        return 0;
+    }
+}
+
+int shoal_blas2_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int smem_optin)
+{
+    switch (kd->design) {
+    case SHOAL_DESIGN_GROUP:
+        /* fastdiv in the element copies is exact below 2^22 elements per group */
+        if (m > 1024 || n > 1024 || (long long)kd->p[0] * m * n >= (1LL << 22)) return 0;
+        break;
+    case SHOAL_DESIGN_STREAM:
+    case SHOAL_DESIGN_BLOCKED:
+        break;
+    case SHOAL_DESIGN_VTILED:
+        return 1; /* static tiles, any size */
+    default:
+        return 0;
+    }
+    return shoal_blas2_dynamic_smem(kd, m, n) <= (size_t)smem_optin;
+}
+
+cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_params *p, cudaStream_t stream)
+{
+    const int threads = shoal_blas2_threads(kd);
+    long long items;
+    switch (kd->design) {
+    case SHOAL_DESIGN_GROUP:
+        items = ceil_div(p->batch, kd->p[0]);
+        break;
+    case SHOAL_DESIGN_STREAM: {
+        /* tiles of BLK outputs per problem (BLK = 0: the whole problem), shaped for the maxima */
+        const int ta = kd->variant & 1, blk = kd->p[0], extent = ta ? p->n : p->m;
+        items = p->batch * (blk ? ceil_div(extent, blk) : 1);
+        break;
+    }
+    case SHOAL_DESIGN_BLOCKED: {
+        int w = 1; /* n <= 32: teams of pow2ceil(n) lanes, one problem each */
+        while (w < p->n) w *= 2;
+        items = p->n <= SHOAL_TRSV_WARP_N ? ceil_div(p->batch, threads / w) : p->batch;
+        break;
+    }
+    default:
+        return cudaErrorInvalidValue;
+    }
+    const size_t smem = shoal_blas2_dynamic_smem(kd, p->m, p->n);
+    if (smem > SMEM_DEFAULT_LIMIT) {
+        /* Not a stream operation: allowed while a graph is being captured. */
+        cudaError_t e = cudaFuncSetAttribute(kd->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e != cudaSuccess) return e;
+    }
+    dim3 grid = {(unsigned)(items < GRID_MAX ? items : GRID_MAX), 1, 1};
+    dim3 block = {(unsigned)threads, 1, 1};
+    shoal_blas2_params args = *p;
+    void *argv[] = {&args};
+    return cudaLaunchKernel(kd->func, grid, block, argv, smem, stream);
+}
+
+#define GRID_YZ_MAX 65535LL
+
+cudaError_t shoal_gemm_vbatched_launch(const shoal_kernel_desc *kd, const shoal_gemm_vparams *p, cudaStream_t stream)
+{
+    if (kd->design != SHOAL_DESIGN_VTILED) return cudaErrorInvalidValue;
+    const long long tiles = ceil_div(p->m, kd->p[0]) * ceil_div(p->n, kd->p[1]);
+    const long long y = p->batch < GRID_YZ_MAX ? p->batch : GRID_YZ_MAX;
+    const long long z = ceil_div(p->batch, y);
+    dim3 grid = {(unsigned)tiles, (unsigned)y, (unsigned)(z < GRID_YZ_MAX ? z : GRID_YZ_MAX)};
+    dim3 block = {(unsigned)shoal_blas2_threads(kd), 1, 1};
+    shoal_gemm_vparams args = *p;
+    void *argv[] = {&args};
+    return cudaLaunchKernel(kd->func, grid, block, argv, 0, stream);
+}

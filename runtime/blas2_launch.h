@@ -1,0 +1,39 @@
+/* Launching shoal's own level-2 kernels (gemv, trsv, gemv_vbatched; docs/blas2.md): threads,
+ * dynamic shared memory and grid per design. The library and the tuner both launch through here. */
+#ifndef SHOAL_BLAS2_LAUNCH_H
+#define SHOAL_BLAS2_LAUNCH_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+#include "blas2_abi.h"
+#include "dispatch_table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest n the trsv kernels solve with a team of lanes per problem (no block-wide
+ * synchronization); larger n take a block per problem. */
+#define SHOAL_TRSV_WARP_N 32
+
+/* Threads per block (one-dimensional blocks). */
+int shoal_blas2_threads(const shoal_kernel_desc *kd);
+
+/* Dynamic shared memory for an m x n problem (the maxima for variable sizes). */
+size_t shoal_blas2_dynamic_smem(const shoal_kernel_desc *kd, int m, int n);
+
+/* Whether kd can serve an m x n problem on a device with smem_optin bytes of opt-in shared
+ * memory per block. */
+int shoal_blas2_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int smem_optin);
+
+/* Launches kd for all p->batch problems; returns the launch error, does not synchronize. */
+cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_params *p, cudaStream_t stream);
+
+/* gemm_vbatched (design vtiled): grid x = BLK_M x BLK_N tiles of a max_m x max_n C, grid y/z =
+ * problems (looped past the grid limits); blocks of DIM_X * DIM_Y threads, static shared memory. */
+cudaError_t shoal_gemm_vbatched_launch(const shoal_kernel_desc *kd, const shoal_gemm_vparams *p, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,190 @@
+/* Variable-size GEMM tasks (gemm_vbatched; docs/blas2.md): square problems with sizes uniform in
+ * [1, max], each in a max x max slot with leading dimension = its size, random data made on the
+ * GPU. The first problems are checked against a double-precision reference computed on the GPU
+ * (tuner_ref_gemm_v), once with beta != 0 and once with beta = 0 over NaN-poisoned C (which must
+ * not be read); then the whole batch is timed with beta = 0. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blas2_launch.h"
+#include "device_util.h"
+#include "gemm_launch.h"
+#include "measure_internal.h"
+
+#define VERIFY_MAX 64
+#define GEMM_V_ERROR_LIMIT 16.0
+
+typedef struct vgemm_bufs {
+    char key[160];
+    char prec;
+    int max, ta, tb;
+    long long batch, slot;       /* elements per operand slot: max * max */
+    void *A, *B, *C, *C0;
+    void **Ap, **Bp, **Cp, **C0p;
+    int *sizes, *lds;            /* m = n = k = sizes[b], every leading dimension = lds[b] */
+    int *hsizes;
+    double *R;                   /* reference of the verified problems */
+} vgemm_bufs;
+
+static vgemm_bufs *current;
+
+void tuner_release_vbatched(measure_env *env)
+{
+    (void)env;
+    vgemm_bufs *V = current;
+    if (!V) return;
+    void *dev[] = {V->A, V->B, V->C, V->C0, V->Ap, V->Bp, V->Cp, V->C0p, V->sizes, V->R};
+    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i) cudaFree(dev[i]);
+    free(V->hsizes);
+    free(V);
+    current = NULL;
+}
+
+static cudaError_t prepare(measure_env *env, const tuner_task *t)
+{
+    char key[160];
+    snprintf(key, sizeof key, "%s %c %d %lld", t->routine, t->prec, t->m, t->batch);
+    if (current && strcmp(current->key, key) == 0) {
+        current->ta = t->variant >> 1;
+        current->tb = t->variant & 1;
+        return cudaSuccess;
+    }
+    tuner_release_vbatched(env);
+    tuner_release_blas2(env);
+    tuner_release_gemm(env);
+    tuner_release_lapack(env);
+    vgemm_bufs *V = calloc(1, sizeof *V);
+    if (!V) return cudaErrorMemoryAllocation;
+    current = V;
+    V->prec = t->prec;
+    V->max = t->m;
+    V->ta = t->variant >> 1;
+    V->tb = t->variant & 1;
+    V->batch = t->batch;
+    V->slot = (long long)t->m * t->m;
+    const long long nb = V->batch, es = shoal_elem_bytes(t->prec);
+    cudaError_t e;
+    void **bufs[] = {&V->A, &V->B, &V->C, &V->C0};
+    void ***ptrs[] = {&V->Ap, &V->Bp, &V->Cp, &V->C0p};
+    for (int i = 0; i < 4; ++i) {
+        if ((e = tuner_alloc(bufs[i], nb * V->slot * es)) != cudaSuccess) return e;
+        if ((e = tuner_alloc((void **)ptrs[i], nb * 8)) != cudaSuccess) return e;
+        if ((e = tuner_make_pointers(*ptrs[i], *bufs[i], V->slot * es, nb)) != cudaSuccess) return e;
+        if ((e = tuner_fill_random(*bufs[i], t->prec, nb * V->slot, 0x5eed0000ULL + (unsigned)i * 7919u + (unsigned)t->m)) !=
+            cudaSuccess)
+            return e;
+    }
+    V->hsizes = malloc((size_t)nb * sizeof(int));
+    if (!V->hsizes) return cudaErrorMemoryAllocation;
+    unsigned long long z = 0x9e3779b97f4a7c15ULL ^ (unsigned long long)t->m;
+    for (long long b = 0; b < nb; ++b) {
+        z = z * 6364136223846793005ULL + 1442695040888963407ULL;
+        V->hsizes[b] = 1 + (int)((z >> 33) % (unsigned long long)t->m);
+    }
+    if ((e = tuner_alloc((void **)&V->sizes, nb * 4)) != cudaSuccess) return e;
+    if ((e = cudaMemcpy(V->sizes, V->hsizes, (size_t)nb * 4, cudaMemcpyHostToDevice)) != cudaSuccess) return e;
+    V->lds = V->sizes;
+    if ((e = tuner_alloc((void **)&V->R, VERIFY_MAX * V->slot * 8)) != cudaSuccess) return e;
+    if ((e = cudaDeviceSynchronize()) != cudaSuccess) return e;
+    strcpy(V->key, key);
+    return cudaSuccess;
+}
+
+static shoal_gemm_vparams params_for(const vgemm_bufs *V, long long batch, double alpha, double beta)
+{
+    shoal_gemm_vparams p;
+    memset(&p, 0, sizeof p);
+    p.m = p.n = p.k = V->max;
+    p.alpha[0] = alpha;
+    p.beta[0] = beta;
+    p.A_array = (const void *const *)V->Ap;
+    p.B_array = (const void *const *)V->Bp;
+    p.C_array = V->Cp;
+    p.m_v = p.n_v = p.k_v = V->sizes;
+    p.lda_v = p.ldb_v = p.ldc_v = V->lds;
+    p.batch = batch;
+    return p;
+}
+
+typedef struct vgemm_run {
+    const shoal_kernel_desc *kd;
+    shoal_gemm_vparams p;
+} vgemm_run;
+
+static cudaError_t run_once(void *ctx)
+{
+    vgemm_run *r = ctx;
+    return shoal_gemm_vbatched_launch(r->kd, &r->p, 0);
+}
+
+/* One checked run of the first vb problems; 1 when the task ends here (res says why). */
+static int verify(const vgemm_bufs *V, const shoal_kernel_desc *kd, long long vb, double alpha, double beta,
+                  task_result *res)
+{
+    const long long es = shoal_elem_bytes(V->prec);
+    cudaError_t e = beta != 0 ? cudaMemcpy(V->C, V->C0, (size_t)(vb * V->slot * es), cudaMemcpyDeviceToDevice)
+                              : tuner_fill_nan(V->C, V->prec, vb * V->slot);
+    /* the reference reads C before the call: C0 (beta != 0) or nothing (beta = 0) */
+    shoal_gemm_vparams ref = params_for(V, vb, alpha, beta);
+    ref.C_array = V->C0p;
+    if (e == cudaSuccess) e = tuner_ref_gemm_v(&ref, V->prec, V->ta, V->tb, vb, V->R, V->slot);
+    vgemm_run r = {kd, params_for(V, vb, alpha, beta)};
+    if (e == cudaSuccess) e = run_once(&r);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "verify"), 1;
+    double *C = malloc((size_t)(vb * V->slot) * sizeof(double));
+    double *R = malloc((size_t)(vb * V->slot) * sizeof(double));
+    if (!C || !R) {
+        free(C);
+        free(R);
+        return tuner_fail(res, "launch_failed", cudaErrorMemoryAllocation, "verify"), 1;
+    }
+    e = tuner_download(C, V->C, vb * V->slot, V->prec);
+    if (e == cudaSuccess) e = cudaMemcpy(R, V->R, (size_t)(vb * V->slot) * sizeof(double), cudaMemcpyDeviceToHost);
+    const double eps = V->prec == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    double worst = 0;
+    long long where = -1;
+    for (long long b = 0; b < vb && e == cudaSuccess; ++b) {
+        const int s = V->hsizes[b];
+        /* operands are uniform in [-1, 1]: |alpha| k max|A| max|B| + |beta| max|C0| <= this */
+        const double scale = eps * (fabs(alpha) * s + fabs(beta));
+        for (long long i = 0; i < (long long)s * s; ++i) {
+            const double err = fabs(C[b * V->slot + i] - R[b * V->slot + i]) / scale;
+            if (!(err <= worst)) {
+                worst = isnan(err) ? INFINITY : err;
+                where = b;
+            }
+        }
+    }
+    free(C);
+    free(R);
+    if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "check"), 1;
+    if (worst > res->error) res->error = worst;
+    if (!(worst <= GEMM_V_ERROR_LIMIT)) {
+        res->status = "wrong";
+        snprintf(res->reason, sizeof res->reason, "normalized error %.3g > %g (problem %lld, beta %g)", worst,
+                 GEMM_V_ERROR_LIMIT, where, beta);
+        return 1;
+    }
+    return 0;
+}
+
+void tuner_measure_vbatched(measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd, task_result *res)
+{
+    if (!kd) { /* cuBLAS's grouped GEMM takes host-side sizes: never a dispatch candidate */
+        res->status = "pruned";
+        snprintf(res->reason, sizeof res->reason, "vendor: no variable-size call with device sizes");
+        return;
+    }
+    cudaError_t e = prepare(env, t);
+    if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "allocation");
+    const vgemm_bufs *V = current;
+    const long long vb = V->batch < VERIFY_MAX ? V->batch : VERIFY_MAX;
+    res->error = 0;
+    if (verify(V, kd, vb, 0.75, -0.5, res) || verify(V, kd, vb, 1.25, 0.0, res)) return;
+    vgemm_run r = {kd, params_for(V, t->batch, 1.0, 0.0)};
+    e = tuner_time_runs(env->timed_runs, NULL, run_once, &r, res);
+    if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "timing");
+}
