@@ -7,7 +7,7 @@ CC ?= gcc
 # GPU targets: compute capabilities without the dot (80 = sm_80, 90 = sm_90)
 CUDA_ARCHS ?= 80 90
 # Every routine with a search space; `make tune ROUTINES="getrf potrf"` tunes a subset.
-ROUTINES ?= gemm getrf getrs gesv getri getri_fused potrf potrs posv geqrf gemv trsv gemv_vbatched
+ROUTINES ?= gemm getrf getrs gesv getri getri_fused potrf potrs posv geqrf gemv trsv gemv_vbatched gemm_vbatched
 PRECISIONS ?= s d
 PYTHON ?= python3
 PREFIX ?= $(abspath .)
@@ -128,11 +128,12 @@ test: all $(TEST_BINS) | $(VENV)/.stamp
 
 # GEMM (bench/run_bench.py) and the factorizations (bench/run_lapack_bench.py); results in
 # bench/results/.
-bench: all $(BENCH_BIN) $(LAPACK_BENCH_BIN) | $(VENV)/.stamp
+bench: all $(BENCH_BIN) $(LAPACK_BENCH_BIN) $(BLAS2_BENCH_BIN) | $(VENV)/.stamp
 	-$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r bench/requirements-plot.txt || \
 	  echo "shoal: matplotlib not installable here; the benchmark runs, the PNG is skipped"
 	$(PY) bench/run_bench.py
 	$(PY) bench/run_lapack_bench.py
+	$(PY) bench/run_blas2_bench.py
 
 clean:
 	rm -rf $(BUILD) lib shoal.pc generated/*.cu generated/*.c generated/sources.mk $(DB)

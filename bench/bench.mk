@@ -53,3 +53,4 @@ $(LAPACK_BENCH_BIN): $(LAPACK_BENCH_OBJS) $(LIB_SHARED)
 $(BENCH_OBJ_DIR)/bench_util.o: bench/bench_util.c bench/bench_util.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ibench -c $< -o $@
+include bench/blas2_bench.mk

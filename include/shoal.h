@@ -266,8 +266,9 @@ typedef enum shoal_diag {
 } shoal_diag;
 
 /* y_i = alpha * op(A_i) * x_i + beta * y_i; A_i is m x n, lda >= max(1, m); x has n (op N) or m
- * (op T) elements, y the other count. With beta == 0, y is not read; with alpha == 0 or an empty
- * op(A) row length, A and x are not read. */
+ * (op T) elements, y the other count. With beta == 0, y is not read; with alpha == 0, A and x are
+ * not read. As in BLAS, m == 0, n == 0 or (alpha == 0 and beta == 1) return at once with y
+ * untouched. Strides of 0 for A and x (one operand shared by every problem) are allowed. */
 shoal_status shoal_sgemv_batched(shoal_handle handle, shoal_operation trans, int m, int n, float alpha,
                                  const float *const A[], int64_t lda, const float *const x[], int64_t incx,
                                  float beta, float *const y[], int64_t incy, int64_t batch);
@@ -319,8 +320,10 @@ shoal_status shoal_dgemv_vbatched(shoal_handle handle, shoal_operation trans, co
  * device arrays of pointers. max_m, max_n, max_k must bound every m[i], n[i], k[i] (the launch is
  * shaped for them). Problems with m[i] or n[i] <= 0 are skipped; k[i] <= 0 or alpha == 0 scales
  * C_i by beta (C not read when beta == 0). Per-problem leading dimensions are the caller's to
- * keep valid (lda[i] >= rows of A_i as stored...), as with MAGMA's vbatched routines: checking them
- * would need a host synchronization. Thread blocks whose tile lies outside their problem exit at
+ * keep valid, lda[i] >= max(1, transa == N ? m[i] : k[i]), ldb[i] >= max(1, transb == N ? k[i] :
+ * n[i]), ldc[i] >= max(1, m[i]), as with MAGMA's vbatched routines: checking them would need a host
+ * synchronization. The per-problem arrays are int (as in MAGMA), unlike the 64-bit leading
+ * dimensions of the fixed-size calls. Thread blocks whose tile lies outside their problem exit at
  * once. */
 shoal_status shoal_sgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m,
                                   const int *n, const int *k, int max_m, int max_n, int max_k, float alpha,

@@ -39,7 +39,15 @@ struct shoal_context {
     int *scratch;                  /* one device int: shoal_imax_device's result */
 };
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* NULL unless h is a live handle. */
 struct shoal_context *shoal_context_get(shoal_handle h);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

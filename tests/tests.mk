@@ -5,8 +5,11 @@
 
 TEST_BIN_DIR := $(BUILD)/tests
 TEST_OBJ_DIR := $(BUILD)/tests/obj
+include tests/blas2_tests.mk
+include tests/vbatched_tests.mk
 TEST_BINS := $(TEST_BIN_DIR)/test_api_args $(TEST_BIN_DIR)/test_dispatch $(TEST_BIN_DIR)/test_gemm_gpu \
-             $(TEST_BIN_DIR)/test_lapack_args $(TEST_BIN_DIR)/test_lu_gpu $(TEST_BIN_DIR)/test_chol_qr_gpu
+             $(TEST_BIN_DIR)/test_lapack_args $(TEST_BIN_DIR)/test_lu_gpu $(TEST_BIN_DIR)/test_chol_qr_gpu \
+             $(BLAS2_TEST_BINS) $(VBATCHED_TEST_BINS)
 
 $(TEST_OBJ_DIR)/gemm_check.o: tests/gpu/gemm_check.c tests/gpu/gemm_check.h
 	@mkdir -p $(@D)

@@ -27,7 +27,8 @@ void blas2_triangular(int n, long long lda, int upper, unsigned long long seed, 
         for (int i = 0; i < n; ++i) {
             const double r = uniform(seed, (long long)j * n + i);
             double v;
-            if (i == j) v = (1.5 + 0.5 * r) * (r < 0 ? -1.0 : 1.0);
+            if (i == j) /* magnitude in [1, 2), sign from an independent draw */
+                v = (1.0 + fabs(r)) * (uniform(seed ^ 0x51ed270bULL, (long long)j * n + i) < 0 ? -1.0 : 1.0);
             else if (upper ? i < j : i > j) v = r / n;
             else v = NAN;
             A[i + (long long)j * lda] = single ? (double)(float)v : v;

@@ -1,0 +1,807 @@
+/* GPU correctness of shoal's variable-size batched GEMM through the public API:
+ * shoal_{s,d}gemm_vbatched (C_i = alpha op(A_i) op(B_i) + beta C_i, column-major, per-problem
+ * sizes and leading dimensions in device int arrays, operands through device pointer arrays) and
+ * shoal_imax_device.
+ *
+ * Every operand of every problem is placed separately inside one big device buffer (offsets
+ * 16-byte aligned, some problems' operands at an odd element offset instead); leading dimensions
+ * are the stored rows + 3. Everything outside the C matrices proper of the problems that are not
+ * skipped (the ld padding, the gaps between operands, a guard after the last one, A and B whole)
+ * is a NaN with a recognizable payload or input data and must come back bit for bit; skipped
+ * problems (m_i <= 0 or n_i <= 0) must leave their C untouched; the device size, ld and pointer
+ * arrays must come back unchanged.
+ * Results are judged against a host reference in double (OpenMP over the problems): for each
+ * checked problem, max |C - Cref| / (eps (|alpha| k max|A| max|B| + |beta| max|C0|)) must be
+ * <= ERROR_LIMIT (eps = 2^-24 for s, 2^-53 for d; eps alone when that denominator is 0).
+ * Entries are uniform in [-1, 1) from a hash seeded by the case name (rounded to float for s).
+ * Cases, for s and d:
+ *  - {s,d}_gemm_vbatched_{nn,nt,tn,tt}_uniform_N: m_i, n_i, k_i uniform in [0, N], N in
+ *    {1, 17, 33, 100}, batch 500 (N = 100: 200), alpha = 0.75, beta = -0.5 (as below unless said);
+ *  - skewed: 1% of problems 256 x 256 x 256, the others uniform in [1, 25], nn, batch 400;
+ *  - equal: every problem 64 x 64 x 64, tn, batch 300;
+ *  - beta0: beta = 0 with C filled with NaN beforehand (must not be read), nt, N = 40;
+ *  - alpha0: alpha = 0, beta = 2, NaN in A and B (must not be read): C = 2 C, nn, N = 40;
+ *  - large_batch: 100000 problems, sizes uniform in [1, 8] (1% of problems with m, n or k = 0),
+ *    nn; a sample of ~1000 problems spread over the batch (and every k = 0 one) is checked
+ *    against the reference, every skipped one's C for being untouched;
+ *  - imax: the maxima from shoal_imax_device (checked against the host maxima, also on an
+ *    all-negative array and on count 0), sizes uniform in [-2, 40] (negative sizes are skipped
+ *    or, for k, mean C = beta C), tt;
+ *  - zero: max_m = 0, max_n = 0, batch = 0 (also with NULL arrays): SHOAL_STATUS_SUCCESS and
+ *    nothing touched.
+ *
+ * Usage: test_vbatched_gemm_gpu              run every case
+ *        test_vbatched_gemm_gpu --list       print the case names (needs no GPU)
+ *        test_vbatched_gemm_gpu --case NAME  run one case
+ * Exit: 0 all passed, 1 a failure, 2 usage, 77 no CUDA device ("SKIP: ..." on stdout).
+ *
+ * Build: gcc -std=c11 -O2 -fopenmp -D_GNU_SOURCE -Iinclude -Iruntime -I/usr/local/cuda/include
+ *        tests/gpu/test_vbatched_gemm_gpu.c -Llib -lshoal -L/usr/local/cuda/lib64 -lcudart -lm
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "shoal.h"
+
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ERROR_LIMIT 16.0
+#define GUARD 37        /* poisoned elements after the last operand */
+#define ALPHA 0.75
+#define BETA (-0.5)
+#define MAX_CASES 64
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* Quiet NaNs with a payload: gaps and the guard; C before a beta == 0 call; A and B of alpha == 0;
+ * the ld padding of A, B and C. */
+enum poison { P_GAP = 0, P_C = 1, P_AB = 2, P_PAD_A = 3, P_PAD_B = 4, P_PAD_C = 5 };
+static const uint32_t POISON_S[6] = {0x7fc0ccccu, 0x7fc0ddddu, 0x7fc0eeeeu, 0x7fc0aaaau, 0x7fc0bbbbu, 0x7fc0c0c0u};
+static const uint64_t POISON_D[6] = {0x7ff80000ccccccccull, 0x7ff80000ddddddddull, 0x7ff80000eeeeeeeeull,
+                                     0x7ff80000aaaaaaaaull, 0x7ff80000bbbbbbbbull, 0x7ff80000c0c0c0c0ull};
+
+enum kind { K_UNIFORM, K_SKEWED, K_EQUAL, K_BETA0, K_ALPHA0, K_LARGE, K_IMAX, K_ZERO };
+
+typedef struct tcase {
+    char name[64];
+    enum kind kind;
+    char prec;
+    shoal_operation ta, tb;
+    int N;
+} tcase;
+
+static tcase g_cases[MAX_CASES];
+static int g_ncases;
+static shoal_handle g_h;
+static const char *g_case = "";
+static char g_why[512];
+static int g_failed;
+
+static void fail(const char *fmt, ...)
+{
+    if (g_failed++) return; /* keep the first reason */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_why, sizeof g_why, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- hashing ---- */
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static uint64_t hash2(uint64_t seed, uint64_t a, uint64_t b) { return mix64(mix64(seed ^ mix64(a)) + b); }
+
+static uint64_t hash_string(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return mix64(h);
+}
+
+/* uniform in [lo, hi] */
+static int rand_int(uint64_t seed, uint64_t a, uint64_t b, int lo, int hi)
+{
+    return lo + (int)(hash2(seed, a, b) % (uint64_t)(hi - lo + 1));
+}
+
+/* uniform in [-1, 1), 24 significant bits: exact in float */
+static double rand_val(uint64_t seed, uint64_t a, uint64_t b)
+{
+    return (double)(hash2(seed, a, b) >> 40) * 0x1p-23 - 1.0;
+}
+
+/* ---- a batch of problems in one buffer ---- */
+
+typedef struct pset {
+    char prec;
+    int es; /* element size */
+    shoal_operation ta, tb;
+    int64_t batch;
+    int *m, *n, *k, *lda, *ldb, *ldc;
+    int64_t *oa, *ob, *oc; /* element offsets into the buffer */
+    int64_t total;         /* elements in the buffer */
+    unsigned char *h0;     /* what was uploaded */
+    unsigned char *h1;     /* what came back */
+    void **pa, **pb, **pc; /* device addresses */
+    /* device */
+    unsigned char *dbuf;
+    int *dm, *dn, *dk, *dlda, *dldb, *dldc;
+    void **dpa, **dpb, **dpc;
+    int max_m, max_n, max_k; /* host maxima of max(0, size) */
+} pset;
+
+static int pos(int x) { return x > 0 ? x : 0; }
+
+static void set_poison(const pset *s, unsigned char *buf, int64_t i, enum poison p)
+{
+    if (s->prec == 's')
+        memcpy(buf + i * 4, &POISON_S[p], 4);
+    else
+        memcpy(buf + i * 8, &POISON_D[p], 8);
+}
+
+static void set_val(const pset *s, unsigned char *buf, int64_t i, double v)
+{
+    if (s->prec == 's') {
+        float f = (float)v;
+        memcpy(buf + i * 4, &f, 4);
+    } else {
+        memcpy(buf + i * 8, &v, 8);
+    }
+}
+
+static double get_val(const pset *s, const unsigned char *buf, int64_t i)
+{
+    if (s->prec == 's') {
+        float f;
+        memcpy(&f, buf + i * 4, 4);
+        return f;
+    }
+    double d;
+    memcpy(&d, buf + i * 8, 8);
+    return d;
+}
+
+static void pset_free(pset *s)
+{
+    free(s->m), free(s->n), free(s->k), free(s->lda), free(s->ldb), free(s->ldc);
+    free(s->oa), free(s->ob), free(s->oc), free(s->h0), free(s->h1);
+    free(s->pa), free(s->pb), free(s->pc);
+    cudaFree(s->dbuf);
+    cudaFree(s->dm), cudaFree(s->dn), cudaFree(s->dk);
+    cudaFree(s->dlda), cudaFree(s->dldb), cudaFree(s->dldc);
+    cudaFree(s->dpa), cudaFree(s->dpb), cudaFree(s->dpc);
+    memset(s, 0, sizeof *s);
+}
+
+static int pset_alloc_sizes(pset *s, char prec, shoal_operation ta, shoal_operation tb, int64_t batch)
+{
+    memset(s, 0, sizeof *s);
+    s->prec = prec;
+    s->es = prec == 's' ? 4 : 8;
+    s->ta = ta;
+    s->tb = tb;
+    s->batch = batch;
+    size_t nb = (size_t)(batch > 0 ? batch : 1);
+    s->m = calloc(nb, sizeof(int)), s->n = calloc(nb, sizeof(int)), s->k = calloc(nb, sizeof(int));
+    s->lda = calloc(nb, sizeof(int)), s->ldb = calloc(nb, sizeof(int)), s->ldc = calloc(nb, sizeof(int));
+    s->oa = calloc(nb, sizeof(int64_t)), s->ob = calloc(nb, sizeof(int64_t)), s->oc = calloc(nb, sizeof(int64_t));
+    s->pa = calloc(nb, sizeof(void *)), s->pb = calloc(nb, sizeof(void *)), s->pc = calloc(nb, sizeof(void *));
+    if (!s->m || !s->n || !s->k || !s->lda || !s->ldb || !s->ldc || !s->oa || !s->ob || !s->oc || !s->pa ||
+        !s->pb || !s->pc) {
+        fail("host allocation failed");
+        return 1;
+    }
+    return 0;
+}
+
+static int64_t place(int64_t *cur, int64_t size, int align, int odd)
+{
+    int64_t off = (*cur + align - 1) / align * align;
+    if (odd) off += 1;
+    *cur = off + size;
+    return off;
+}
+
+/* After the sizes are set: leading dimensions, offsets, host contents (poison A/B or C as asked),
+ * device buffers and arrays. */
+static int pset_build(pset *s, uint64_t seed, int nan_ab, int nan_c)
+{
+    const int align = 16 / s->es;
+    int64_t cur = 0;
+    s->max_m = s->max_n = s->max_k = 0;
+    for (int64_t i = 0; i < s->batch; ++i) {
+        const int m = pos(s->m[i]), n = pos(s->n[i]), k = pos(s->k[i]);
+        if (m > s->max_m) s->max_m = m;
+        if (n > s->max_n) s->max_n = n;
+        if (k > s->max_k) s->max_k = k;
+        const int ra = s->ta == SHOAL_OP_N ? m : k, ca = s->ta == SHOAL_OP_N ? k : m;
+        const int rb = s->tb == SHOAL_OP_N ? k : n, cb = s->tb == SHOAL_OP_N ? n : k;
+        s->lda[i] = ra + 3;
+        s->ldb[i] = rb + 3;
+        s->ldc[i] = m + 3;
+        s->oa[i] = place(&cur, (int64_t)s->lda[i] * ca, align, i % 11 == 5);
+        s->ob[i] = place(&cur, (int64_t)s->ldb[i] * cb, align, i % 13 == 6);
+        s->oc[i] = place(&cur, (int64_t)s->ldc[i] * n, align, i % 7 == 2);
+    }
+    s->total = cur + GUARD;
+    const size_t bytes = (size_t)s->total * s->es;
+    s->h0 = malloc(bytes);
+    s->h1 = malloc(bytes);
+    if (!s->h0 || !s->h1) {
+        fail("host allocation of %zu bytes failed", bytes);
+        return 1;
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t e = 0; e < s->total; ++e) set_poison(s, s->h0, e, P_GAP);
+#pragma omp parallel for schedule(dynamic, 64)
+    for (int64_t i = 0; i < s->batch; ++i) {
+        const int m = pos(s->m[i]), n = pos(s->n[i]), k = pos(s->k[i]);
+        const int ra = s->ta == SHOAL_OP_N ? m : k, ca = s->ta == SHOAL_OP_N ? k : m;
+        const int rb = s->tb == SHOAL_OP_N ? k : n, cb = s->tb == SHOAL_OP_N ? n : k;
+        for (int c = 0; c < ca; ++c)
+            for (int r = 0; r < s->lda[i]; ++r) {
+                const int64_t e = s->oa[i] + r + (int64_t)c * s->lda[i];
+                if (r >= ra)
+                    set_poison(s, s->h0, e, P_PAD_A);
+                else if (nan_ab)
+                    set_poison(s, s->h0, e, P_AB);
+                else
+                    set_val(s, s->h0, e, rand_val(seed, 3 * (uint64_t)i, e));
+            }
+        for (int c = 0; c < cb; ++c)
+            for (int r = 0; r < s->ldb[i]; ++r) {
+                const int64_t e = s->ob[i] + r + (int64_t)c * s->ldb[i];
+                if (r >= rb)
+                    set_poison(s, s->h0, e, P_PAD_B);
+                else if (nan_ab)
+                    set_poison(s, s->h0, e, P_AB);
+                else
+                    set_val(s, s->h0, e, rand_val(seed, 3 * (uint64_t)i + 1, e));
+            }
+        for (int c = 0; c < n; ++c)
+            for (int r = 0; r < s->ldc[i]; ++r) {
+                const int64_t e = s->oc[i] + r + (int64_t)c * s->ldc[i];
+                if (r >= m)
+                    set_poison(s, s->h0, e, P_PAD_C);
+                else if (nan_c)
+                    set_poison(s, s->h0, e, P_C);
+                else
+                    set_val(s, s->h0, e, rand_val(seed, 3 * (uint64_t)i + 2, e));
+            }
+    }
+    /* device */
+    const size_t ib = (size_t)(s->batch > 0 ? s->batch : 1) * sizeof(int);
+    const size_t pb = (size_t)(s->batch > 0 ? s->batch : 1) * sizeof(void *);
+    cudaError_t e = cudaMalloc((void **)&s->dbuf, bytes);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->dm, ib);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->dn, ib);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->dk, ib);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->dlda, ib);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->dldb, ib);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->dldc, ib);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->dpa, pb);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->dpb, pb);
+    if (e == cudaSuccess) e = cudaMalloc((void **)&s->dpc, pb);
+    if (e != cudaSuccess) {
+        fail("cudaMalloc: %s", cudaGetErrorString(e));
+        return 1;
+    }
+    for (int64_t i = 0; i < s->batch; ++i) {
+        s->pa[i] = s->dbuf + s->oa[i] * s->es;
+        s->pb[i] = s->dbuf + s->ob[i] * s->es;
+        s->pc[i] = s->dbuf + s->oc[i] * s->es;
+    }
+    const size_t nib = (size_t)s->batch * sizeof(int), npb = (size_t)s->batch * sizeof(void *);
+    e = cudaMemcpy(s->dbuf, s->h0, bytes, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMemcpy(s->dm, s->m, nib, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMemcpy(s->dn, s->n, nib, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMemcpy(s->dk, s->k, nib, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMemcpy(s->dlda, s->lda, nib, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMemcpy(s->dldb, s->ldb, nib, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMemcpy(s->dldc, s->ldc, nib, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMemcpy(s->dpa, s->pa, npb, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMemcpy(s->dpb, s->pb, npb, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) e = cudaMemcpy(s->dpc, s->pc, npb, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) {
+        fail("upload: %s", cudaGetErrorString(e));
+        return 1;
+    }
+    return 0;
+}
+
+/* One call; the status must be SUCCESS and the device clean afterwards. */
+static int call_gemm(const pset *s, int max_m, int max_n, int max_k, double alpha, double beta, int64_t batch,
+                     int null_arrays, const char *what)
+{
+    shoal_status st;
+    const int *dm = null_arrays ? NULL : s->dm, *dn = null_arrays ? NULL : s->dn, *dk = null_arrays ? NULL : s->dk;
+    const int *dlda = null_arrays ? NULL : s->dlda, *dldb = null_arrays ? NULL : s->dldb,
+              *dldc = null_arrays ? NULL : s->dldc;
+    void **pa = null_arrays ? NULL : s->dpa, **pb = null_arrays ? NULL : s->dpb, **pc = null_arrays ? NULL : s->dpc;
+    if (s->prec == 's')
+        st = shoal_sgemm_vbatched(g_h, s->ta, s->tb, dm, dn, dk, max_m, max_n, max_k, (float)alpha,
+                                  (const float *const *)pa, dlda, (const float *const *)pb, dldb, (float)beta,
+                                  (float *const *)pc, dldc, batch);
+    else
+        st = shoal_dgemm_vbatched(g_h, s->ta, s->tb, dm, dn, dk, max_m, max_n, max_k, alpha,
+                                  (const double *const *)pa, dlda, (const double *const *)pb, dldb, beta,
+                                  (double *const *)pc, dldc, batch);
+    const cudaError_t e1 = cudaDeviceSynchronize();
+    const cudaError_t e2 = cudaGetLastError();
+    if (st != SHOAL_STATUS_SUCCESS) {
+        fail("%s: %cgemm_vbatched returned %s", what, s->prec, shoal_status_string(st));
+        return 1;
+    }
+    if (e1 != cudaSuccess || e2 != cudaSuccess) {
+        fail("%s: CUDA error after the call: %s", what, cudaGetErrorString(e1 != cudaSuccess ? e1 : e2));
+        return 1;
+    }
+    return 0;
+}
+
+static int download(pset *s)
+{
+    cudaError_t e = cudaMemcpy(s->h1, s->dbuf, (size_t)s->total * s->es, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        fail("download: %s", cudaGetErrorString(e));
+        return 1;
+    }
+    /* the argument arrays are input only */
+    const size_t n = (size_t)s->batch;
+    const int *host_int[6] = {s->m, s->n, s->k, s->lda, s->ldb, s->ldc};
+    const int *dev_int[6] = {s->dm, s->dn, s->dk, s->dlda, s->dldb, s->dldc};
+    static const char *const names[6] = {"m", "n", "k", "lda", "ldb", "ldc"};
+    void *tmp = malloc((n > 0 ? n : 1) * sizeof(void *));
+    if (!tmp) {
+        fail("host allocation failed");
+        return 1;
+    }
+    for (int a = 0; a < 6 && n > 0; ++a) {
+        e = cudaMemcpy(tmp, dev_int[a], n * sizeof(int), cudaMemcpyDeviceToHost);
+        if (e != cudaSuccess || memcmp(tmp, host_int[a], n * sizeof(int)) != 0) {
+            fail("the device array %s changed (%s)", names[a], cudaGetErrorString(e));
+            free(tmp);
+            return 1;
+        }
+    }
+    void **const host_p[3] = {s->pa, s->pb, s->pc};
+    void **const dev_p[3] = {s->dpa, s->dpb, s->dpc};
+    for (int a = 0; a < 3 && n > 0; ++a) {
+        e = cudaMemcpy(tmp, dev_p[a], n * sizeof(void *), cudaMemcpyDeviceToHost);
+        if (e != cudaSuccess || memcmp(tmp, host_p[a], n * sizeof(void *)) != 0) {
+            fail("the device pointer array %c changed (%s)", "ABC"[a], cudaGetErrorString(e));
+            free(tmp);
+            return 1;
+        }
+    }
+    free(tmp);
+    return 0;
+}
+
+/* Normalized error of problem i (h1 against the reference from h0); NaN or > limit fails. */
+static double problem_error(const pset *s, int64_t i, double alpha, double beta)
+{
+    const int m = s->m[i], n = s->n[i], k = pos(s->k[i]);
+    const int lda = s->lda[i], ldb = s->ldb[i], ldc = s->ldc[i];
+    const int64_t oa = s->oa[i], ob = s->ob[i], oc = s->oc[i];
+    const int use_ab = alpha != 0.0 && k > 0, use_c = beta != 0.0;
+    const double eps = s->prec == 's' ? 0x1p-24 : 0x1p-53;
+    double max_a = 0, max_b = 0, max_c = 0;
+    if (use_ab) {
+        for (int r = 0; r < m; ++r)
+            for (int l = 0; l < k; ++l) {
+                const int64_t e = s->ta == SHOAL_OP_N ? oa + r + (int64_t)l * lda : oa + l + (int64_t)r * lda;
+                max_a = fmax(max_a, fabs(get_val(s, s->h0, e)));
+            }
+        for (int l = 0; l < k; ++l)
+            for (int c = 0; c < n; ++c) {
+                const int64_t e = s->tb == SHOAL_OP_N ? ob + l + (int64_t)c * ldb : ob + c + (int64_t)l * ldb;
+                max_b = fmax(max_b, fabs(get_val(s, s->h0, e)));
+            }
+    }
+    if (use_c)
+        for (int c = 0; c < n; ++c)
+            for (int r = 0; r < m; ++r) max_c = fmax(max_c, fabs(get_val(s, s->h0, oc + r + (int64_t)c * ldc)));
+    double den = eps * ((use_ab ? fabs(alpha) * k * max_a * max_b : 0.0) + (use_c ? fabs(beta) * max_c : 0.0));
+    if (den == 0.0) den = eps;
+    double worst = 0.0;
+    for (int c = 0; c < n; ++c)
+        for (int r = 0; r < m; ++r) {
+            double sum = 0.0;
+            if (use_ab)
+                for (int l = 0; l < k; ++l) {
+                    const int64_t ea = s->ta == SHOAL_OP_N ? oa + r + (int64_t)l * lda : oa + l + (int64_t)r * lda;
+                    const int64_t eb = s->tb == SHOAL_OP_N ? ob + l + (int64_t)c * ldb : ob + c + (int64_t)l * ldb;
+                    sum += get_val(s, s->h0, ea) * get_val(s, s->h0, eb);
+                }
+            const int64_t ec = oc + r + (int64_t)c * ldc;
+            const double ref = (use_ab ? alpha * sum : 0.0) + (use_c ? beta * get_val(s, s->h0, ec) : 0.0);
+            const double err = fabs(get_val(s, s->h1, ec) - ref) / den;
+            if (!(err <= worst)) worst = err; /* NaN sticks */
+            if (isnan(worst)) return worst;
+        }
+    return worst;
+}
+
+/* Checks the outputs: the problems with check[i] (all when check is NULL) against the reference,
+ * then everything but the C matrices proper of the problems not skipped for bit identity. */
+static int verify(pset *s, double alpha, double beta, const unsigned char *check, const char *what)
+{
+    if (download(s)) return 1;
+    double *err = calloc((size_t)(s->batch > 0 ? s->batch : 1), sizeof(double));
+    if (!err) {
+        fail("host allocation failed");
+        return 1;
+    }
+#pragma omp parallel for schedule(dynamic, 4)
+    for (int64_t i = 0; i < s->batch; ++i) {
+        if (s->m[i] <= 0 || s->n[i] <= 0 || (check && !check[i])) continue;
+        err[i] = problem_error(s, i, alpha, beta);
+    }
+    double worst = 0.0;
+    int64_t wi = -1, nchecked = 0, nbad = 0;
+    for (int64_t i = 0; i < s->batch; ++i) {
+        if (s->m[i] <= 0 || s->n[i] <= 0 || (check && !check[i])) continue;
+        ++nchecked;
+        if (!(err[i] <= ERROR_LIMIT)) ++nbad;
+        if (wi < 0 || (!isnan(worst) && !(err[i] <= worst))) worst = err[i], wi = i; /* a NaN stays */
+    }
+    free(err);
+    printf("  %s: %c %c%c batch %lld max %d x %d x %d: %lld problems checked, worst error %.3g", what, s->prec,
+           s->ta == SHOAL_OP_N ? 'n' : 't', s->tb == SHOAL_OP_N ? 'n' : 't', (long long)s->batch, s->max_m,
+           s->max_n, s->max_k, (long long)nchecked, wi >= 0 ? worst : 0.0);
+    if (wi >= 0) printf(" (problem %lld: %d x %d x %d)", (long long)wi, s->m[wi], s->n[wi], s->k[wi]);
+    printf("\n");
+    int bad = 0;
+    if (nbad) {
+        fail("%s: %lld of %lld problems over the limit %g; worst %.3g at problem %lld (m %d n %d k %d)", what,
+             (long long)nbad, (long long)nchecked, ERROR_LIMIT, worst, (long long)wi, s->m[wi], s->n[wi],
+             s->k[wi]);
+        bad = 1;
+    }
+    /* restore the C matrices proper of the problems not skipped, then all must match */
+    for (int64_t i = 0; i < s->batch; ++i) {
+        if (s->m[i] <= 0 || s->n[i] <= 0) continue;
+        for (int c = 0; c < s->n[i]; ++c) {
+            const int64_t e = s->oc[i] + (int64_t)c * s->ldc[i];
+            memcpy(s->h1 + e * s->es, s->h0 + e * s->es, (size_t)s->m[i] * s->es);
+        }
+    }
+    if (memcmp(s->h0, s->h1, (size_t)s->total * s->es) != 0) {
+        int64_t e = 0;
+        while (memcmp(s->h0 + e * s->es, s->h1 + e * s->es, s->es) == 0) ++e;
+        /* whose element is it? */
+        const char *where = "a gap or the guard";
+        int64_t owner = -1;
+        for (int64_t i = 0; i < s->batch; ++i) {
+            const int m = pos(s->m[i]), n = pos(s->n[i]), k = pos(s->k[i]);
+            const int64_t sa = (int64_t)s->lda[i] * (s->ta == SHOAL_OP_N ? k : m);
+            const int64_t sb = (int64_t)s->ldb[i] * (s->tb == SHOAL_OP_N ? n : k);
+            const int64_t sc = (int64_t)s->ldc[i] * n;
+            if (e >= s->oa[i] && e < s->oa[i] + sa) where = "A", owner = i;
+            if (e >= s->ob[i] && e < s->ob[i] + sb) where = "B", owner = i;
+            if (e >= s->oc[i] && e < s->oc[i] + sc)
+                where = (s->m[i] <= 0 || s->n[i] <= 0) ? "C of a skipped problem" : "the ld padding of C",
+                owner = i;
+            if (owner >= 0) break;
+        }
+        uint64_t b0 = 0, b1 = 0;
+        memcpy(&b0, s->h0 + e * s->es, s->es);
+        memcpy(&b1, s->h1 + e * s->es, s->es);
+        fail("%s: element %lld (in %s, problem %lld) changed: 0x%llx -> 0x%llx", what, (long long)e, where,
+             (long long)owner, (unsigned long long)b0, (unsigned long long)b1);
+        bad = 1;
+    }
+    return bad;
+}
+
+static void print_kernel(const pset *s)
+{
+    if (s->max_m < 1 || s->max_n < 1) return;
+    const char *name = NULL;
+    const char variant[3] = {s->ta == SHOAL_OP_N ? 'n' : 't', s->tb == SHOAL_OP_N ? 'n' : 't', 0};
+    if (shoal_blas2_kernel_name(g_h, "gemm_vbatched", s->prec, 1, variant, s->max_m, s->max_n, &name) ==
+            SHOAL_STATUS_SUCCESS &&
+        name)
+        printf("  kernel for %s %d x %d: %s\n", variant, s->max_m, s->max_n, name);
+}
+
+/* ---- cases ---- */
+
+/* Sizes uniform in [lo, hi] each. */
+static void sizes_uniform(pset *s, uint64_t seed, int lo, int hi)
+{
+    for (int64_t i = 0; i < s->batch; ++i) {
+        s->m[i] = rand_int(seed, (uint64_t)i, 101, lo, hi);
+        s->n[i] = rand_int(seed, (uint64_t)i, 102, lo, hi);
+        s->k[i] = rand_int(seed, (uint64_t)i, 103, lo, hi);
+    }
+}
+
+static int run_simple(const tcase *t, uint64_t seed, int64_t batch, double alpha, double beta, int nan_ab,
+                      int nan_c)
+{
+    pset s;
+    int bad = pset_alloc_sizes(&s, t->prec, t->ta, t->tb, batch);
+    if (!bad) {
+        switch (t->kind) {
+        case K_SKEWED:
+            sizes_uniform(&s, seed, 1, 25);
+            for (int64_t i = 37; i < batch; i += 100) s.m[i] = s.n[i] = s.k[i] = 256;
+            break;
+        case K_EQUAL:
+            for (int64_t i = 0; i < batch; ++i) s.m[i] = s.n[i] = s.k[i] = 64;
+            break;
+        default: sizes_uniform(&s, seed, 0, t->N); break;
+        }
+        bad = pset_build(&s, seed, nan_ab, nan_c);
+    }
+    if (!bad) print_kernel(&s);
+    if (!bad) bad = call_gemm(&s, s.max_m, s.max_n, s.max_k, alpha, beta, batch, 0, "call");
+    if (!bad) bad = verify(&s, alpha, beta, NULL, "call");
+    pset_free(&s);
+    return bad;
+}
+
+static int case_large(const tcase *t, uint64_t seed)
+{
+    const int64_t batch = 100000;
+    pset s;
+    unsigned char *check = NULL;
+    int bad = pset_alloc_sizes(&s, t->prec, t->ta, t->tb, batch);
+    if (!bad) {
+        sizes_uniform(&s, seed, 1, 8);
+        for (int64_t i = 0; i < batch; ++i) {
+            const uint64_t h = hash2(seed, (uint64_t)i, 104);
+            if (h % 100 == 0) s.m[i] = 0;      /* skipped */
+            else if (h % 100 == 1) s.n[i] = 0; /* skipped */
+            else if (h % 100 == 2) s.k[i] = 0; /* C = beta C */
+        }
+        bad = pset_build(&s, seed, 0, 0);
+    }
+    if (!bad) {
+        check = calloc((size_t)batch, 1);
+        if (!check) bad = 1, fail("host allocation failed");
+    }
+    if (!bad) {
+        for (int64_t i = 0; i < batch; ++i) check[i] = i % 100 == 0 || i % 997 == 13 || s.k[i] == 0;
+        check[batch - 1] = 1;
+        print_kernel(&s);
+        bad = call_gemm(&s, s.max_m, s.max_n, s.max_k, ALPHA, BETA, batch, 0, "call");
+    }
+    if (!bad) bad = verify(&s, ALPHA, BETA, check, "call");
+    free(check);
+    pset_free(&s);
+    return bad;
+}
+
+static int imax_check(const int *dvalues, int64_t count, int expect, const char *what)
+{
+    int got = -12345;
+    shoal_status st = shoal_imax_device(g_h, dvalues, count, &got);
+    const cudaError_t e1 = cudaDeviceSynchronize(), e2 = cudaGetLastError();
+    if (st != SHOAL_STATUS_SUCCESS) {
+        fail("shoal_imax_device(%s) returned %s", what, shoal_status_string(st));
+        return 1;
+    }
+    if (e1 != cudaSuccess || e2 != cudaSuccess) {
+        fail("shoal_imax_device(%s): CUDA error %s", what, cudaGetErrorString(e1 != cudaSuccess ? e1 : e2));
+        return 1;
+    }
+    if (got != expect) {
+        fail("shoal_imax_device(%s) = %d, the host max is %d", what, got, expect);
+        return 1;
+    }
+    return 0;
+}
+
+static int case_imax(const tcase *t, uint64_t seed)
+{
+    const int64_t batch = 500;
+    pset s;
+    int bad = pset_alloc_sizes(&s, t->prec, t->ta, t->tb, batch);
+    if (!bad) {
+        sizes_uniform(&s, seed, -2, 40);
+        bad = pset_build(&s, seed, 0, 0);
+    }
+    int mm = -1, mn = -1, mk = -1;
+    if (!bad) bad = imax_check(s.dm, batch, s.max_m, "m");
+    if (!bad) bad = imax_check(s.dn, batch, s.max_n, "n");
+    if (!bad) bad = imax_check(s.dk, batch, s.max_k, "k");
+    if (!bad) {
+        /* the same calls again, for the values to pass on */
+        mm = s.max_m, mn = s.max_n, mk = s.max_k;
+        if (shoal_imax_device(g_h, s.dm, batch, &mm) != SHOAL_STATUS_SUCCESS ||
+            shoal_imax_device(g_h, s.dn, batch, &mn) != SHOAL_STATUS_SUCCESS ||
+            shoal_imax_device(g_h, s.dk, batch, &mk) != SHOAL_STATUS_SUCCESS)
+            bad = 1, fail("shoal_imax_device failed on a repeated call");
+    }
+    if (!bad) bad = imax_check(s.dm, 0, 0, "count 0");
+    if (!bad) bad = imax_check(s.dm, 1, pos(s.m[0]), "count 1");
+    if (!bad) {
+        /* an all-negative array: max(0, ...) = 0 */
+        int neg[1000];
+        for (int i = 0; i < COUNT(neg); ++i) neg[i] = -1 - (i % 5);
+        int *dneg = NULL;
+        cudaError_t e = cudaMalloc((void **)&dneg, sizeof neg);
+        if (e == cudaSuccess) e = cudaMemcpy(dneg, neg, sizeof neg, cudaMemcpyHostToDevice);
+        if (e != cudaSuccess)
+            bad = 1, fail("cudaMalloc/cudaMemcpy: %s", cudaGetErrorString(e));
+        else
+            bad = imax_check(dneg, COUNT(neg), 0, "all negative");
+        /* one large value at the end of a long array */
+        if (!bad) {
+            neg[COUNT(neg) - 1] = 77;
+            e = cudaMemcpy(dneg, neg, sizeof neg, cudaMemcpyHostToDevice);
+            if (e != cudaSuccess)
+                bad = 1, fail("cudaMemcpy: %s", cudaGetErrorString(e));
+            else
+                bad = imax_check(dneg, COUNT(neg), 77, "max last");
+        }
+        cudaFree(dneg);
+    }
+    if (!bad) {
+        printf("  imax: m %d n %d k %d\n", mm, mn, mk);
+        print_kernel(&s);
+        bad = call_gemm(&s, mm, mn, mk, ALPHA, BETA, batch, 0, "call with the device maxima");
+    }
+    if (!bad) bad = verify(&s, ALPHA, BETA, NULL, "call with the device maxima");
+    pset_free(&s);
+    return bad;
+}
+
+static int case_zero(const tcase *t, uint64_t seed)
+{
+    const int64_t batch = 100;
+    pset s;
+    int bad = pset_alloc_sizes(&s, t->prec, t->ta, t->tb, batch);
+    if (!bad) {
+        sizes_uniform(&s, seed, 1, 17);
+        bad = pset_build(&s, seed, 0, 0);
+    }
+    /* With no work every C must stay as it was: the reference is C itself (alpha 0, beta 1). */
+    if (!bad) bad = call_gemm(&s, 0, s.max_n, s.max_k, ALPHA, BETA, batch, 0, "max_m = 0");
+    if (!bad) bad = verify(&s, 0.0, 1.0, NULL, "max_m = 0");
+    if (!bad) bad = call_gemm(&s, s.max_m, 0, s.max_k, ALPHA, BETA, batch, 0, "max_n = 0");
+    if (!bad) bad = verify(&s, 0.0, 1.0, NULL, "max_n = 0");
+    if (!bad) bad = call_gemm(&s, s.max_m, s.max_n, s.max_k, ALPHA, BETA, 0, 0, "batch = 0");
+    if (!bad) bad = verify(&s, 0.0, 1.0, NULL, "batch = 0");
+    if (!bad) bad = call_gemm(&s, 0, 0, 0, ALPHA, BETA, batch, 1, "max_m = max_n = 0, NULL arrays");
+    if (!bad) bad = call_gemm(&s, s.max_m, s.max_n, s.max_k, ALPHA, BETA, 0, 1, "batch = 0, NULL arrays");
+    if (!bad) bad = verify(&s, 0.0, 1.0, NULL, "after the NULL-array calls");
+    /* the data was there all along: a real call must now work */
+    if (!bad) bad = call_gemm(&s, s.max_m, s.max_n, s.max_k, ALPHA, BETA, batch, 0, "real call");
+    if (!bad) bad = verify(&s, ALPHA, BETA, NULL, "real call");
+    pset_free(&s);
+    return bad;
+}
+
+static void add_case(enum kind kind, char prec, shoal_operation ta, shoal_operation tb, int N, const char *suffix)
+{
+    if (g_ncases >= MAX_CASES) {
+        fprintf(stderr, "too many cases\n");
+        exit(2);
+    }
+    tcase *t = &g_cases[g_ncases++];
+    t->kind = kind;
+    t->prec = prec;
+    t->ta = ta;
+    t->tb = tb;
+    t->N = N;
+    snprintf(t->name, sizeof t->name, "%c_gemm_vbatched_%s", prec, suffix);
+}
+
+static void build_cases(void)
+{
+    static const int sizes[] = {1, 17, 33, 100};
+    static const char *const tnames[] = {"nn", "nt", "tn", "tt"};
+    const char precs[2] = {'s', 'd'};
+    char buf[48];
+    for (int pi = 0; pi < 2; ++pi) {
+        const char p = precs[pi];
+        for (int tp = 0; tp < 4; ++tp)
+            for (int si = 0; si < COUNT(sizes); ++si) {
+                snprintf(buf, sizeof buf, "%s_uniform_%d", tnames[tp], sizes[si]);
+                add_case(K_UNIFORM, p, (shoal_operation)(tp / 2), (shoal_operation)(tp % 2), sizes[si], buf);
+            }
+        add_case(K_SKEWED, p, SHOAL_OP_N, SHOAL_OP_N, 256, "nn_skewed");
+        add_case(K_EQUAL, p, SHOAL_OP_T, SHOAL_OP_N, 64, "tn_equal_64");
+        add_case(K_BETA0, p, SHOAL_OP_N, SHOAL_OP_T, 40, "nt_beta0");
+        add_case(K_ALPHA0, p, SHOAL_OP_N, SHOAL_OP_N, 40, "nn_alpha0");
+        add_case(K_LARGE, p, SHOAL_OP_N, SHOAL_OP_N, 8, "nn_large_batch");
+        add_case(K_IMAX, p, SHOAL_OP_T, SHOAL_OP_T, 40, "tt_imax");
+        add_case(K_ZERO, p, SHOAL_OP_N, SHOAL_OP_N, 17, "zero");
+    }
+}
+
+static int run_case(const tcase *t)
+{
+    g_case = t->name;
+    g_failed = 0;
+    g_why[0] = 0;
+    const uint64_t seed = hash_string(t->name);
+    printf("== %s\n", t->name);
+    int bad = 0;
+    switch (t->kind) {
+    case K_UNIFORM: bad = run_simple(t, seed, t->N == 100 ? 200 : 500, ALPHA, BETA, 0, 0); break;
+    case K_SKEWED: bad = run_simple(t, seed, 400, ALPHA, BETA, 0, 0); break;
+    case K_EQUAL: bad = run_simple(t, seed, 300, ALPHA, BETA, 0, 0); break;
+    case K_BETA0: bad = run_simple(t, seed, 500, ALPHA, 0.0, 0, 1); break;
+    case K_ALPHA0: bad = run_simple(t, seed, 500, 0.0, 2.0, 1, 0); break;
+    case K_LARGE: bad = case_large(t, seed); break;
+    case K_IMAX: bad = case_imax(t, seed); break;
+    case K_ZERO: bad = case_zero(t, seed); break;
+    }
+    if (bad || g_failed)
+        printf("FAILED %s: %s\n", t->name, g_why[0] ? g_why : "(no reason recorded)");
+    else
+        printf("ok %s\n", t->name);
+    fflush(stdout);
+    return bad || g_failed;
+}
+
+/* Returns 0 when ready, 77 when there is no device to test on, 1 on another failure. */
+static int init_gpu(void)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        printf("SKIP: no CUDA device (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
+        return 77;
+    }
+    shoal_status st = shoal_create(&g_h);
+    if (st != SHOAL_STATUS_SUCCESS) {
+        printf("SKIP: no CUDA device (shoal_create: %s)\n", shoal_status_string(st));
+        return 77;
+    }
+    const char *table = NULL;
+    int level = -1;
+    shoal_get_dispatch_info(g_h, &table, &level);
+    printf("# shoal table \"%s\" (match level %d)\n", table ? table : "?", level);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    build_cases();
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        for (int i = 0; i < g_ncases; ++i) printf("%s\n", g_cases[i].name);
+        return 0;
+    }
+    const tcase *only = NULL;
+    if (argc == 3 && strcmp(argv[1], "--case") == 0) {
+        for (int i = 0; i < g_ncases; ++i)
+            if (strcmp(g_cases[i].name, argv[2]) == 0) only = &g_cases[i];
+        if (!only) {
+            fprintf(stderr, "unknown case '%s' (see --list)\n", argv[2]);
+            return 2;
+        }
+    } else if (argc != 1) {
+        fprintf(stderr, "usage: %s [--list | --case NAME]\n", argv[0]);
+        return 2;
+    }
+    g_case = "init";
+    int rc = init_gpu();
+    if (rc) return rc;
+    int failed = 0;
+    if (only) {
+        failed = run_case(only);
+    } else {
+        for (int i = 0; i < g_ncases; ++i) failed += run_case(&g_cases[i]);
+        printf("%d of %d cases failed\n", failed, g_ncases);
+    }
+    shoal_destroy(g_h);
+    return failed ? 1 : 0;
+}
