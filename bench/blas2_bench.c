@@ -276,6 +276,16 @@ static void release_row(row *r)
 }
 
 /* count elements from element offset off of a device buffer of the row's precision, as doubles. */
+/* Host -> device on the benchmark's stream, complete on return. (A plain cudaMemcpy from pageable
+ * memory runs on the legacy stream and may return before its DMA lands; work queued next on the
+ * non-blocking S.st, such as the copies that tile the distinct problems over the batch, would
+ * not wait for it.) */
+static void upload(void *dst, const void *src, size_t bytes)
+{
+    CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, S.st));
+    CK(cudaStreamSynchronize(S.st));
+}
+
 static void fetch(const row *r, const void *base, int64_t off, int64_t count, double *out)
 {
     void *tmp = bench_xmalloc((size_t)count * r->es);
@@ -294,7 +304,7 @@ static int upload_pointers(row *r, void ***dst, void *base, const int64_t *off, 
         h[i] = (char *)base + (size_t)off[order ? order[i] : i] * r->es;
     *dst = dmem(r, sizeof(void *) * (size_t)r->batch);
     if (*dst)
-        CK(cudaMemcpy(*dst, h, sizeof(void *) * (size_t)r->batch, cudaMemcpyHostToDevice));
+        upload(*dst, h, sizeof(void *) * (size_t)r->batch);
     free(h);
     return *dst != NULL;
 }
@@ -303,7 +313,7 @@ static int upload_ints(row *r, int **dst, const int *src)
 {
     *dst = dmem(r, sizeof(int) * (size_t)r->batch);
     if (*dst)
-        CK(cudaMemcpy(*dst, src, sizeof(int) * (size_t)r->batch, cudaMemcpyHostToDevice));
+        upload(*dst, src, sizeof(int) * (size_t)r->batch);
     return *dst != NULL;
 }
 
@@ -430,7 +440,7 @@ static int setup_trsv(row *r)
                 ((double *)conv)[i * nn + e] = t[e];
         }
     }
-    CK(cudaMemcpy(r->dA, conv, (size_t)(r->distinct * nn) * es, cudaMemcpyHostToDevice));
+    upload(r->dA, conv, (size_t)(r->distinct * nn) * es);
     free(t);
     free(conv);
     for (int64_t done = r->distinct; done < r->batch;) { /* doubling copies of the tile */
