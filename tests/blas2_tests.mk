@@ -13,6 +13,6 @@ $(TEST_BIN_DIR)/test_blas2_args: tests/c/test_blas2_args.c include/shoal.h $(LIB
 # Judged by the tuner's host references (tuner/host_blas2.c), parallel over the batch with OpenMP;
 # no OpenBLAS.
 $(TEST_BIN_DIR)/test_blas2_gpu: tests/gpu/test_blas2_gpu.c tuner/host_blas2.c tuner/host_blas2.h \
-                                include/shoal.h $(LIB_SHARED)
+                                include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fopenmp -Ituner $< tuner/host_blas2.c -o $@ $(LDLIBS_SHOAL) -lm
+	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/host_blas2.c $(GPU_TEST_OBJ) -o $@ $(LDLIBS_SHOAL) -lm

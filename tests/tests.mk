@@ -5,6 +5,12 @@
 
 TEST_BIN_DIR := $(BUILD)/tests
 TEST_OBJ_DIR := $(BUILD)/tests/obj
+# The command line, start-up and helpers every GPU test program shares (tests/gpu/gpu_test.h).
+GPU_TEST_OBJ := $(TEST_OBJ_DIR)/gpu_test.o
+$(GPU_TEST_OBJ): tests/gpu/gpu_test.c tests/gpu/gpu_test.h include/shoal.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/gpu -c $< -o $@
+
 include tests/blas2_tests.mk
 include tests/vbatched_tests.mk
 TEST_BINS := $(TEST_BIN_DIR)/test_api_args $(TEST_BIN_DIR)/test_dispatch $(TEST_BIN_DIR)/test_gemm_gpu \
@@ -26,10 +32,10 @@ $(TEST_BIN_DIR)/test_dispatch: tests/c/test_dispatch.c runtime/dispatch.c runtim
 	$(CC) $(CFLAGS) tests/c/test_dispatch.c runtime/dispatch.c -o $@ -lm
 
 # Host reference: OpenBLAS, parallel over the batch with OpenMP.
-$(TEST_BIN_DIR)/test_gemm_gpu: tests/gpu/test_gemm_gpu.c $(TEST_OBJ_DIR)/gemm_check.o \
+$(TEST_BIN_DIR)/test_gemm_gpu: tests/gpu/test_gemm_gpu.c $(TEST_OBJ_DIR)/gemm_check.o $(GPU_TEST_OBJ) \
                                tests/gpu/gemm_check.h include/shoal.h $(LIB_SHARED)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fopenmp -Itests/gpu $< $(TEST_OBJ_DIR)/gemm_check.o -o $@ \
+	$(CC) $(CFLAGS) -fopenmp -Itests/gpu $< $(TEST_OBJ_DIR)/gemm_check.o $(GPU_TEST_OBJ) -o $@ \
 	    $(LDLIBS_SHOAL) $(OPENBLAS_LIBS) -lm
 
 $(TEST_BIN_DIR)/test_lapack_args: tests/c/test_lapack_args.c include/shoal.h $(LIB_SHARED)
@@ -38,10 +44,13 @@ $(TEST_BIN_DIR)/test_lapack_args: tests/c/test_lapack_args.c include/shoal.h $(L
 
 # Factorizations: judged by the tuner's residual checks (tuner/spec_*.c), host only.
 $(TEST_BIN_DIR)/test_lu_gpu: tests/gpu/test_lu_gpu.c tuner/spec_lu.c tuner/host_lu.c tuner/host_lu.h \
-                             tuner/lapack_spec.h include/shoal.h $(LIB_SHARED)
+                             tuner/lapack_spec.h include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fopenmp -Ituner $< tuner/spec_lu.c tuner/host_lu.c -o $@ $(LDLIBS_SHOAL) -lm
+	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_lu.c tuner/host_lu.c $(GPU_TEST_OBJ) -o $@ \
+	    $(LDLIBS_SHOAL) -lm
 $(TEST_BIN_DIR)/test_chol_qr_gpu: tests/gpu/test_chol_qr_gpu.c tuner/spec_chol_qr.c tuner/host_chol_qr.c \
-                                  tuner/host_chol_qr.h tuner/lapack_spec.h include/shoal.h $(LIB_SHARED)
+                                  tuner/host_chol_qr.h tuner/lapack_spec.h include/shoal.h $(GPU_TEST_OBJ) \
+                                  $(LIB_SHARED)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fopenmp -Ituner $< tuner/spec_chol_qr.c tuner/host_chol_qr.c -o $@ $(LDLIBS_SHOAL) -lm
+	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_chol_qr.c tuner/host_chol_qr.c $(GPU_TEST_OBJ) -o $@ \
+	    $(LDLIBS_SHOAL) -lm

@@ -6,6 +6,6 @@
 VBATCHED_TEST_BINS := $(TEST_BIN_DIR)/test_vbatched_gemm_gpu
 
 # Judged by its own host reference in double, parallel over the batch with OpenMP; no OpenBLAS.
-$(TEST_BIN_DIR)/test_vbatched_gemm_gpu: tests/gpu/test_vbatched_gemm_gpu.c include/shoal.h $(LIB_SHARED)
+$(TEST_BIN_DIR)/test_vbatched_gemm_gpu: tests/gpu/test_vbatched_gemm_gpu.c include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fopenmp $< -o $@ $(LDLIBS_SHOAL) -lm
+	$(CC) $(CFLAGS) -fopenmp -Itests/gpu $< $(GPU_TEST_OBJ) -o $@ $(LDLIBS_SHOAL) -lm

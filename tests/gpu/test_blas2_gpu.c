@@ -39,6 +39,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "host_blas2.h"
+#include "gpu_test.h"
 #include "shoal.h"
 
 #include <cuda_runtime_api.h>
@@ -116,7 +117,6 @@ typedef struct run_data {
 } run_data;
 
 static shoal_handle g_h;
-static const char *g_case;
 static uint64_t g_case_seed;
 static int g_run_index;
 static int g_runs, g_failed_runs;
@@ -124,27 +124,6 @@ static int64_t g_big_batch = 100000;
 
 /* ------------------------------------------------------------------------------------------ */
 /* Small utilities. */
-
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        printf("FAILED %s: host allocation of %zu bytes failed\n", g_case, bytes);
-        exit(1);
-    }
-    return p;
-}
-
-#define CUDA_CHECK(expr)                                                                      \
-    do {                                                                                      \
-        cudaError_t e_ = (expr);                                                              \
-        if (e_ != cudaSuccess) {                                                              \
-            printf("FAILED %s: %s:%d: %s: %s\n", g_case, __FILE__, __LINE__, #expr,           \
-                   cudaGetErrorString(e_));                                                   \
-            fflush(stdout);                                                                   \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
 
 static uint64_t hash_string(const char *s)
 {
@@ -1492,7 +1471,6 @@ static void build_cases(void)
 
 static int run_case(const tcase *t)
 {
-    g_case = t->name;
     g_case_seed = hash_string(t->name);
     g_run_index = 0;
     g_runs = g_failed_runs = 0;
@@ -1528,63 +1506,21 @@ static int run_case(const tcase *t)
     return g_failed_runs != 0;
 }
 
-/* Returns 0 when ready, 77 when there is no device to test on, 1 on another failure. */
-static int init_gpu(void)
+static const char *case_name(int i) { return g_cases[i].name; }
+static int run_index(int i) { return run_case(&g_cases[i]); }
+
+/* Cases judge shoal's own kernels: the vendor serves only where a case asks for it. */
+static int start(shoal_handle h)
 {
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        printf("SKIP: no CUDA device (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
-        return 77;
-    }
-    shoal_status st = shoal_create(&g_h);
-    if (st == SHOAL_STATUS_NO_DEVICE) {
-        printf("SKIP: no CUDA device (shoal_create: %s)\n", shoal_status_string(st));
-        return 77;
-    }
-    if (st != SHOAL_STATUS_SUCCESS) {
-        printf("FAILED: shoal_create returned %s\n", shoal_status_string(st));
-        return 1;
-    }
-    const char *table = NULL;
-    int level = -1;
-    shoal_get_dispatch_info(g_h, &table, &level);
-    printf("# shoal table \"%s\" (match level %d)\n", table ? table : "?", level);
-    shoal_set_vendor_dispatch(g_h, 0);
+    const char *big = getenv("SHOAL_TEST_BIG_BATCH");
+    if (big && atoll(big) > 0) g_big_batch = atoll(big);
+    shoal_set_vendor_dispatch(h, 0);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
     build_cases();
-    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-        for (int i = 0; i < g_ncases; ++i) printf("%s\n", g_cases[i].name);
-        return 0;
-    }
-    const tcase *only = NULL;
-    if (argc == 3 && strcmp(argv[1], "--case") == 0) {
-        for (int i = 0; i < g_ncases; ++i)
-            if (strcmp(g_cases[i].name, argv[2]) == 0) only = &g_cases[i];
-        if (!only) {
-            fprintf(stderr, "unknown case '%s' (see --list)\n", argv[2]);
-            return 2;
-        }
-    } else if (argc != 1) {
-        fprintf(stderr, "usage: %s [--list | --case NAME]\n", argv[0]);
-        return 2;
-    }
-    const char *big = getenv("SHOAL_TEST_BIG_BATCH");
-    if (big && atoll(big) > 0) g_big_batch = atoll(big);
-    g_case = "init";
-    int rc = init_gpu();
-    if (rc) return rc;
-    int failed = 0;
-    if (only) {
-        failed = run_case(only);
-    } else {
-        for (int i = 0; i < g_ncases; ++i) failed += run_case(&g_cases[i]);
-        printf("%d of %d cases failed\n", failed, g_ncases);
-    }
-    shoal_destroy(g_h);
-    return failed ? 1 : 0;
+    const gpu_test_suite suite = {g_ncases, case_name, run_index, start, NULL};
+    return gpu_test_main(argc, argv, &suite, &g_h);
 }

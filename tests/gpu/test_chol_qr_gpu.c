@@ -25,6 +25,7 @@
 
 #include "host_chol_qr.h"
 #include "lapack_spec.h"
+#include "gpu_test.h"
 #include "shoal.h"
 
 #include <cuda_runtime_api.h>
@@ -81,31 +82,9 @@ typedef struct tdata {
 
 static shoal_handle g_h;
 static cudaEvent_t g_ev0, g_ev1;
-static const char *g_case;
 static uint64_t g_case_seed;
 static int g_run_index;
 static int g_runs, g_failed_runs;
-
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        printf("FAILED %s: host allocation of %zu bytes failed\n", g_case, bytes);
-        exit(1);
-    }
-    return p;
-}
-
-#define CUDA_CHECK(expr)                                                                      \
-    do {                                                                                      \
-        cudaError_t e_ = (expr);                                                              \
-        if (e_ != cudaSuccess) {                                                              \
-            printf("FAILED %s: %s:%d: %s: %s\n", g_case, __FILE__, __LINE__, #expr,           \
-                   cudaGetErrorString(e_));                                                   \
-            fflush(stdout);                                                                   \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
 
 static uint64_t mix64(uint64_t a, uint64_t b)
 {
@@ -920,7 +899,6 @@ static void case_nan_only(int r, char p)
 
 static int run_case(const tcase *t)
 {
-    g_case = t->name;
     g_case_seed = hash_string(t->name);
     g_run_index = 0;
     g_runs = g_failed_runs = 0;
@@ -948,33 +926,12 @@ static int run_case(const tcase *t)
     return g_failed_runs != 0;
 }
 
-static int init_gpu(void)
+static const char *case_name(int i) { return g_cases[i].name; }
+static int run_index(int i) { return run_case(&g_cases[i]); }
+
+static int start(shoal_handle h)
 {
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        printf("SKIP: no CUDA device (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
-        return 77;
-    }
-    shoal_status st = shoal_create(&g_h);
-    if (st == SHOAL_STATUS_NO_DEVICE) {
-        printf("SKIP: no CUDA device (shoal_create: %s)\n", shoal_status_string(st));
-        return 77;
-    }
-    if (st != SHOAL_STATUS_SUCCESS) {
-        printf("FAILED: shoal_create returned %s\n", shoal_status_string(st));
-        return 1;
-    }
-    g_case = "init";
-    struct cudaDeviceProp prop;
-    int dev = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    const char *table = NULL;
-    int level = -1;
-    shoal_get_dispatch_info(g_h, &table, &level);
-    printf("# device %d: %s (cc %d.%d, %d SMs); shoal table \"%s\" (match level %d)\n", dev, prop.name,
-           prop.major, prop.minor, prop.multiProcessorCount, table ? table : "?", level);
+    (void)h;
     CUDA_CHECK(cudaEventCreate(&g_ev0));
     CUDA_CHECK(cudaEventCreate(&g_ev1));
     return 0;
@@ -983,37 +940,6 @@ static int init_gpu(void)
 int main(int argc, char **argv)
 {
     build_cases();
-    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-        for (int i = 0; i < g_ncases; ++i)
-            printf("%s\n", g_cases[i].name);
-        return 0;
-    }
-    const tcase *only = NULL;
-    if (argc == 3 && strcmp(argv[1], "--case") == 0) {
-        for (int i = 0; i < g_ncases; ++i)
-            if (strcmp(g_cases[i].name, argv[2]) == 0)
-                only = &g_cases[i];
-        if (!only) {
-            fprintf(stderr, "unknown case '%s' (see --list)\n", argv[2]);
-            return 2;
-        }
-    } else if (argc != 1) {
-        fprintf(stderr, "usage: %s [--list | --case NAME]\n", argv[0]);
-        return 2;
-    }
-    int rc = init_gpu();
-    if (rc)
-        return rc;
-    int failed = 0;
-    if (only) {
-        failed = run_case(only);
-    } else {
-        for (int i = 0; i < g_ncases; ++i)
-            failed += run_case(&g_cases[i]);
-        printf("%d of %d cases failed\n", failed, g_ncases);
-    }
-    shoal_destroy(g_h);
-    cudaEventDestroy(g_ev0);
-    cudaEventDestroy(g_ev1);
-    return failed ? 1 : 0;
+    const gpu_test_suite suite = {g_ncases, case_name, run_index, start, NULL};
+    return gpu_test_main(argc, argv, &suite, &g_h);
 }

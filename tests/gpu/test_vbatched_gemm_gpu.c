@@ -40,6 +40,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "gpu_test.h"
 #include "shoal.h"
 
 #include <cuda_runtime_api.h>
@@ -77,7 +78,6 @@ typedef struct tcase {
 static tcase g_cases[MAX_CASES];
 static int g_ncases;
 static shoal_handle g_h;
-static const char *g_case = "";
 static char g_why[512];
 static int g_failed;
 
@@ -728,7 +728,6 @@ static void build_cases(void)
 
 static int run_case(const tcase *t)
 {
-    g_case = t->name;
     g_failed = 0;
     g_why[0] = 0;
     const uint64_t seed = hash_string(t->name);
@@ -752,56 +751,12 @@ static int run_case(const tcase *t)
     return bad || g_failed;
 }
 
-/* Returns 0 when ready, 77 when there is no device to test on, 1 on another failure. */
-static int init_gpu(void)
-{
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        printf("SKIP: no CUDA device (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
-        return 77;
-    }
-    shoal_status st = shoal_create(&g_h);
-    if (st != SHOAL_STATUS_SUCCESS) {
-        printf("SKIP: no CUDA device (shoal_create: %s)\n", shoal_status_string(st));
-        return 77;
-    }
-    const char *table = NULL;
-    int level = -1;
-    shoal_get_dispatch_info(g_h, &table, &level);
-    printf("# shoal table \"%s\" (match level %d)\n", table ? table : "?", level);
-    return 0;
-}
+static const char *case_name(int i) { return g_cases[i].name; }
+static int run_index(int i) { return run_case(&g_cases[i]); }
 
 int main(int argc, char **argv)
 {
     build_cases();
-    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-        for (int i = 0; i < g_ncases; ++i) printf("%s\n", g_cases[i].name);
-        return 0;
-    }
-    const tcase *only = NULL;
-    if (argc == 3 && strcmp(argv[1], "--case") == 0) {
-        for (int i = 0; i < g_ncases; ++i)
-            if (strcmp(g_cases[i].name, argv[2]) == 0) only = &g_cases[i];
-        if (!only) {
-            fprintf(stderr, "unknown case '%s' (see --list)\n", argv[2]);
-            return 2;
-        }
-    } else if (argc != 1) {
-        fprintf(stderr, "usage: %s [--list | --case NAME]\n", argv[0]);
-        return 2;
-    }
-    g_case = "init";
-    int rc = init_gpu();
-    if (rc) return rc;
-    int failed = 0;
-    if (only) {
-        failed = run_case(only);
-    } else {
-        for (int i = 0; i < g_ncases; ++i) failed += run_case(&g_cases[i]);
-        printf("%d of %d cases failed\n", failed, g_ncases);
-    }
-    shoal_destroy(g_h);
-    return failed ? 1 : 0;
+    const gpu_test_suite suite = {g_ncases, case_name, run_index, NULL, NULL};
+    return gpu_test_main(argc, argv, &suite, &g_h);
 }
