@@ -41,12 +41,14 @@ static int choose(struct shoal_context *ctx, int routine, char prec, int mode, i
     return shoal_routine_choose(ctx, routine, prec, mode, variant, dims, vendor, blas2_fits, &f);
 }
 
-/* Whether cuBLAS can take this call at all (and the handle lets it). */
-static int vendor_allowed(const struct shoal_context *ctx, int routine, const shoal_blas2_params *p)
+/* Whether cuBLAS can take a call at all (and the handle lets it): cuBLAS has no variable-size
+ * GEMV, and its TRSV stand-in (trsm, one right-hand side) takes pointer arrays and incx = 1. */
+static int vendor_allowed(const struct shoal_context *ctx, int routine, int pointer_array, int64_t lda, int64_t incx,
+                          int64_t incy)
 {
-    if (!ctx->vendor_enabled || routine == SHOAL_GEMV_VBATCHED) return 0;
-    if (p->lda > INT_MAX || abs64(p->incx) > INT_MAX || abs64(p->incy) > INT_MAX) return 0;
-    return routine == SHOAL_GEMV || (p->A_array && p->incx == 1);
+    if (!ctx->vendor_enabled || (routine != SHOAL_GEMV && routine != SHOAL_TRSV)) return 0;
+    if (lda > INT_MAX || abs64(incx) > INT_MAX || abs64(incy) > INT_MAX) return 0;
+    return routine == SHOAL_GEMV || (pointer_array && incx == 1);
 }
 
 /* Runs routine on p (arguments valid, work nonempty). */
@@ -55,7 +57,7 @@ static shoal_status run(struct shoal_context *ctx, int routine, char prec, int v
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
     const int mode = p->A_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED;
     const int dims[3] = {p->m, p->n, 1};
-    const int vendor = vendor_allowed(ctx, routine, p);
+    const int vendor = vendor_allowed(ctx, routine, p->A_array != 0, p->lda, p->incx, p->incy);
     int kernel = choose(ctx, routine, prec, mode, variant, dims, vendor);
     if (kernel == SHOAL_KERNEL_VENDOR || !shoal_blas2_kernel_fits(&ri->kernels[kernel], p->m, p->n, ctx->smem_optin)) {
         /* the vendor won, or no kernel of ours fits (sizes past the shared-memory limit) */
@@ -319,8 +321,7 @@ shoal_status shoal_blas2_kernel_name(shoal_handle handle, const char *routine, c
     const int dims[3] = {m, n, r == SHOAL_GEMM_VBATCHED ? n : 1};
     const int vbatched = r == SHOAL_GEMV_VBATCHED || r == SHOAL_GEMM_VBATCHED;
     const int mode = pointer_array || vbatched ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED;
-    /* what vendor_allowed() decides for a call with unit increments */
-    const int vendor = ctx->vendor_enabled && !vbatched && (r == SHOAL_GEMV || pointer_array);
+    const int vendor = vendor_allowed(ctx, r, pointer_array, m, 1, 1); /* a call with unit increments */
     const int kernel = choose(ctx, r, precision, mode, v, dims, vendor);
     *name = kernel == SHOAL_KERNEL_VENDOR ? "cublas" : ri->kernels[kernel].name;
     return OK;

@@ -9,6 +9,13 @@
 static long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 static int max_int(int a, int b) { return a > b ? a : b; }
+/* lanes per problem of trsv's team path (n <= 32) */
+static int pow2ceil(int x)
+{
+    int p = 1;
+    while (p < x) p *= 2;
+    return p;
+}
 
 int shoal_blas2_threads(const shoal_kernel_desc *kd) { return kd->dim_x * (kd->dim_y > 0 ? kd->dim_y : 1); }
 
@@ -30,11 +37,7 @@ size_t shoal_blas2_dynamic_smem(const shoal_kernel_desc *kd, int m, int n)
          * lanes. Otherwise the x chunk (XCAP elements, or all n when XCAP = 0), the staged solved
          * part (XCAP), the reduction buffer and the diagonal block's 32 x 33 tile. */
         const size_t threads = (size_t)shoal_blas2_threads(kd);
-        if (n <= SHOAL_TRSV_WARP_N) {
-            size_t w = 1;
-            while (w < (size_t)n) w *= 2;
-            return threads * (w + 1) * elem;
-        }
+        if (n <= SHOAL_TRSV_WARP_N) return threads * ((size_t)pow2ceil(n) + 1) * elem;
         const size_t xcap = (size_t)kd->p[1];
         const size_t chunk = xcap ? xcap : round_up((size_t)n, vec);
         return (chunk + xcap + threads * vec + 32 * 33) * elem;
@@ -76,12 +79,9 @@ cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_pa
         items = p->batch * (blk ? ceil_div(extent, blk) : 1);
         break;
     }
-    case SHOAL_DESIGN_BLOCKED: {
-        int w = 1; /* n <= 32: teams of pow2ceil(n) lanes, one problem each */
-        while (w < p->n) w *= 2;
-        items = p->n <= SHOAL_TRSV_WARP_N ? ceil_div(p->batch, threads / w) : p->batch;
+    case SHOAL_DESIGN_BLOCKED: /* n <= 32: teams of pow2ceil(n) lanes, one problem each */
+        items = p->n <= SHOAL_TRSV_WARP_N ? ceil_div(p->batch, threads / pow2ceil(p->n)) : p->batch;
         break;
-    }
     default:
         return cudaErrorInvalidValue;
     }

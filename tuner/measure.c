@@ -29,6 +29,13 @@ static int sticky(cudaError_t e)
     }
 }
 
+unsigned long long tuner_key_seed(const char *key)
+{
+    unsigned long long seed = 1469598103934665603ULL;
+    for (const char *c = key; *c; ++c) seed = (seed ^ (unsigned char)*c) * 1099511628211ULL;
+    return seed;
+}
+
 void tuner_fail(task_result *res, const char *status, cudaError_t e, const char *what)
 {
     res->status = status;

@@ -15,6 +15,8 @@ typedef struct task_result {
 } task_result;
 
 struct lapack_bufs;
+struct blas2_bufs;
+struct vgemm_bufs;
 
 typedef struct measure_env {
     cublasHandle_t cublas;
@@ -28,6 +30,8 @@ typedef struct measure_env {
     void **Ap, **Bp, **Cp;
     long long verify_batch;
     struct lapack_bufs *lapack;   /* operands of the current factorization shape */
+    struct blas2_bufs *blas2;     /* ... of the current gemv / trsv / gemv_vbatched shape */
+    struct vgemm_bufs *vgemm;     /* ... of the current gemm_vbatched shape */
 } measure_env;
 
 /* kernel is a cudaKernel_t cast to a pointer (NULL for the vendor task). */

@@ -35,12 +35,9 @@ typedef struct blas2_bufs {
     int *hm, *hn;
 } blas2_bufs;
 
-static blas2_bufs *current;            /* one shape's operands, reused by its candidates */
-
 void tuner_release_blas2(measure_env *env)
 {
-    (void)env;
-    blas2_bufs *B = current;
+    blas2_bufs *B = env->blas2;
     if (!B) return;
     void *dev[] = {B->A, B->x, B->x0, B->y, B->y0, B->Ap, B->xp, B->yp, B->mv, B->nv, B->ldav, B->incv};
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i) cudaFree(dev[i]);
@@ -50,14 +47,7 @@ void tuner_release_blas2(measure_env *env)
     free(B->hm);
     free(B->hn);
     free(B);
-    current = NULL;
-}
-
-static unsigned long long seed_of(const char *key)
-{
-    unsigned long long seed = 1469598103934665603ULL;
-    for (const char *c = key; *c; ++c) seed = (seed ^ (unsigned char)*c) * 1099511628211ULL;
-    return seed;
+    env->blas2 = NULL;
 }
 
 static cudaError_t upload_tiled(void *dst, const double *src, long long per, long long distinct, long long batch,
@@ -72,14 +62,14 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, enum fam
 {
     char key[160];
     snprintf(key, sizeof key, "%s %c %d %d %d %lld", t->routine, t->prec, t->m, t->n, t->variant, t->batch);
-    if (current && strcmp(current->key, key) == 0) return cudaSuccess;
+    if (env->blas2 && strcmp(env->blas2->key, key) == 0) return cudaSuccess;
     tuner_release_blas2(env);
     tuner_release_gemm(env);   /* one family's operands at a time: memory */
     tuner_release_lapack(env);
     tuner_release_vbatched(env);
     blas2_bufs *B = calloc(1, sizeof *B);
     if (!B) return cudaErrorMemoryAllocation;
-    current = B;
+    env->blas2 = B;
     B->fam = fam;
     B->prec = t->prec;
     B->m = fam == TRSV ? t->n : t->m;
@@ -111,7 +101,7 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, enum fam
     B->hx = malloc((size_t)(G * B->nx + 1) * sizeof(double));
     B->hy = malloc((size_t)(G * B->ny + 1) * sizeof(double));
     if (!B->hA || !B->hx || !B->hy) return cudaErrorMemoryAllocation;
-    const unsigned long long seed = seed_of(key);
+    const unsigned long long seed = tuner_key_seed(key);
     if (fam == TRSV) {
         for (long long i = 0; i < G; ++i)
             blas2_triangular(B->n, B->n, t->variant >> 1, seed + (unsigned long long)i, single, B->hA + i * B->a_el);
@@ -295,7 +285,7 @@ void tuner_measure_blas2(measure_env *env, const tuner_task *t, const shoal_kern
                             : strcmp(t->routine, "gemv_vbatched") == 0 ? GEMV_V : GEMV;
     cudaError_t e = prepare_shape(env, t, fam);
     if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "allocation");
-    blas2_bufs *B = current;
+    blas2_bufs *B = env->blas2;
     /* the vendor's trsv takes pointer arrays only */
     const int array = fam == GEMV_V || t->array_mode || (!kd && fam == TRSV);
     const long long vb = B->distinct < VERIFY_MAX ? B->distinct : VERIFY_MAX;

@@ -17,6 +17,9 @@ void tuner_fail(task_result *res, const char *status, cudaError_t e, const char 
 typedef cudaError_t (*tuner_step_fn)(void *ctx);
 cudaError_t tuner_time_runs(int runs, tuner_step_fn prepare, tuner_step_fn run, void *ctx, task_result *res);
 
+/* A seed from a shape's key (FNV-1a): fresh data per shape, the same data on a rerun. */
+unsigned long long tuner_key_seed(const char *key);
+
 /* Host doubles <-> device elements of precision prec ('s' converts). */
 cudaError_t tuner_upload(void *dst, const double *src, long long count, char prec);
 cudaError_t tuner_download(double *dst, const void *src, long long count, char prec);

@@ -103,8 +103,7 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, const la
     L->hB0 = calloc((size_t)(G * L->b_el + 1), sizeof(double));
     L->hipiv0 = calloc((size_t)(G * L->p_el + 1), sizeof(int));
     if (!L->hA0 || !L->hB0 || !L->hipiv0) return cudaErrorMemoryAllocation;
-    unsigned long long seed = 1469598103934665603ULL;
-    for (const char *c = key; *c; ++c) seed = (seed ^ (unsigned char)*c) * 1099511628211ULL;
+    const unsigned long long seed = tuner_key_seed(key);
     for (long long i = 0; i < G; ++i)
         spec->generate(L->m, L->n, L->nrhs, L->variant, seed + (unsigned long long)i, L->hA0 + i * L->a_el,
                        (spec->flags & LAPACK_B_IN) ? L->hB0 + i * L->b_el : NULL,

@@ -28,27 +28,24 @@ typedef struct vgemm_bufs {
     double *R;                   /* reference of the verified problems */
 } vgemm_bufs;
 
-static vgemm_bufs *current;
-
 void tuner_release_vbatched(measure_env *env)
 {
-    (void)env;
-    vgemm_bufs *V = current;
+    vgemm_bufs *V = env->vgemm;
     if (!V) return;
     void *dev[] = {V->A, V->B, V->C, V->C0, V->Ap, V->Bp, V->Cp, V->C0p, V->sizes, V->R};
     for (size_t i = 0; i < sizeof dev / sizeof dev[0]; ++i) cudaFree(dev[i]);
     free(V->hsizes);
     free(V);
-    current = NULL;
+    env->vgemm = NULL;
 }
 
 static cudaError_t prepare(measure_env *env, const tuner_task *t)
 {
     char key[160];
     snprintf(key, sizeof key, "%s %c %d %lld", t->routine, t->prec, t->m, t->batch);
-    if (current && strcmp(current->key, key) == 0) {
-        current->ta = t->variant >> 1;
-        current->tb = t->variant & 1;
+    if (env->vgemm && strcmp(env->vgemm->key, key) == 0) {
+        env->vgemm->ta = t->variant >> 1;
+        env->vgemm->tb = t->variant & 1;
         return cudaSuccess;
     }
     tuner_release_vbatched(env);
@@ -57,7 +54,7 @@ static cudaError_t prepare(measure_env *env, const tuner_task *t)
     tuner_release_lapack(env);
     vgemm_bufs *V = calloc(1, sizeof *V);
     if (!V) return cudaErrorMemoryAllocation;
-    current = V;
+    env->vgemm = V;
     V->prec = t->prec;
     V->max = t->m;
     V->ta = t->variant >> 1;
@@ -180,7 +177,7 @@ void tuner_measure_vbatched(measure_env *env, const tuner_task *t, const shoal_k
     }
     cudaError_t e = prepare(env, t);
     if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "allocation");
-    const vgemm_bufs *V = current;
+    const vgemm_bufs *V = env->vgemm;
     const long long vb = V->batch < VERIFY_MAX ? V->batch : VERIFY_MAX;
     res->error = 0;
     if (verify(V, kd, vb, 0.75, -0.5, res) || verify(V, kd, vb, 1.25, 0.0, res)) return;
