@@ -585,6 +585,16 @@ static void case_ld_gaps(char p)
             c.beta = 1.0;
             run(c);
         }
+    /* packed columns, odd gaps between matrices: every matrix starts at another 16-byte phase,
+     * so pointer arrays move each problem as a run of its own with partial units at both ends */
+    for (int t = 0; t < 4; ++t)
+        for (int i = 0; i < COUNT(sizes); ++i)
+            for (int gap = 1; gap <= 3; gap += 2) {
+                gcfg c = base_cfg(p, t >> 1, t & 1, sizes[i], sizes[i], sizes[i], 65);
+                c.gap = gap;
+                c.beta = gap == 1 ? 0.0 : -0.75;
+                run(c);
+            }
     for (int t = 0; t < 4; ++t) {
         gcfg c = base_cfg(p, t >> 1, t & 1, 7, 3, 5, 33);
         c.pad = 3;
