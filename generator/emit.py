@@ -97,7 +97,14 @@ def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str,
         dev = devices[r["device_id"]]
         t = tables.setdefault(r["device_id"], Table(
             r["device_id"], dev["name"], (dev["cc_major"], dev["cc_minor"])))
-        t.rules.append((r["precision"], r["mode"], r["variant"], r["m"], r["n"], r["k"], best, own))
+        m, n, k = (r[d] if d in space.routine.dispatch_dims else 1 for d in ("m", "n", "k"))
+        t.rules.append((r["precision"], r["mode"], r["variant"], m, n, k, best, own))
+    for t in tables.values():
+        shapes = [rule[:6] for rule in t.rules]
+        if len(shapes) != len(set(shapes)):
+            dup = sorted({x for x in shapes if shapes.count(x) > 1})
+            raise ValueError(f"{routine}: tuned shapes coincide in the dispatch dimensions "
+                             f"{list(space.routine.dispatch_dims)} on {t.device_name}: {dup[:4]}")
     # The runtime matches tables by device name, so one table per name: several rows of a name
     # (other CUDA/cuBLAS versions) -> keep the one with the most rules, then the newest.
     by_name: dict[tuple[str, tuple[int, int]], list[Table]] = defaultdict(list)

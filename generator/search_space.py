@@ -76,6 +76,15 @@ class Routine:
     vendor: str
     default: DefaultKernel
 
+    @property
+    def dispatch_dims(self) -> tuple[str, ...]:
+        """The dimensions the runtime looks a call up by. A routine whose work and bytes do not
+        depend on k (GEMV, TRSV, the factorizations) is looked up with k = 1, while its square
+        shapes are tuned as (n, n, n): its emitted rules give k as 1, so that a call can match a
+        tuned shape exactly."""
+        has_k = "k" in self.flops.names or "k" in self.bytes.names
+        return ("m", "n", "k") if has_k else ("m", "n")
+
 
 @dataclass(frozen=True)
 class ShapeSet:
