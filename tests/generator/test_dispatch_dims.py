@@ -26,29 +26,26 @@ def test_dispatch_dims_follow_the_work_formulas():
     assert dims["gemv"] == dims["trsv"] == dims["gemv_vbatched"] == dims["getrf"] == ("m", "n")
 
 
-def test_square_level2_shapes_are_emitted_with_k_one(tmp_path, conn, device):
+def _emit_gemv_vendor_winners(conn, device, out, shapes):
+    """Emits GEMV tables from a database where the vendor won at each (m, n, k) of shapes."""
     project = default_project()
     space = load_routine(project.search_space_dir, "gemv")
     version = template_version(project, space)
     dev = db.upsert_device(conn, device)
     run = db.start_run(conn, dev, ["gemv"], ["d"], version)
-    db.insert_measurement(conn, _gemv_measurement(run, dev, version, 16, 16, 16))
-    db.insert_measurement(conn, _gemv_measurement(run, dev, version, 16, 256, 1))
+    for m, n, k in shapes:
+        db.insert_measurement(conn, _gemv_measurement(run, dev, version, m, n, k))
     conn.commit()
-    emit(conn, project, [space], tmp_path / "gen")
+    emit(conn, project, [space], out)
+
+
+def test_square_level2_shapes_are_emitted_with_k_one(tmp_path, conn, device):
+    _emit_gemv_vendor_winners(conn, device, tmp_path / "gen", [(16, 16, 16), (16, 256, 1)])
     tables = (tmp_path / "gen" / "gemv_tables.c").read_text()
     assert "{16, 16, 1}" in tables and "{16, 256, 1}" in tables
     assert "{16, 16, 16}" not in tables
 
 
 def test_shapes_that_coincide_without_k_are_refused(tmp_path, conn, device):
-    project = default_project()
-    space = load_routine(project.search_space_dir, "gemv")
-    version = template_version(project, space)
-    dev = db.upsert_device(conn, device)
-    run = db.start_run(conn, dev, ["gemv"], ["d"], version)
-    db.insert_measurement(conn, _gemv_measurement(run, dev, version, 16, 16, 16))
-    db.insert_measurement(conn, _gemv_measurement(run, dev, version, 16, 16, 1))
-    conn.commit()
     with pytest.raises(ValueError, match="coincide"):
-        emit(conn, project, [space], tmp_path / "gen")
+        _emit_gemv_vendor_winners(conn, device, tmp_path / "gen", [(16, 16, 16), (16, 16, 1)])

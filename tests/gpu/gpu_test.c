@@ -3,6 +3,34 @@
 #include <string.h>
 
 const char *gpu_test_case = "init";
+static int g_runs, g_failed_runs; /* of the current case */
+
+void gpu_test_record(int ok)
+{
+    ++g_runs;
+    if (!ok) ++g_failed_runs;
+}
+
+long long gpu_test_env_count(const char *name, long long dflt)
+{
+    const char *v = getenv(name);
+    return v && atoll(v) > 0 ? atoll(v) : dflt;
+}
+
+/* Runs case i between its "==" line and its verdict; returns 1 when it failed. */
+static int run_one(const gpu_test_suite *s, int i)
+{
+    gpu_test_case = s->case_name(i);
+    g_runs = g_failed_runs = 0;
+    printf("== %s\n", gpu_test_case);
+    s->run_case(i);
+    if (g_failed_runs)
+        printf("FAILED %s: %d of %d runs failed\n", gpu_test_case, g_failed_runs, g_runs);
+    else
+        printf("ok %s (%d runs)\n", gpu_test_case, g_runs);
+    fflush(stdout);
+    return g_failed_runs != 0;
+}
 
 void *xmalloc(size_t bytes)
 {
@@ -67,13 +95,9 @@ int gpu_test_main(int argc, char **argv, const gpu_test_suite *s, shoal_handle *
     if (rc) return rc;
     int failed = 0;
     if (only >= 0) {
-        gpu_test_case = s->case_name(only);
-        failed = s->run_case(only) != 0;
+        failed = run_one(s, only);
     } else {
-        for (int i = 0; i < s->n_cases; ++i) {
-            gpu_test_case = s->case_name(i);
-            failed += s->run_case(i) != 0;
-        }
+        for (int i = 0; i < s->n_cases; ++i) failed += run_one(s, i);
         printf("%d of %d cases failed\n", failed, s->n_cases);
     }
     if (s->teardown) s->teardown();

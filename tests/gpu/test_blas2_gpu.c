@@ -119,7 +119,6 @@ typedef struct run_data {
 static shoal_handle g_h;
 static uint64_t g_case_seed;
 static int g_run_index;
-static int g_runs, g_failed_runs;
 static int64_t g_big_batch = 100000;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -183,17 +182,11 @@ static void fill_poison(char prec, void *x, int64_t count, enum poison which)
     for (int64_t i = 0; i < count; ++i) set_poison(prec, x, i, which);
 }
 
-static void record(int ok)
-{
-    ++g_runs;
-    if (!ok) ++g_failed_runs;
-}
-
 static void check_status(shoal_status st, const char *what)
 {
     if (st != SHOAL_STATUS_SUCCESS) {
         printf("  %s returned %s: FAILED\n", what, shoal_status_string(st));
-        record(0);
+        gpu_test_record(0);
     }
 }
 
@@ -807,7 +800,7 @@ static void run(const run_cfg *c)
         layout(c, &d, mode);
         if (shoal_set_vendor_dispatch(g_h, c->vendor) != SHOAL_STATUS_SUCCESS) {
             printf("  shoal_set_vendor_dispatch failed\n");
-            record(0);
+            gpu_test_record(0);
         }
         char why[512] = "";
         size_t u = 0;
@@ -874,7 +867,7 @@ static void run(const run_cfg *c)
                mode == MODE_STRIDED ? "strided" : "array", op, km, kn, lda_s, incx_s, incy_s, (long long)c->batch, err,
                ok ? "ok" : "FAILED", kernel ? kernel : "?", notes, why);
         fflush(stdout);
-        record(ok);
+        gpu_test_record(ok);
     }
     shoal_set_vendor_dispatch(g_h, 0);
     release(&d);
@@ -1366,7 +1359,7 @@ static void case_vgemv_imax(char p)
             const int ok = st == SHOAL_STATUS_SUCCESS && got == want;
             printf("  imax   -  count %lld pattern %d: got %d, want %d (%s): %s\n", (long long)cnt, pattern, got, want,
                    shoal_status_string(st), ok ? "ok" : "FAILED");
-            record(ok);
+            gpu_test_record(ok);
         }
     cudaFree(dv);
     free(h);
@@ -1408,7 +1401,7 @@ static void case_kernel_name(void)
                             printf("  kernel_name %s %s %c %s %dx%d vendor=%d: status %d \"%s\": %s\n", q[i].routine,
                                    q[i].variant, pi ? 'd' : 's', pa ? "array" : "strided", m, n, vendor, (int)st,
                                    name ? name : "(null)", ok ? "ok" : "FAILED");
-                        record(ok);
+                        gpu_test_record(ok);
                     }
     }
     shoal_set_vendor_dispatch(g_h, 0);
@@ -1469,12 +1462,10 @@ static void build_cases(void)
     add_case(K_KERNEL_NAME, 0, "blas2_kernel_name");
 }
 
-static int run_case(const tcase *t)
+static void run_case(const tcase *t)
 {
     g_case_seed = hash_string(t->name);
     g_run_index = 0;
-    g_runs = g_failed_runs = 0;
-    printf("== %s\n", t->name);
     print_header();
     const char p = t->prec;
     switch (t->kind) {
@@ -1498,22 +1489,15 @@ static int run_case(const tcase *t)
     case K_VGEMV_IMAX: case_vgemv_imax(p); break;
     case K_KERNEL_NAME: case_kernel_name(); break;
     }
-    if (g_failed_runs)
-        printf("FAILED %s: %d of %d runs failed\n", t->name, g_failed_runs, g_runs);
-    else
-        printf("ok %s (%d runs)\n", t->name, g_runs);
-    fflush(stdout);
-    return g_failed_runs != 0;
 }
 
 static const char *case_name(int i) { return g_cases[i].name; }
-static int run_index(int i) { return run_case(&g_cases[i]); }
+static void run_index(int i) { run_case(&g_cases[i]); }
 
 /* Cases judge shoal's own kernels: the vendor serves only where a case asks for it. */
 static int start(shoal_handle h)
 {
-    const char *big = getenv("SHOAL_TEST_BIG_BATCH");
-    if (big && atoll(big) > 0) g_big_batch = atoll(big);
+    g_big_batch = gpu_test_env_count("SHOAL_TEST_BIG_BATCH", g_big_batch);
     shoal_set_vendor_dispatch(h, 0);
     return 0;
 }

@@ -82,7 +82,6 @@ static cudaStream_t g_stream;
 static cudaEvent_t g_ev0, g_ev1;
 static uint64_t g_case_seed;
 static int g_run_index;
-static int g_runs, g_failed_runs;
 
 /* ------------------------------------------------------------------------------------------ */
 /* Small utilities. */
@@ -387,13 +386,6 @@ static void print_row(const gcfg *c, const gdata *d, const char *mode, int vendo
     fflush(stdout);
 }
 
-static void record(int ok)
-{
-    ++g_runs;
-    if (!ok)
-        ++g_failed_runs;
-}
-
 static void download_c(gdata *d)
 {
     CUDA_CHECK(cudaMemcpy(d->hc, d->dc, (size_t)d->nc * d->es, cudaMemcpyDeviceToHost));
@@ -429,7 +421,7 @@ static void exec_plain(const gcfg *c, gdata *d, int mode, int vendor_on, const c
     int ok = st == SHOAL_STATUS_SUCCESS && err <= GC_ERROR_LIMIT;
     print_row(c, d, mode == MODE_STRIDED ? "strided" : "array", vendor_on, ms, err, ok, kernel,
               why);
-    record(ok);
+    gpu_test_record(ok);
 }
 
 /* Capture on a non-blocking stream, check that capturing ran nothing, replay twice. */
@@ -451,7 +443,7 @@ static void exec_graph(const gcfg *c, gdata *d, int mode, int vendor_on, const c
         if (graph)
             cudaGraphDestroy(graph);
         print_row(c, d, mname, vendor_on, 0.0, INFINITY, 0, kernel, why);
-        record(0);
+        gpu_test_record(0);
         return;
     }
     CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
@@ -460,7 +452,7 @@ static void exec_graph(const gcfg *c, gdata *d, int mode, int vendor_on, const c
     if (memcmp(d->hc, d->hc0, (size_t)d->nc * d->es) != 0) {
         print_row(c, d, mname, vendor_on, 0.0, INFINITY, 0, kernel,
                   " C changed during capture (the call ran instead of being recorded)");
-        record(0);
+        gpu_test_record(0);
     }
     for (int replay = 0; replay < 2; ++replay) {
         if (replay)
@@ -477,7 +469,7 @@ static void exec_graph(const gcfg *c, gdata *d, int mode, int vendor_on, const c
         double err = check_result(c, d, why, sizeof why);
         int ok = err <= GC_ERROR_LIMIT;
         print_row(c, d, mname, vendor_on, ms, err, ok, kernel, why);
-        record(ok);
+        gpu_test_record(ok);
     }
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
@@ -508,7 +500,7 @@ static void run(gcfg c)
             if (st != SHOAL_STATUS_SUCCESS) {
                 printf("  shoal_set_vendor_dispatch(%d) returned %s\n", vendor_on,
                        shoal_status_string(st));
-                record(0);
+                gpu_test_record(0);
                 continue;
             }
             const char *kernel = NULL;
@@ -725,7 +717,7 @@ static void case_graph(char p)
     if (st != SHOAL_STATUS_SUCCESS || got != g_stream) {
         printf("  shoal_set_stream/get_stream: %s, stream %s\n", shoal_status_string(st),
                got == g_stream ? "as set" : "differs");
-        record(0);
+        gpu_test_record(0);
     }
     for (int t = 0; t < 4; t += 3)
         for (int i = 0; i < COUNT(shapes); ++i) {
@@ -739,7 +731,7 @@ static void case_graph(char p)
     st = shoal_set_stream(g_h, (cudaStream_t)0);
     if (st != SHOAL_STATUS_SUCCESS) {
         printf("  shoal_set_stream(0): %s\n", shoal_status_string(st));
-        record(0);
+        gpu_test_record(0);
     }
 }
 
@@ -779,7 +771,7 @@ static void case_zero_work(char p)
                        z.n, z.k, (long long)z.batch, mode == MODE_STRIDED ? "strided" : "array",
                        nulls ? "NULL" : "valid", shoal_status_string(st),
                        untouched ? "" : ", C was written", ok ? "ok" : "FAILED");
-                record(ok);
+                gpu_test_record(ok);
             }
     free_data(&d);
 }
@@ -793,9 +785,9 @@ static void case_handle_info(void)
     int ok = st == SHOAL_STATUS_SUCCESS && dev && dev[0] && level >= 0 && level <= 3;
     printf("  dispatch table: \"%s\", match level %d (%s) %s\n", dev ? dev : "(null)", level,
            shoal_status_string(st), ok ? "ok" : "FAILED");
-    record(ok);
+    gpu_test_record(ok);
     st = shoal_get_dispatch_info(g_h, NULL, NULL);
-    record(st == SHOAL_STATUS_SUCCESS);
+    gpu_test_record(st == SHOAL_STATUS_SUCCESS);
     if (st != SHOAL_STATUS_SUCCESS)
         printf("  get_dispatch_info(h, NULL, NULL): %s FAILED\n", shoal_status_string(st));
 
@@ -804,7 +796,7 @@ static void case_handle_info(void)
     ok = st == SHOAL_STATUS_SUCCESS && (s == (cudaStream_t)0 || s == cudaStreamLegacy);
     printf("  default stream %p (%s) %s\n", (void *)s, shoal_status_string(st),
            ok ? "ok" : "FAILED");
-    record(ok);
+    gpu_test_record(ok);
 
     static const int shapes[][3] = {{1, 1, 1}, {2, 2, 2}, {4, 8, 2}, {16, 16, 16},
                                     {32, 32, 32}, {100, 31, 64}, {512, 512, 512}, {4, 4, 0}};
@@ -827,7 +819,7 @@ static void case_handle_info(void)
                                    shapes[i][0], shapes[i][1], shapes[i][2],
                                    vendor ? "on " : "off", name ? name : "(null)",
                                    shoal_status_string(st), ok ? "ok" : "FAILED");
-                        record(ok);
+                        gpu_test_record(ok);
                     }
     shoal_set_vendor_dispatch(g_h, 1);
 
@@ -841,7 +833,7 @@ static void case_handle_info(void)
     }
     printf("  second handle create/destroy: %s %s\n", shoal_status_string(st),
            ok ? "ok" : "FAILED");
-    record(ok);
+    gpu_test_record(ok);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -896,12 +888,10 @@ static void build_cases(void)
     }
 }
 
-static int run_case(const tcase *t)
+static void run_case(const tcase *t)
 {
     g_case_seed = gc_hash_string(t->name);
     g_run_index = 0;
-    g_runs = g_failed_runs = 0;
-    printf("== %s\n", t->name);
     if (t->kind != K_ZERO && t->kind != K_HANDLE)
         print_header();
     switch (t->kind) {
@@ -918,16 +908,10 @@ static int run_case(const tcase *t)
     case K_ZERO: case_zero_work(t->prec); break;
     case K_HANDLE: case_handle_info(); break;
     }
-    if (g_failed_runs)
-        printf("FAILED %s: %d of %d runs failed\n", t->name, g_failed_runs, g_runs);
-    else
-        printf("ok %s (%d runs)\n", t->name, g_runs);
-    fflush(stdout);
-    return g_failed_runs != 0;
 }
 
 static const char *case_name(int i) { return g_cases[i].name; }
-static int run_index(int i) { return run_case(&g_cases[i]); }
+static void run_index(int i) { run_case(&g_cases[i]); }
 
 static int start(shoal_handle h)
 {

@@ -109,7 +109,6 @@ typedef struct run_data {
 static shoal_handle g_h;
 static uint64_t g_case_seed;
 static int g_run_index;
-static int g_runs, g_failed_runs;
 static int64_t g_big_batch = 1000000;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -168,12 +167,6 @@ static int writes_a(enum routine r) { return r == R_GETRF || r == R_GESV; }
 static int writes_pivots(enum routine r) { return r == R_GETRF || r == R_GESV; }
 static int reads_pivots(enum routine r) { return r == R_GETRS || r == R_GETRI; }
 static int has_info(enum routine r) { return r != R_GETRS; }
-
-static void record(int ok)
-{
-    ++g_runs;
-    if (!ok) ++g_failed_runs;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Inputs. */
@@ -612,7 +605,7 @@ static void run(const run_cfg *c)
                mode == MODE_STRIDED ? "strided" : "array", c->m, c->n, (c->r == R_GETRS || c->r == R_GESV) ? c->nrhs : 0,
                (long long)c->batch, err, ok ? "ok" : "FAILED", kernel ? kernel : "?", notes, why);
         fflush(stdout);
-        record(ok);
+        gpu_test_record(ok);
     }
     shoal_set_vendor_dispatch(g_h, 0);
     release(&d);
@@ -805,12 +798,10 @@ static void build_cases(void)
     }
 }
 
-static int run_case(const tcase *t)
+static void run_case(const tcase *t)
 {
     g_case_seed = hash_string(t->name);
     g_run_index = 0;
-    g_runs = g_failed_runs = 0;
-    printf("== %s\n", t->name);
     print_header();
     switch (t->kind) {
     case K_SIZES: case_sizes(t->r, t->prec, 0); break;
@@ -821,22 +812,15 @@ static int run_case(const tcase *t)
     case K_SPECIAL: case_special(t->r, t->prec); break;
     case K_BATCH: case_batch(t->r, t->prec); break;
     }
-    if (g_failed_runs)
-        printf("FAILED %s: %d of %d runs failed\n", t->name, g_failed_runs, g_runs);
-    else
-        printf("ok %s (%d runs)\n", t->name, g_runs);
-    fflush(stdout);
-    return g_failed_runs != 0;
 }
 
 static const char *case_name(int i) { return g_cases[i].name; }
-static int run_index(int i) { return run_case(&g_cases[i]); }
+static void run_index(int i) { run_case(&g_cases[i]); }
 
 /* Cases judge shoal's own kernels: the vendor serves only where a case asks for it. */
 static int start(shoal_handle h)
 {
-    const char *big = getenv("SHOAL_TEST_BIG_BATCH");
-    if (big && atoll(big) > 0) g_big_batch = atoll(big);
+    g_big_batch = gpu_test_env_count("SHOAL_TEST_BIG_BATCH", g_big_batch);
     shoal_set_vendor_dispatch(h, 0);
     return 0;
 }

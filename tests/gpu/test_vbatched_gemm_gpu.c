@@ -726,12 +726,11 @@ static void build_cases(void)
     }
 }
 
-static int run_case(const tcase *t)
+static void run_case(const tcase *t)
 {
     g_failed = 0;
     g_why[0] = 0;
     const uint64_t seed = hash_string(t->name);
-    printf("== %s\n", t->name);
     int bad = 0;
     switch (t->kind) {
     case K_UNIFORM: bad = run_simple(t, seed, t->N == 100 ? 200 : 500, ALPHA, BETA, 0, 0); break;
@@ -743,16 +742,12 @@ static int run_case(const tcase *t)
     case K_IMAX: bad = case_imax(t, seed); break;
     case K_ZERO: bad = case_zero(t, seed); break;
     }
-    if (bad || g_failed)
-        printf("FAILED %s: %s\n", t->name, g_why[0] ? g_why : "(no reason recorded)");
-    else
-        printf("ok %s\n", t->name);
-    fflush(stdout);
-    return bad || g_failed;
+    if (bad || g_failed) printf("  %s\n", g_why[0] ? g_why : "(no reason recorded)");
+    gpu_test_record(!(bad || g_failed));
 }
 
 static const char *case_name(int i) { return g_cases[i].name; }
-static int run_index(int i) { return run_case(&g_cases[i]); }
+static void run_index(int i) { run_case(&g_cases[i]); }
 
 int main(int argc, char **argv)
 {
