@@ -11,7 +11,15 @@ static int pow2ceil(int x)
     return p;
 }
 
-int shoal_lapack_threads(const shoal_kernel_desc *kd) { return pow2ceil(kd->p[0]) * kd->p[1]; }
+/* A team per problem: pow2ceil(N) threads, or pow2ceil(ceil(N / R)) when the design gives each
+ * thread R rows (p[3] = R; 0 for designs without it). */
+static int team_threads(const shoal_kernel_desc *kd)
+{
+    const int rows = kd->p[3] > 1 ? kd->p[3] : 1;
+    return pow2ceil((kd->p[0] + rows - 1) / rows);
+}
+
+int shoal_lapack_threads(const shoal_kernel_desc *kd) { return team_threads(kd) * kd->p[1]; }
 
 static int is_lapack_design(int design)
 {
@@ -31,7 +39,7 @@ cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_
     const long long per_block = kd->design == SHOAL_DESIGN_SERIAL ? (long long)shoal_lapack_threads(kd) : kd->p[1];
     const long long groups = (p->batch + per_block - 1) / per_block;
     dim3 grid = {(unsigned)(groups < GRID_MAX ? groups : GRID_MAX), 1, 1};
-    dim3 block = {(unsigned)pow2ceil(kd->p[0]), (unsigned)kd->p[1], 1};
+    dim3 block = {(unsigned)team_threads(kd), (unsigned)kd->p[1], 1};
     shoal_lapack_params args = *p;
     void *argv[] = {&args};
     return cudaLaunchKernel(kd->func, grid, block, argv, 0, stream);
