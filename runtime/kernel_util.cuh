@@ -29,6 +29,14 @@ __device__ __forceinline__ void cp_async_elem(void *dst, const void *src)
 {
     asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(smem_addr(dst)), "l"(src), "n"(BYTES));
 }
+/* The same to a shared-window address from smem_addr(): a loop of copies then offsets one
+ * converted address instead of converting each destination (a conversion under each copy's
+ * predicate is not shared between the copies). */
+template <int BYTES>
+__device__ __forceinline__ void cp_async_elem(unsigned dst, const void *src)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(dst), "l"(src), "n"(BYTES));
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
 __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }

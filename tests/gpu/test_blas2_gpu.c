@@ -944,7 +944,10 @@ static const int GEMV_SIZES[][2] = {{1, 1},   {2, 2},    {3, 3},   {4, 4},     {
                                     {8, 512}, {512, 8},  {1, 7},   {7, 1},     {5, 9},    {9, 5},    {1, 512},
                                     {512, 1}, {200, 300}, {300, 200}};
 
-static const int TRSV_SIZES[] = {1, 2, 3, 17, 31, 32, 33, 64, 100, 257, 512, 600, 1024};
+/* n <= 32 around every team width (2, 4, 8, 16, 32 lanes): the tuned sizes, sizes between them
+ * (served by a neighbour's kernel), 33 and beyond (a block per problem) */
+static const int TRSV_SIZES[] = {1,  2,  3,  4,  5,  7,   8,   9,   15,  16,  17,  20,
+                                 24, 31, 32, 33, 64, 100, 257, 512, 600, 1024};
 
 /* ------------------------------------------------------------------------------------------ */
 /* gemv cases. */
@@ -1208,6 +1211,26 @@ static void case_trsv_ld_inc(char p)
     CUDA_CHECK(cudaGetLastError());
 }
 
+/* Every n in 1..33 (the team paths, each team width and its neighbours, and the first size past
+ * them), all four uplo/trans, unit and non-unit, both modes, lda and incx rotating through
+ * (n, 1), (n + 3, -1), (n + 1, 2), (n + 2, -3) with gaps between the problems; an odd batch
+ * leaves the last block partly idle wherever a block holds several problems. */
+static void case_trsv_small(char p)
+{
+    static const struct { int pad; int64_t incx; } lay[] = {{0, 1}, {3, -1}, {1, 2}, {2, -3}};
+    for (int n = 1; n <= 33; ++n)
+        for (int v = 0; v < 4; ++v)
+            for (int unit = 0; unit < 2; ++unit) {
+                const int l = (n + v + 2 * unit) % 4;
+                run_cfg c = trsv_cfg(p, v >> 1, v & 1, unit, n, 257);
+                c.pad = lay[l].pad;
+                c.incx = lay[l].incx;
+                c.gapa = l;
+                c.gapx = l % 2;
+                run(&c);
+            }
+}
+
 /* Batch 1; large batches (SHOAL_TEST_BIG_BATCH) for n <= 32. */
 static void case_trsv_batch(char p)
 {
@@ -1412,7 +1435,7 @@ static void case_kernel_name(void)
 
 enum case_kind {
     K_GEMV_SIZES_N, K_GEMV_SIZES_T, K_GEMV_LD, K_GEMV_INC, K_GEMV_ALPHA_BETA, K_GEMV_BATCH, K_GEMV_MISALIGNED,
-    K_GEMV_VENDOR, K_TRSV_SIZES, K_TRSV_UNIT, K_TRSV_LD_INC, K_TRSV_BATCH, K_TRSV_MISALIGNED, K_TRSV_VENDOR,
+    K_GEMV_VENDOR, K_TRSV_SIZES, K_TRSV_UNIT, K_TRSV_SMALL, K_TRSV_LD_INC, K_TRSV_BATCH, K_TRSV_MISALIGNED, K_TRSV_VENDOR,
     K_VGEMV_UNIFORM, K_VGEMV_EQUAL, K_VGEMV_SKEWED, K_VGEMV_IMAX, K_KERNEL_NAME
 };
 
@@ -1450,6 +1473,7 @@ static void build_cases(void)
         add_case(K_GEMV_VENDOR, p, "gemv_vendor");
         add_case(K_TRSV_SIZES, p, "trsv_sizes");
         add_case(K_TRSV_UNIT, p, "trsv_sizes_unit");
+        add_case(K_TRSV_SMALL, p, "trsv_small");
         add_case(K_TRSV_LD_INC, p, "trsv_ld_inc");
         add_case(K_TRSV_BATCH, p, "trsv_batch");
         add_case(K_TRSV_MISALIGNED, p, "trsv_misaligned");
@@ -1479,6 +1503,7 @@ static void run_case(const tcase *t)
     case K_GEMV_VENDOR: case_gemv_vendor(p); break;
     case K_TRSV_SIZES: case_trsv_sizes(p, 0); break;
     case K_TRSV_UNIT: case_trsv_sizes(p, 1); break;
+    case K_TRSV_SMALL: case_trsv_small(p); break;
     case K_TRSV_LD_INC: case_trsv_ld_inc(p); break;
     case K_TRSV_BATCH: case_trsv_batch(p); break;
     case K_TRSV_MISALIGNED: case_trsv_misaligned(p); break;
