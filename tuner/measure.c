@@ -134,7 +134,12 @@ static int hardware_prune(const measure_env *env, const tuner_task *t, const sho
         return 1;
     }
     res->resident_threads = blocks * threads;
-    if (res->resident_threads < 512) { /* the paper's soft constraint */
+    /* The paper's soft constraint. A factorization's one-problem block (NB = 1, p[1]) is kept
+     * below it: when even that block stays under the limit, no configuration of its size N
+     * reaches it, and pruning it would leave those shapes with no kernel of their own (d geqrf
+     * at N = 32 went to cuBLAS at a quarter of the pruned kernel's speed). */
+    const int lapack_single = !gemm && !blas2 && kd->design == SHOAL_DESIGN_REGS && kd->p[1] == 1;
+    if (res->resident_threads < 512 && !lapack_single) {
         res->status = "pruned";
         snprintf(res->reason, sizeof res->reason, "occupancy: %d resident threads per SM", res->resident_threads);
         return 1;
