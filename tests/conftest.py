@@ -26,6 +26,7 @@ CASE_TIMEOUT = float(os.environ.get("SHOAL_TEST_TIMEOUT", "900"))
 CASE_PROGRAMS = {
     "c_api_case": "test_api_args",
     "dispatch_case": "test_dispatch",
+    "launch_geometry_case": "test_launch_geometry",
     "gpu_gemm_case": "test_gemm_gpu",
     "lapack_args_case": "test_lapack_args",
     "gpu_lu_case": "test_lu_gpu",

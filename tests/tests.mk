@@ -13,7 +13,8 @@ $(GPU_TEST_OBJ): tests/gpu/gpu_test.c tests/gpu/gpu_test.h include/shoal.h
 
 include tests/blas2_tests.mk
 include tests/vbatched_tests.mk
-TEST_BINS := $(TEST_BIN_DIR)/test_api_args $(TEST_BIN_DIR)/test_dispatch $(TEST_BIN_DIR)/test_gemm_gpu \
+TEST_BINS := $(TEST_BIN_DIR)/test_api_args $(TEST_BIN_DIR)/test_dispatch $(TEST_BIN_DIR)/test_launch_geometry \
+             $(TEST_BIN_DIR)/test_gemm_gpu \
              $(TEST_BIN_DIR)/test_lapack_args $(TEST_BIN_DIR)/test_lu_gpu $(TEST_BIN_DIR)/test_chol_qr_gpu \
              $(BLAS2_TEST_BINS) $(VBATCHED_TEST_BINS)
 
@@ -30,6 +31,13 @@ $(TEST_BIN_DIR)/test_api_args: tests/c/test_api_args.c include/shoal.h $(LIB_SHA
 $(TEST_BIN_DIR)/test_dispatch: tests/c/test_dispatch.c runtime/dispatch.c runtime/dispatch.h runtime/dispatch_table.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) tests/c/test_dispatch.c runtime/dispatch.c -o $@ -lm
+
+# Launch geometry: the launch sources alone (linked against the CUDA runtime, never calling it).
+LAUNCH_SRCS := runtime/lapack_launch.c runtime/blas2_launch.c runtime/gemm_launch.c
+$(TEST_BIN_DIR)/test_launch_geometry: tests/c/test_launch_geometry.c $(LAUNCH_SRCS) runtime/lapack_launch.h \
+                                      runtime/blas2_launch.h runtime/dispatch_table.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) tests/c/test_launch_geometry.c $(LAUNCH_SRCS) -o $@ $(CUDA_LIBS)
 
 # Host reference: OpenBLAS, parallel over the batch with OpenMP.
 $(TEST_BIN_DIR)/test_gemm_gpu: tests/gpu/test_gemm_gpu.c $(TEST_OBJ_DIR)/gemm_check.o $(GPU_TEST_OBJ) \

@@ -1,0 +1,125 @@
+/* Launch geometry without a GPU: the threads, teams and dynamic shared memory that
+ * runtime/lapack_launch.c and runtime/blas2_launch.c derive from a kernel descriptor, for the
+ * parameters that change a team's width (getrf's R rows per thread in p[3], trsv's compiled team
+ * width TW in p[2]). The kernels assume exactly these; a mismatch would corrupt results.
+ * Usage: test_launch_geometry [--list | --case NAME]; prints "ok NAME" / "FAILED NAME: why". */
+#include <stdio.h>
+#include <string.h>
+
+#include "blas2_launch.h"
+#include "lapack_launch.h"
+
+static int g_failed;
+#define CHECK(cond)                                                                                  \
+    do {                                                                                             \
+        if (!(cond)) {                                                                               \
+            printf("  check failed at line %d: %s\n", __LINE__, #cond);                               \
+            g_failed = 1;                                                                            \
+        }                                                                                            \
+    } while (0)
+
+static shoal_kernel_desc lapack_desc(int design, int n_bound, int nb, int p2, int p3)
+{
+    shoal_kernel_desc kd;
+    memset(&kd, 0, sizeof kd);
+    kd.precision = 'd';
+    kd.design = (unsigned char)design;
+    kd.p[0] = (short)n_bound;
+    kd.p[1] = (short)nb;
+    kd.p[2] = (short)p2;
+    kd.p[3] = (short)p3;
+    return kd;
+}
+
+/* A team of pow2ceil(N) threads per problem without R; pow2ceil(ceil(N / R)) with it. */
+static void case_lapack_team_rows(void)
+{
+    shoal_kernel_desc kd = lapack_desc(SHOAL_DESIGN_REGS, 32, 4, 0, 0);
+    CHECK(shoal_lapack_threads(&kd) == 32 * 4);
+    kd = lapack_desc(SHOAL_DESIGN_REGS, 32, 4, 0, 1);
+    CHECK(shoal_lapack_threads(&kd) == 32 * 4);
+    kd = lapack_desc(SHOAL_DESIGN_REGS, 32, 4, 0, 2);
+    CHECK(shoal_lapack_threads(&kd) == 16 * 4);
+    kd = lapack_desc(SHOAL_DESIGN_REGS, 17, 2, 0, 2); /* ceil(17 / 2) = 9 -> 16 */
+    CHECK(shoal_lapack_threads(&kd) == 16 * 2);
+    kd = lapack_desc(SHOAL_DESIGN_REGS, 9, 8, 0, 4); /* ceil(9 / 4) = 3 -> 4 */
+    CHECK(shoal_lapack_threads(&kd) == 4 * 8);
+    kd = lapack_desc(SHOAL_DESIGN_REGS, 20, 1, 24, 1); /* getrf's MW in p[2] is no launch parameter */
+    CHECK(shoal_lapack_threads(&kd) == 32);
+    /* other routines' p[2] (potrf FLAT, geqrf RED, getrs NR) never change the team */
+    kd = lapack_desc(SHOAL_DESIGN_REGS, 12, 2, 1, 0);
+    CHECK(shoal_lapack_threads(&kd) == 16 * 2);
+    /* the size bound is N, whatever R */
+    kd = lapack_desc(SHOAL_DESIGN_REGS, 16, 4, 0, 2);
+    CHECK(shoal_lapack_kernel_fits(&kd, 16, 16) && !shoal_lapack_kernel_fits(&kd, 17, 16));
+}
+
+static shoal_kernel_desc trsv_desc(int dim_x, int nb, int xcap, int tw)
+{
+    shoal_kernel_desc kd;
+    memset(&kd, 0, sizeof kd);
+    kd.precision = 'd';
+    kd.design = SHOAL_DESIGN_BLOCKED;
+    kd.dim_x = (short)dim_x;
+    kd.dim_y = 1;
+    kd.p[0] = (short)nb;
+    kd.p[1] = (short)xcap;
+    kd.p[2] = (short)tw;
+    return kd;
+}
+
+/* trsv: teams of TW lanes where the compiled path serves n (n <= TW), pow2ceil(n) lanes for the
+ * other n <= 32, each with a (width + 1)-element row per lane of the block; a block per problem
+ * past 32. */
+static void case_trsv_team_smem(void)
+{
+    const size_t e = sizeof(double);
+    shoal_kernel_desc kd = trsv_desc(128, 32, 0, 16);
+    CHECK(shoal_blas2_dynamic_smem(&kd, 16, 16) == 128 * 17 * e);
+    CHECK(shoal_blas2_dynamic_smem(&kd, 5, 5) == 128 * 17 * e);   /* the TW path, idle lanes */
+    CHECK(shoal_blas2_dynamic_smem(&kd, 20, 20) == 128 * 33 * e); /* past TW: the generic teams */
+    kd = trsv_desc(128, 32, 0, 0);
+    CHECK(shoal_blas2_dynamic_smem(&kd, 5, 5) == 128 * 9 * e);
+    CHECK(shoal_blas2_dynamic_smem(&kd, 32, 32) == 128 * 33 * e);
+    /* past 32: x chunk (all n, rounded to 16 bytes) + XCAP + reduction + the 32 x 33 tile */
+    CHECK(shoal_blas2_dynamic_smem(&kd, 40, 40) == (40 + 0 + 128 * 2 + 32 * 33) * e);
+    kd = trsv_desc(128, 32, 256, 32);
+    CHECK(shoal_blas2_dynamic_smem(&kd, 600, 600) == (256 + 256 + 128 * 2 + 32 * 33) * e);
+}
+
+typedef struct {
+    const char *name;
+    void (*fn)(void);
+} test_case;
+
+static const test_case cases[] = {
+    {"lapack_team_rows", case_lapack_team_rows},
+    {"trsv_team_smem", case_trsv_team_smem},
+};
+static const int n_cases = (int)(sizeof cases / sizeof cases[0]);
+
+static int run(const test_case *c)
+{
+    g_failed = 0;
+    c->fn();
+    printf("%s %s\n", g_failed ? "FAILED" : "ok", c->name);
+    return g_failed;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        for (int i = 0; i < n_cases; ++i) printf("%s\n", cases[i].name);
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "--case") == 0) {
+        for (int i = 0; i < n_cases; ++i)
+            if (strcmp(cases[i].name, argv[2]) == 0) return run(&cases[i]);
+        fprintf(stderr, "unknown case '%s'\n", argv[2]);
+        return 2;
+    }
+    int failed = 0;
+    for (int i = 0; i < n_cases; ++i) failed += run(&cases[i]);
+    printf("%d of %d cases failed\n", failed, n_cases);
+    return failed != 0;
+}
