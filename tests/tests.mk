@@ -28,13 +28,13 @@ $(TEST_BIN_DIR)/test_api_args: tests/c/test_api_args.c include/shoal.h $(LIB_SHA
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS_SHOAL)
 
 # Dispatch logic on hand-made tables: runtime/dispatch.c alone, no CUDA at all.
-$(TEST_BIN_DIR)/test_dispatch: tests/c/test_dispatch.c runtime/dispatch.c runtime/dispatch.h runtime/dispatch_table.h
+$(TEST_BIN_DIR)/test_dispatch: tests/c/test_dispatch.c tests/c/host_cases.h runtime/dispatch.c runtime/dispatch.h runtime/dispatch_table.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) tests/c/test_dispatch.c runtime/dispatch.c -o $@ -lm
 
 # Launch geometry: the launch sources alone (linked against the CUDA runtime, never calling it).
 LAUNCH_SRCS := runtime/lapack_launch.c runtime/blas2_launch.c runtime/gemm_launch.c
-$(TEST_BIN_DIR)/test_launch_geometry: tests/c/test_launch_geometry.c $(LAUNCH_SRCS) runtime/lapack_launch.h \
+$(TEST_BIN_DIR)/test_launch_geometry: tests/c/test_launch_geometry.c tests/c/host_cases.h $(LAUNCH_SRCS) runtime/lapack_launch.h \
                                       runtime/blas2_launch.h runtime/dispatch_table.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) tests/c/test_launch_geometry.c $(LAUNCH_SRCS) -o $@ $(CUDA_LIBS)

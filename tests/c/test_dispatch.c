@@ -1,19 +1,8 @@
 /* Dispatch logic without a GPU: table selection along the fallback chain and the choice of a
  * kernel per call (runtime/dispatch.c), on hand-made tables.
  * Usage: test_dispatch [--list | --case NAME]; prints "ok NAME" / "FAILED NAME: why". */
-#include <stdio.h>
-#include <string.h>
-
 #include "dispatch.h"
-
-static int g_failed;
-#define CHECK(cond)                                                                                  \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            printf("  check failed at line %d: %s\n", __LINE__, #cond);                               \
-            g_failed = 1;                                                                            \
-        }                                                                                            \
-    } while (0)
+#include "host_cases.h"
 
 /* kernel 9 "does not fit" anything larger than 16 in any dimension; the rest fit everything */
 static int fits(const void *ctx, int index, const int dims[3])
@@ -99,11 +88,6 @@ static void case_zero_k(void)
     CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 8, 8, 0, 1) == 1); /* k = 0 measured as 1 */
 }
 
-typedef struct {
-    const char *name;
-    void (*fn)(void);
-} test_case;
-
 static const test_case cases[] = {
     {"table_chain", case_table_chain},
     {"exact_and_nearest", case_exact_and_nearest},
@@ -114,28 +98,4 @@ static const test_case cases[] = {
 };
 static const int n_cases = (int)(sizeof cases / sizeof cases[0]);
 
-static int run(const test_case *c)
-{
-    g_failed = 0;
-    c->fn();
-    printf("%s %s\n", g_failed ? "FAILED" : "ok", c->name);
-    return g_failed;
-}
-
-int main(int argc, char **argv)
-{
-    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-        for (int i = 0; i < n_cases; ++i) printf("%s\n", cases[i].name);
-        return 0;
-    }
-    if (argc == 3 && strcmp(argv[1], "--case") == 0) {
-        for (int i = 0; i < n_cases; ++i)
-            if (strcmp(cases[i].name, argv[2]) == 0) return run(&cases[i]);
-        fprintf(stderr, "unknown case '%s'\n", argv[2]);
-        return 2;
-    }
-    int failed = 0;
-    for (int i = 0; i < n_cases; ++i) failed += run(&cases[i]);
-    printf("%d of %d cases failed\n", failed, n_cases);
-    return failed != 0;
-}
+int main(int argc, char **argv) { return host_cases_main(cases, n_cases, argc, argv); }

@@ -3,20 +3,11 @@
  * parameters that change a team's width (getrf's R rows per thread in p[3], trsv's compiled team
  * width TW in p[2]). The kernels assume exactly these; a mismatch would corrupt results.
  * Usage: test_launch_geometry [--list | --case NAME]; prints "ok NAME" / "FAILED NAME: why". */
-#include <stdio.h>
 #include <string.h>
 
 #include "blas2_launch.h"
+#include "host_cases.h"
 #include "lapack_launch.h"
-
-static int g_failed;
-#define CHECK(cond)                                                                                  \
-    do {                                                                                             \
-        if (!(cond)) {                                                                               \
-            printf("  check failed at line %d: %s\n", __LINE__, #cond);                               \
-            g_failed = 1;                                                                            \
-        }                                                                                            \
-    } while (0)
 
 static shoal_kernel_desc lapack_desc(int design, int n_bound, int nb, int p2, int p3)
 {
@@ -87,39 +78,10 @@ static void case_trsv_team_smem(void)
     CHECK(shoal_blas2_dynamic_smem(&kd, 600, 600) == (256 + 256 + 128 * 2 + 32 * 33) * e);
 }
 
-typedef struct {
-    const char *name;
-    void (*fn)(void);
-} test_case;
-
 static const test_case cases[] = {
     {"lapack_team_rows", case_lapack_team_rows},
     {"trsv_team_smem", case_trsv_team_smem},
 };
 static const int n_cases = (int)(sizeof cases / sizeof cases[0]);
 
-static int run(const test_case *c)
-{
-    g_failed = 0;
-    c->fn();
-    printf("%s %s\n", g_failed ? "FAILED" : "ok", c->name);
-    return g_failed;
-}
-
-int main(int argc, char **argv)
-{
-    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-        for (int i = 0; i < n_cases; ++i) printf("%s\n", cases[i].name);
-        return 0;
-    }
-    if (argc == 3 && strcmp(argv[1], "--case") == 0) {
-        for (int i = 0; i < n_cases; ++i)
-            if (strcmp(cases[i].name, argv[2]) == 0) return run(&cases[i]);
-        fprintf(stderr, "unknown case '%s'\n", argv[2]);
-        return 2;
-    }
-    int failed = 0;
-    for (int i = 0; i < n_cases; ++i) failed += run(&cases[i]);
-    printf("%d of %d cases failed\n", failed, n_cases);
-    return failed != 0;
-}
+int main(int argc, char **argv) { return host_cases_main(cases, n_cases, argc, argv); }
