@@ -138,8 +138,8 @@ static int hardware_prune(const measure_env *env, const tuner_task *t, const sho
      * below it: when even that block stays under the limit, no configuration of its size N
      * reaches it, and pruning it would leave those shapes with no kernel of their own (d geqrf
      * at N = 32 went to cuBLAS at a quarter of the pruned kernel's speed). */
-    const int lapack_single = !gemm && !blas2 && kd->design == SHOAL_DESIGN_REGS && kd->p[1] == 1;
-    if (res->resident_threads < 512 && !lapack_single) {
+    const int one_problem_block = kd->design == SHOAL_DESIGN_REGS && kd->p[1] == 1;
+    if (res->resident_threads < 512 && !one_problem_block) {
         res->status = "pruned";
         snprintf(res->reason, sizeof res->reason, "occupancy: %d resident threads per SM", res->resident_threads);
         return 1;
