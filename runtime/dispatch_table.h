@@ -11,14 +11,16 @@
 
 enum shoal_design {
     SHOAL_DESIGN_TILED = 1,          /* classic BLK_M x BLK_N x BLK_K tiling, one tile per block */
-    SHOAL_DESIGN_STAGED = 2,         /* whole small problems in shared memory, MPB per group, pipelined */
+    SHOAL_DESIGN_STAGED = 2,         /* whole small problems in shared memory, MPB per group, pipelined
+                                        (strided batches) */
     SHOAL_DESIGN_REGS = 3,           /* factorizations: a problem in a thread team's registers */
     SHOAL_DESIGN_SMEM = 4,           /* factorizations: a problem in shared memory */
     SHOAL_DESIGN_SERIAL = 5,         /* factorizations: a problem per thread (tiny sizes) */
     SHOAL_DESIGN_GROUP = 6,          /* gemv: MPB whole problems per block through shared memory */
     SHOAL_DESIGN_STREAM = 7,         /* gemv: A streamed in vector loads, BLK outputs per block */
     SHOAL_DESIGN_BLOCKED = 8,        /* trsv: blocked substitution, a warp or a block per problem */
-    SHOAL_DESIGN_VTILED = 9          /* gemm_vbatched: tiles shaped for the maxima, early exit */
+    SHOAL_DESIGN_VTILED = 9,         /* gemm_vbatched: tiles shaped for the maxima, early exit */
+    SHOAL_DESIGN_STAGED_PTR = 10     /* the staged design for pointer arrays, moved problem by problem */
 };
 
 enum shoal_mode { SHOAL_MODE_STRIDED = 0, SHOAL_MODE_ARRAY = 1 };
@@ -30,7 +32,7 @@ typedef struct shoal_kernel_desc {
                                         routine's variants */
     unsigned char design;            /* enum shoal_design */
     short dim_x, dim_y;              /* threads */
-    short p[4];                      /* TILED: BLK_M, BLK_N, BLK_K; STAGED: MPB, TM, TN, FLAT;
+    short p[4];                      /* TILED: BLK_M, BLK_N, BLK_K; STAGED, STAGED_PTR: MPB, TM, TN, FLAT;
                                         REGS, SMEM: N, NB, design-specific (docs/lapack.md);
                                         GROUP, STREAM, BLOCKED, VTILED: docs/blas2.md */
     const void *func;                /* host stub of the __global__ function */

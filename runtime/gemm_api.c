@@ -34,11 +34,17 @@ static shoal_status check_strides(int n, int64_t ldc, int64_t sa, int64_t sb, in
     return SHOAL_STATUS_SUCCESS;
 }
 
-/* ctx: the handle's context (for the device's opt-in shared memory limit) */
+/* What a kernel must fit: the device (its opt-in shared memory limit) and the form of the batch
+ * (a table may fall back to the other mode's rules, whose kernels may serve only that form). */
+typedef struct gemm_fit_ctx {
+    int smem_optin;
+    int array;
+} gemm_fit_ctx;
+
 static int gemm_fits(const void *ctx, int index, const int dims[3])
 {
-    const int smem_optin = ((const struct shoal_context *)ctx)->smem_optin;
-    return shoal_gemm_kernel_fits(&shoal_gemm_kernels[index], dims[0], dims[1], dims[2], smem_optin);
+    const gemm_fit_ctx *f = (const gemm_fit_ctx *)ctx;
+    return shoal_gemm_kernel_fits(&shoal_gemm_kernels[index], dims[0], dims[1], dims[2], f->array, f->smem_optin);
 }
 
 /* Kernel index (or SHOAL_KERNEL_VENDOR) for this call; cached per handle for repeated shapes. */
@@ -51,7 +57,8 @@ static int choose_kernel(struct shoal_context *ctx, char prec, int mode, int var
         c->vendor_enabled == vendor && c->dims[0] == m && c->dims[1] == n && c->dims[2] == k)
         return c->kernel;
     const int dims[3] = {m, n, k};
-    int kernel = shoal_pick_kernel(ctx->gemm_table, prec, mode, variant, dims, vendor, gemm_fits, ctx);
+    const gemm_fit_ctx fit = {ctx->smem_optin, mode == SHOAL_MODE_ARRAY};
+    int kernel = shoal_pick_kernel(ctx->gemm_table, prec, mode, variant, dims, vendor, gemm_fits, &fit);
     if (kernel == -2) /* portable default: the vendor where allowed, else shoal's default kernel */
         kernel = vendor ? SHOAL_KERNEL_VENDOR : shoal_gemm_default_kernel[(prec == 'd' ? 4 : 0) + variant];
     c->valid = 1;

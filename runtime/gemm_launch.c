@@ -21,6 +21,7 @@ int shoal_design_from_name(const char *name)
 {
     if (strcmp(name, "tiled") == 0) return SHOAL_DESIGN_TILED;
     if (strcmp(name, "staged") == 0) return SHOAL_DESIGN_STAGED;
+    if (strcmp(name, "staged_ptr") == 0) return SHOAL_DESIGN_STAGED_PTR;
     if (strcmp(name, "regs") == 0) return SHOAL_DESIGN_REGS;
     if (strcmp(name, "smem") == 0) return SHOAL_DESIGN_SMEM;
     if (strcmp(name, "serial") == 0) return SHOAL_DESIGN_SERIAL;
@@ -32,34 +33,44 @@ int shoal_design_from_name(const char *name)
 }
 
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
+static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 
-size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k, int array)
+size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k)
 {
     const size_t mpb = (size_t)kd->p[0], elem = (size_t)shoal_elem_bytes(kd->precision);
     const size_t a_el = (size_t)m * k, b_el = (size_t)k * n, c_el = (size_t)m * n;
+    const int ta = kd->variant >> 1, tb = kd->variant & 1;
+    const size_t a_rows = (size_t)(ta ? k : m), a_cols = (size_t)(ta ? m : k);
+    const size_t b_rows = (size_t)(tb ? n : k), b_cols = (size_t)(tb ? k : n);
+    const size_t vec = 16 / elem;
     if (kd->design == SHOAL_DESIGN_STAGED) {
         /* two stages of A and B, each region sized for MPB problems with one padding row
          * ((rows + 1) x cols as stored), rounded to 16 bytes, plus 16 bytes of alignment slack;
-         * one C; with pointer arrays three slots of A, B, C pointer tables. The layout is the
-         * template's (gemm_staged.cu.j2). */
-        const int ta = kd->variant >> 1, tb = kd->variant & 1;
-        const size_t a_cols = (size_t)(ta ? m : k), b_cols = (size_t)(tb ? k : n);
-        const size_t vec = 16 / elem;
+         * one C. The layout is the template's (gemm_staged.cu.j2). */
         const size_t a_cap = round_up(mpb * (a_el + a_cols), vec) + vec;
         const size_t b_cap = round_up(mpb * (b_el + b_cols), vec) + vec;
-        return round_up((2 * (a_cap + b_cap) + mpb * c_el) * elem, 16) + (array ? 9 * mpb * sizeof(void *) : 0);
+        return round_up((2 * (a_cap + b_cap) + mpb * c_el) * elem, 16);
+    }
+    if (kd->design == SHOAL_DESIGN_STAGED_PTR) {
+        /* two stages of MPB slots of A and B, a slot holding the problem as a run at any 16-byte
+         * phase or in the padded layout ((rows | 1) x cols), rounded to 16 bytes; one C; three
+         * slots of A, B, C pointer tables. The layout is the template's (gemm_staged_ptr.cu.j2). */
+        const size_t sa = max_size(round_up(a_el, vec) + vec, round_up((a_rows | 1) * a_cols, vec));
+        const size_t sb = max_size(round_up(b_el, vec) + vec, round_up((b_rows | 1) * b_cols, vec));
+        return round_up((2 * mpb * (sa + sb) + mpb * c_el) * elem, 16) + 9 * mpb * sizeof(void *);
     }
     return 0;
 }
 
-int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int smem_optin)
+int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int array, int smem_optin)
 {
     if (kd->design == SHOAL_DESIGN_TILED) return 1;
-    if (kd->design == SHOAL_DESIGN_STAGED) {
+    if (kd->design == SHOAL_DESIGN_STAGED || kd->design == SHOAL_DESIGN_STAGED_PTR) {
+        /* each serves one form of batch */
+        if ((kd->design == SHOAL_DESIGN_STAGED_PTR) != (array != 0)) return 0;
         /* the block's index arithmetic (fastdiv) is exact below 2^22 elements and divisors <= 1024 */
         if (m > 1024 || n > 1024 || k > 1024) return 0;
-        /* sized for pointer arrays, the larger case, so one answer serves both modes */
-        return shoal_gemm_dynamic_smem(kd, m, n, k, 1) <= (size_t)smem_optin;
+        return shoal_gemm_dynamic_smem(kd, m, n, k) <= (size_t)smem_optin;
     }
     return 0;
 }
@@ -71,13 +82,15 @@ cudaError_t shoal_gemm_launch(const shoal_kernel_desc *kd, const shoal_gemm_para
 {
     dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     size_t smem = 0;
-    if (kd->design == SHOAL_DESIGN_STAGED) {
+    if (kd->design == SHOAL_DESIGN_STAGED || kd->design == SHOAL_DESIGN_STAGED_PTR) {
+        /* each serves one form of batch (shoal_gemm_kernel_fits) */
+        if ((kd->design == SHOAL_DESIGN_STAGED_PTR) != (p->C_array != 0)) return cudaErrorInvalidValue;
         const long long groups = ceil_div_ll(p->batch, kd->p[0]);
         /* the kernel pipelines across the groups a block loops over: one wave of blocks at most */
         const long long cap = (long long)sm_count * (2048 / kd->dim_x);
         grid.x = (unsigned)(groups < cap ? groups : cap);
         block.x = (unsigned)kd->dim_x;
-        smem = shoal_gemm_dynamic_smem(kd, p->m, p->n, p->k, p->C_array != 0);
+        smem = shoal_gemm_dynamic_smem(kd, p->m, p->n, p->k);
         if (smem > SMEM_DEFAULT_LIMIT) {
             /* Not a stream operation: allowed while a graph is being captured. */
             cudaError_t e = cudaFuncSetAttribute(kd->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);

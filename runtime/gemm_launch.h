@@ -15,13 +15,12 @@ extern "C" {
 /* Bytes of an element of the given precision ('s' 4, 'd' 8), 0 if unknown. */
 int shoal_elem_bytes(char precision);
 
-/* Dynamic shared memory the kernel needs for this shape, with pointer arrays or not (0 for
- * designs with static tiles). */
-size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k, int array);
+/* Dynamic shared memory the kernel needs for this shape (0 for designs with static tiles). */
+size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k);
 
-/* Whether the kernel can serve this shape on a device whose per-block opt-in shared memory
- * limit is smem_optin bytes. */
-int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int smem_optin);
+/* Whether the kernel can serve this shape, in pointer-array (array != 0) or strided form, on a
+ * device whose per-block opt-in shared memory limit is smem_optin bytes. */
+int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int array, int smem_optin);
 
 /* enum shoal_design of a search-space design name, -1 if unknown. */
 int shoal_design_from_name(const char *name);

@@ -35,7 +35,7 @@ $(TEST_BIN_DIR)/test_dispatch: tests/c/test_dispatch.c tests/c/host_cases.h runt
 # Launch geometry: the launch sources alone (linked against the CUDA runtime, never calling it).
 LAUNCH_SRCS := runtime/lapack_launch.c runtime/blas2_launch.c runtime/gemm_launch.c
 $(TEST_BIN_DIR)/test_launch_geometry: tests/c/test_launch_geometry.c tests/c/host_cases.h $(LAUNCH_SRCS) runtime/lapack_launch.h \
-                                      runtime/blas2_launch.h runtime/dispatch_table.h
+                                      runtime/blas2_launch.h runtime/gemm_launch.h runtime/dispatch_table.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) tests/c/test_launch_geometry.c $(LAUNCH_SRCS) -o $@ $(CUDA_LIBS)
 

@@ -107,7 +107,7 @@ static int hardware_prune(const measure_env *env, const tuner_task *t, const sho
         return 1;
     }
     const int threads = gemm ? kd->dim_x * kd->dim_y : blas2 ? shoal_blas2_threads(kd) : shoal_lapack_threads(kd);
-    const size_t smem = gemm    ? shoal_gemm_dynamic_smem(kd, t->m, t->n, t->k, t->array_mode)
+    const size_t smem = gemm    ? shoal_gemm_dynamic_smem(kd, t->m, t->n, t->k)
                         : blas2 ? shoal_blas2_dynamic_smem(kd, t->m, t->n)
                                 : 0;
     res->regs = attr.numRegs;
@@ -118,7 +118,7 @@ static int hardware_prune(const measure_env *env, const tuner_task *t, const sho
                  attr.maxThreadsPerBlock);
         return 1;
     }
-    const int fits = gemm    ? shoal_gemm_kernel_fits(kd, t->m, t->n, t->k, env->smem_optin)
+    const int fits = gemm    ? shoal_gemm_kernel_fits(kd, t->m, t->n, t->k, t->array_mode, env->smem_optin)
                      : blas2 ? shoal_blas2_kernel_fits(kd, t->m, t->n, env->smem_optin)
                              : shoal_lapack_kernel_fits(kd, t->m, t->n);
     if (!fits) {

@@ -1,11 +1,13 @@
 /* Launch geometry without a GPU: the threads, teams and dynamic shared memory that
- * runtime/lapack_launch.c and runtime/blas2_launch.c derive from a kernel descriptor, for the
- * parameters that change a team's width (getrf's R rows per thread in p[3], trsv's compiled team
- * width TW in p[2]). The kernels assume exactly these; a mismatch would corrupt results.
+ * runtime/lapack_launch.c, runtime/blas2_launch.c and runtime/gemm_launch.c derive from a kernel
+ * descriptor, for the parameters that change a team's width (getrf's R rows per thread in p[3],
+ * trsv's compiled team width TW in p[2]) and for the shared-memory layouts of the staged GEMM
+ * designs. The kernels assume exactly these; a mismatch would corrupt results.
  * Usage: test_launch_geometry [--list | --case NAME]; prints "ok NAME" / "FAILED NAME: why". */
 #include <string.h>
 
 #include "blas2_launch.h"
+#include "gemm_launch.h"
 #include "host_cases.h"
 #include "lapack_launch.h"
 
@@ -78,7 +80,48 @@ static void case_trsv_team_smem(void)
     CHECK(shoal_blas2_dynamic_smem(&kd, 600, 600) == (256 + 256 + 128 * 2 + 32 * 33) * e);
 }
 
+static shoal_kernel_desc gemm_desc(int design, char prec, int variant, int dim_x, int mpb)
+{
+    shoal_kernel_desc kd;
+    memset(&kd, 0, sizeof kd);
+    kd.name = "test";
+    kd.precision = prec;
+    kd.variant = (unsigned char)variant;
+    kd.design = (unsigned char)design;
+    kd.dim_x = (short)dim_x;
+    kd.dim_y = 1;
+    kd.p[0] = mpb;
+    kd.p[1] = kd.p[2] = 2;
+    kd.p[3] = 1;
+    return kd;
+}
+
+/* The staged GEMM designs: strided problems packed in two stages with a padding row and 16 bytes
+ * of slack per operand region; pointer arrays in per-problem slots (a run at any 16-byte phase or
+ * the padded layout) plus three slots of A, B, C pointer tables; each design serves one form of
+ * batch only, in the fits check and at launch. */
+static void case_gemm_staged_smem(void)
+{
+    shoal_kernel_desc kd = gemm_desc(SHOAL_DESIGN_STAGED, 's', 0, 64, 4);
+    /* A, B: 4 x (16 + 1) x 16 + 4 floats each, per stage; C: 4 x 256 */
+    CHECK(shoal_gemm_dynamic_smem(&kd, 16, 16, 16) == (2 * 2 * (4 * 17 * 16 + 4) + 4 * 256) * 4);
+    CHECK(shoal_gemm_kernel_fits(&kd, 16, 16, 16, 0, 232448));
+    CHECK(!shoal_gemm_kernel_fits(&kd, 16, 16, 16, 1, 232448));
+    kd = gemm_desc(SHOAL_DESIGN_STAGED_PTR, 's', 0, 64, 4);
+    /* slots: max(256 + 4, 17 * 16) = 272 floats for A and B */
+    CHECK(shoal_gemm_dynamic_smem(&kd, 16, 16, 16) == (2 * 4 * (272 + 272) + 4 * 256) * 4 + 9 * 4 * sizeof(void *));
+    CHECK(shoal_gemm_kernel_fits(&kd, 16, 16, 16, 1, 232448));
+    CHECK(!shoal_gemm_kernel_fits(&kd, 16, 16, 16, 0, 232448));
+    /* d 3 x 5 x 7, op(A) = A^T (stored 7 x 3): A slot max(21 rounded to 22 + 2, 7 x 3 = 21 -> 22) = 24,
+     * B (7 x 5) slot max(35 -> 36 + 2, 7 x 5 -> 36) = 38; C 15, rounded to 16 bytes */
+    kd = gemm_desc(SHOAL_DESIGN_STAGED_PTR, 'd', 2, 64, 8);
+    CHECK(shoal_gemm_dynamic_smem(&kd, 3, 5, 7) == (2 * 8 * (24 + 38) + 8 * 15) * 8 + 9 * 8 * sizeof(void *));
+    /* too large for the device: refused */
+    CHECK(!shoal_gemm_kernel_fits(&kd, 3, 5, 7, 1, 8000));
+}
+
 static const test_case cases[] = {
+    {"gemm_staged_smem", case_gemm_staged_smem},
     {"lapack_team_rows", case_lapack_team_rows},
     {"trsv_team_smem", case_trsv_team_smem},
 };
