@@ -83,6 +83,24 @@ static void case_mode_fallback(void)
     CHECK(shoal_pick_kernel(NULL, 'd', SHOAL_MODE_STRIDED, 0, dims, 1, fits, NULL) == -2);
 }
 
+/* A kernel that serves one form of batch only (as the staged GEMM designs: strided or pointer
+ * arrays) must not be taken through the fallback to the other mode's rules: the runtime's fits
+ * check knows the call's form (here kernel 6, the s strided 8^3 winner, serves strided only). */
+static int fits_form(const void *ctx, int index, const int dims[3])
+{
+    const int array = *(const int *)ctx;
+    return fits(NULL, index, dims) && !(index == 6 && array);
+}
+
+static void case_mode_fallback_refused_by_form(void)
+{
+    const int dims[3] = {8, 8, 8}, strided = 0, array = 1;
+    CHECK(shoal_pick_kernel(&tables[1], 's', SHOAL_MODE_STRIDED, 0, dims, 0, fits_form, &strided) == 6);
+    /* no s array rule: the strided rules are consulted, and their kernel refuses pointer arrays */
+    CHECK(shoal_pick_kernel(&tables[1], 's', SHOAL_MODE_ARRAY, 0, dims, 0, fits_form, &array) == -2);
+    CHECK(shoal_pick_kernel(&tables[1], 's', SHOAL_MODE_ARRAY, 0, dims, 1, fits_form, &array) == -2);
+}
+
 static void case_zero_k(void)
 {
     CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 8, 8, 0, 1) == 1); /* k = 0 measured as 1 */
@@ -94,6 +112,7 @@ static const test_case cases[] = {
     {"between_tuned_shapes_prefers_vendor", case_between_tuned_shapes_prefers_vendor},
     {"fits_and_own", case_fits_and_own},
     {"mode_fallback", case_mode_fallback},
+    {"mode_fallback_refused_by_form", case_mode_fallback_refused_by_form},
     {"zero_k", case_zero_k},
 };
 static const int n_cases = (int)(sizeof cases / sizeof cases[0]);
