@@ -62,12 +62,20 @@ size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k)
     return 0;
 }
 
+/* The staged designs serve one form of batch each: staged strided batches, staged_ptr pointer
+ * arrays (the tiled design serves both). */
+static int serves_form(const shoal_kernel_desc *kd, int array)
+{
+    if (kd->design == SHOAL_DESIGN_STAGED) return !array;
+    if (kd->design == SHOAL_DESIGN_STAGED_PTR) return array != 0;
+    return 1;
+}
+
 int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int array, int smem_optin)
 {
     if (kd->design == SHOAL_DESIGN_TILED) return 1;
     if (kd->design == SHOAL_DESIGN_STAGED || kd->design == SHOAL_DESIGN_STAGED_PTR) {
-        /* each serves one form of batch */
-        if ((kd->design == SHOAL_DESIGN_STAGED_PTR) != (array != 0)) return 0;
+        if (!serves_form(kd, array)) return 0;
         /* the block's index arithmetic (fastdiv) is exact below 2^22 elements and divisors <= 1024 */
         if (m > 1024 || n > 1024 || k > 1024) return 0;
         return shoal_gemm_dynamic_smem(kd, m, n, k) <= (size_t)smem_optin;
@@ -83,8 +91,7 @@ cudaError_t shoal_gemm_launch(const shoal_kernel_desc *kd, const shoal_gemm_para
     dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     size_t smem = 0;
     if (kd->design == SHOAL_DESIGN_STAGED || kd->design == SHOAL_DESIGN_STAGED_PTR) {
-        /* each serves one form of batch (shoal_gemm_kernel_fits) */
-        if ((kd->design == SHOAL_DESIGN_STAGED_PTR) != (p->C_array != 0)) return cudaErrorInvalidValue;
+        if (!serves_form(kd, p->C_array != 0)) return cudaErrorInvalidValue;
         const long long groups = ceil_div_ll(p->batch, kd->p[0]);
         /* the kernel pipelines across the groups a block loops over: one wave of blocks at most */
         const long long cap = (long long)sm_count * (2048 / kd->dim_x);

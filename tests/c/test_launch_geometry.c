@@ -11,17 +11,28 @@
 #include "host_cases.h"
 #include "lapack_launch.h"
 
-static shoal_kernel_desc lapack_desc(int design, int n_bound, int nb, int p2, int p3)
+/* A kernel descriptor with the fields the launch code reads. */
+static shoal_kernel_desc desc(int design, char prec, int variant, int dim_x, int p0, int p1, int p2, int p3)
 {
     shoal_kernel_desc kd;
     memset(&kd, 0, sizeof kd);
-    kd.precision = 'd';
+    kd.name = "test";
+    kd.precision = prec;
+    kd.variant = (unsigned char)variant;
     kd.design = (unsigned char)design;
-    kd.p[0] = (short)n_bound;
-    kd.p[1] = (short)nb;
+    kd.dim_x = (short)dim_x;
+    kd.dim_y = 1;
+    kd.p[0] = (short)p0;
+    kd.p[1] = (short)p1;
     kd.p[2] = (short)p2;
     kd.p[3] = (short)p3;
     return kd;
+}
+
+/* The LU-style designs: N (p[0]), NB (p[1]), design-specific p[2], p[3]. */
+static shoal_kernel_desc lapack_desc(int design, int n_bound, int nb, int p2, int p3)
+{
+    return desc(design, 'd', 0, 0, n_bound, nb, p2, p3);
 }
 
 /* A team of pow2ceil(N) threads per problem without R; pow2ceil(ceil(N / R)) with it. */
@@ -47,18 +58,10 @@ static void case_lapack_team_rows(void)
     CHECK(shoal_lapack_kernel_fits(&kd, 16, 16) && !shoal_lapack_kernel_fits(&kd, 17, 16));
 }
 
+/* trsv's blocked design: NB (p[0]), XCAP (p[1]), TW (p[2]). */
 static shoal_kernel_desc trsv_desc(int dim_x, int nb, int xcap, int tw)
 {
-    shoal_kernel_desc kd;
-    memset(&kd, 0, sizeof kd);
-    kd.precision = 'd';
-    kd.design = SHOAL_DESIGN_BLOCKED;
-    kd.dim_x = (short)dim_x;
-    kd.dim_y = 1;
-    kd.p[0] = (short)nb;
-    kd.p[1] = (short)xcap;
-    kd.p[2] = (short)tw;
-    return kd;
+    return desc(SHOAL_DESIGN_BLOCKED, 'd', 0, dim_x, nb, xcap, tw, 0);
 }
 
 /* trsv: teams of TW lanes where the compiled path serves n (n <= TW), pow2ceil(n) lanes for the
@@ -80,20 +83,10 @@ static void case_trsv_team_smem(void)
     CHECK(shoal_blas2_dynamic_smem(&kd, 600, 600) == (256 + 256 + 128 * 2 + 32 * 33) * e);
 }
 
+/* The staged GEMM designs: MPB (p[0]), TM = TN = 2, FLAT = 1. */
 static shoal_kernel_desc gemm_desc(int design, char prec, int variant, int dim_x, int mpb)
 {
-    shoal_kernel_desc kd;
-    memset(&kd, 0, sizeof kd);
-    kd.name = "test";
-    kd.precision = prec;
-    kd.variant = (unsigned char)variant;
-    kd.design = (unsigned char)design;
-    kd.dim_x = (short)dim_x;
-    kd.dim_y = 1;
-    kd.p[0] = mpb;
-    kd.p[1] = kd.p[2] = 2;
-    kd.p[3] = 1;
-    return kd;
+    return desc(design, prec, variant, dim_x, mpb, 2, 2, 1);
 }
 
 /* The staged GEMM designs: strided problems packed in two stages with a padding row and 16 bytes
