@@ -96,13 +96,16 @@ static shoal_kernel_desc gemm_desc(int design, char prec, int variant, int dim_x
 static void case_gemm_staged_smem(void)
 {
     shoal_kernel_desc kd = gemm_desc(SHOAL_DESIGN_STAGED, 's', 0, 64, 4);
-    /* A, B: 4 x (16 + 1) x 16 + 4 floats each, per stage; C: 4 x 256 */
-    CHECK(shoal_gemm_dynamic_smem(&kd, 16, 16, 16) == (2 * 2 * (4 * 17 * 16 + 4) + 4 * 256) * 4);
+    /* A, B: 4 x (16 + 4) x 16 + 4 floats each (16 rows pad to 20: 16-byte columns), per stage;
+     * C: 4 x 256 */
+    CHECK(shoal_gemm_dynamic_smem(&kd, 16, 16, 16) == (2 * 2 * (4 * 20 * 16 + 4) + 4 * 256) * 4);
+    /* an odd row count is its own padded leading dimension: s 15 x 15 x 15 */
+    CHECK(shoal_gemm_dynamic_smem(&kd, 15, 15, 15) == (2 * 2 * (4 * 15 * 15 + 4) + 4 * 225) * 4);
     CHECK(shoal_gemm_kernel_fits(&kd, 16, 16, 16, 0, 232448));
     CHECK(!shoal_gemm_kernel_fits(&kd, 16, 16, 16, 1, 232448));
     kd = gemm_desc(SHOAL_DESIGN_STAGED_PTR, 's', 0, 64, 4);
-    /* slots: max(256 + 4, 17 * 16) = 272 floats for A and B */
-    CHECK(shoal_gemm_dynamic_smem(&kd, 16, 16, 16) == (2 * 4 * (272 + 272) + 4 * 256) * 4 + 9 * 4 * sizeof(void *));
+    /* slots: max(256 + 4, 20 * 16) = 320 floats for A and B */
+    CHECK(shoal_gemm_dynamic_smem(&kd, 16, 16, 16) == (2 * 4 * (320 + 320) + 4 * 256) * 4 + 9 * 4 * sizeof(void *));
     CHECK(shoal_gemm_kernel_fits(&kd, 16, 16, 16, 1, 232448));
     CHECK(!shoal_gemm_kernel_fits(&kd, 16, 16, 16, 0, 232448));
     /* d 3 x 5 x 7, op(A) = A^T (stored 7 x 3): A slot max(21 rounded to 22 + 2, 7 x 3 = 21 -> 22) = 24,
