@@ -35,9 +35,12 @@ int shoal_design_from_name(const char *name)
 static size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
 static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 
-/* The staged designs' padded leading dimension (padded_ld in gemm_staged.cu.j2): rows + vec when
- * rows is a multiple of the elements per 16 bytes, else the odd row count. */
-static size_t padded_ld(size_t rows, size_t vec) { return rows % vec == 0 ? rows + vec : (rows | 1); }
+/* The staged designs' padded leading dimension (padded_ld in gemm_staged.cu.j2): with FLAT = 0,
+ * rows + vec when rows is a multiple of the elements per 16 bytes; otherwise the odd row count. */
+static size_t padded_ld(size_t rows, size_t vec, int flat)
+{
+    return !flat && rows % vec == 0 ? rows + vec : (rows | 1);
+}
 
 size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k)
 {
@@ -47,20 +50,21 @@ size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k)
     const size_t a_rows = (size_t)(ta ? k : m), a_cols = (size_t)(ta ? m : k);
     const size_t b_rows = (size_t)(tb ? n : k), b_cols = (size_t)(tb ? k : n);
     const size_t vec = 16 / elem;
+    const int flat = kd->p[3]; /* FLAT of the staged designs */
     if (kd->design == SHOAL_DESIGN_STAGED) {
         /* two stages of A and B, each region sized for MPB problems in the padded layout
          * (padded_ld x cols as stored, the larger one), rounded to 16 bytes, plus 16 bytes of
          * alignment slack; one C. The layout is the template's (gemm_staged.cu.j2). */
-        const size_t a_cap = round_up(mpb * padded_ld(a_rows, vec) * a_cols, vec) + vec;
-        const size_t b_cap = round_up(mpb * padded_ld(b_rows, vec) * b_cols, vec) + vec;
+        const size_t a_cap = round_up(mpb * padded_ld(a_rows, vec, flat) * a_cols, vec) + vec;
+        const size_t b_cap = round_up(mpb * padded_ld(b_rows, vec, flat) * b_cols, vec) + vec;
         return round_up((2 * (a_cap + b_cap) + mpb * c_el) * elem, 16);
     }
     if (kd->design == SHOAL_DESIGN_STAGED_PTR) {
         /* two stages of MPB slots of A and B, a slot holding the problem as a run at any 16-byte
          * phase or in the padded layout (padded_ld x cols), rounded to 16 bytes; one C; three
          * slots of A, B, C pointer tables. The layout is the template's (gemm_staged_ptr.cu.j2). */
-        const size_t sa = max_size(round_up(a_el, vec) + vec, round_up(padded_ld(a_rows, vec) * a_cols, vec));
-        const size_t sb = max_size(round_up(b_el, vec) + vec, round_up(padded_ld(b_rows, vec) * b_cols, vec));
+        const size_t sa = max_size(round_up(a_el, vec) + vec, round_up(padded_ld(a_rows, vec, flat) * a_cols, vec));
+        const size_t sb = max_size(round_up(b_el, vec) + vec, round_up(padded_ld(b_rows, vec, flat) * b_cols, vec));
         return round_up((2 * mpb * (sa + sb) + mpb * c_el) * elem, 16) + 9 * mpb * sizeof(void *);
     }
     return 0;

@@ -89,22 +89,28 @@ static shoal_kernel_desc gemm_desc(int design, char prec, int variant, int dim_x
     return desc(design, prec, variant, dim_x, mpb, 2, 2, 1);
 }
 
-/* The staged GEMM designs: strided problems packed in two stages with a padding row and 16 bytes
- * of slack per operand region; pointer arrays in per-problem slots (a run at any 16-byte phase or
+/* The staged GEMM designs: strided problems in two stages in the padded layout of their FLAT
+ * (one padding row, or 16 bytes per column with FLAT = 0 and rows filling whole vectors) and 16
+ * bytes of slack per operand region; pointer arrays in per-problem slots (a run at any 16-byte phase or
  * the padded layout) plus three slots of A, B, C pointer tables; each design serves one form of
  * batch only, in the fits check and at launch. */
 static void case_gemm_staged_smem(void)
 {
     shoal_kernel_desc kd = gemm_desc(SHOAL_DESIGN_STAGED, 's', 0, 64, 4);
-    /* A, B: 4 x (16 + 4) x 16 + 4 floats each (16 rows pad to 20: 16-byte columns), per stage;
-     * C: 4 x 256 */
+    /* FLAT = 1: A, B: 4 x (16 + 1) x 16 + 4 floats each per stage (padding only as a fallback,
+     * one row); C: 4 x 256 */
+    CHECK(shoal_gemm_dynamic_smem(&kd, 16, 16, 16) == (2 * 2 * (4 * 17 * 16 + 4) + 4 * 256) * 4);
+    /* FLAT = 0: 16 rows pad to 20 (16-byte columns) */
+    kd.p[3] = 0;
     CHECK(shoal_gemm_dynamic_smem(&kd, 16, 16, 16) == (2 * 2 * (4 * 20 * 16 + 4) + 4 * 256) * 4);
     /* an odd row count is its own padded leading dimension: s 15 x 15 x 15 */
     CHECK(shoal_gemm_dynamic_smem(&kd, 15, 15, 15) == (2 * 2 * (4 * 15 * 15 + 4) + 4 * 225) * 4);
     CHECK(shoal_gemm_kernel_fits(&kd, 16, 16, 16, 0, 232448));
     CHECK(!shoal_gemm_kernel_fits(&kd, 16, 16, 16, 1, 232448));
     kd = gemm_desc(SHOAL_DESIGN_STAGED_PTR, 's', 0, 64, 4);
-    /* slots: max(256 + 4, 20 * 16) = 320 floats for A and B */
+    /* slots, FLAT = 1: max(256 + 4, 17 * 16) = 272 floats for A and B; FLAT = 0: 20 * 16 = 320 */
+    CHECK(shoal_gemm_dynamic_smem(&kd, 16, 16, 16) == (2 * 4 * (272 + 272) + 4 * 256) * 4 + 9 * 4 * sizeof(void *));
+    kd.p[3] = 0;
     CHECK(shoal_gemm_dynamic_smem(&kd, 16, 16, 16) == (2 * 4 * (320 + 320) + 4 * 256) * 4 + 9 * 4 * sizeof(void *));
     CHECK(shoal_gemm_kernel_fits(&kd, 16, 16, 16, 1, 232448));
     CHECK(!shoal_gemm_kernel_fits(&kd, 16, 16, 16, 0, 232448));
