@@ -23,21 +23,24 @@ static int vector_stride_ok(int64_t stride, int len, int64_t inc, int64_t batch)
     return batch <= 1 || len == 0 || stride >= 1 + (int64_t)(len - 1) * abs64(inc);
 }
 
+/* What a kernel must fit: the device's opt-in shared memory and the form of the batch (a table
+ * may fall back to the other mode's rules, whose kernels may serve only that form). */
 typedef struct fits_ctx {
     const shoal_lapack_routine_info *ri;
     int smem_optin;
+    int array;
 } fits_ctx;
 
 static int blas2_fits(const void *ctx, int index, const int dims[3])
 {
     const fits_ctx *f = ctx;
-    return shoal_blas2_kernel_fits(&f->ri->kernels[index], dims[0], dims[1], f->smem_optin);
+    return shoal_blas2_kernel_fits(&f->ri->kernels[index], dims[0], dims[1], f->array, f->smem_optin);
 }
 
 static int choose(struct shoal_context *ctx, int routine, char prec, int mode, int variant, const int dims[3],
                   int vendor)
 {
-    const fits_ctx f = {&shoal_lapack_routines[routine], ctx->smem_optin};
+    const fits_ctx f = {&shoal_lapack_routines[routine], ctx->smem_optin, mode == SHOAL_MODE_ARRAY};
     return shoal_routine_choose(ctx, routine, prec, mode, variant, dims, vendor, blas2_fits, &f);
 }
 
@@ -55,20 +58,20 @@ static int vendor_allowed(const struct shoal_context *ctx, int routine, int poin
 static shoal_status run(struct shoal_context *ctx, int routine, char prec, int variant, shoal_blas2_params *p)
 {
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
-    const int mode = p->A_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED;
+    const int mode = p->A_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED, array = mode == SHOAL_MODE_ARRAY;
     const int dims[3] = {p->m, p->n, 1};
     const int vendor = vendor_allowed(ctx, routine, p->A_array != 0, p->lda, p->incx, p->incy);
     int kernel = choose(ctx, routine, prec, mode, variant, dims, vendor);
-    if (kernel == SHOAL_KERNEL_VENDOR || !shoal_blas2_kernel_fits(&ri->kernels[kernel], p->m, p->n, ctx->smem_optin)) {
+    if (kernel == SHOAL_KERNEL_VENDOR || !shoal_blas2_kernel_fits(&ri->kernels[kernel], p->m, p->n, array, ctx->smem_optin)) {
         /* the vendor won, or no kernel of ours fits (sizes past the shared-memory limit) */
         const int r = vendor ? shoal_blas2_vendor(ctx->cublas, ri->name, prec, variant, p) : SHOAL_VENDOR_UNSUPPORTED;
         if (r == SHOAL_VENDOR_OK) return OK;
         if (r == SHOAL_VENDOR_FAILED) return SHOAL_STATUS_VENDOR_ERROR;
         kernel = choose(ctx, routine, prec, mode, variant, dims, 0);
-        if (!shoal_blas2_kernel_fits(&ri->kernels[kernel], p->m, p->n, ctx->smem_optin))
+        if (!shoal_blas2_kernel_fits(&ri->kernels[kernel], p->m, p->n, array, ctx->smem_optin))
             return SHOAL_STATUS_NOT_SUPPORTED;
     }
-    const cudaError_t e = shoal_blas2_launch(&ri->kernels[kernel], p, ctx->stream);
+    const cudaError_t e = shoal_blas2_launch(&ri->kernels[kernel], p, ctx->sm_count, ctx->stream);
     return e == cudaSuccess ? OK : SHOAL_STATUS_CUDA_ERROR;
 }
 

@@ -36,6 +36,14 @@ size_t shoal_blas2_dynamic_smem(const shoal_kernel_desc *kd, int m, int n)
         const size_t mpb = (size_t)kd->p[0], nx = (size_t)(ta ? m : n);
         return (round_up(mpb * (size_t)m * (size_t)n + vec, vec) + mpb * nx + vec) * elem;
     }
+    case SHOAL_DESIGN_GROUP_PTR: {
+        /* templates/gemv_group_ptr.cu.j2: two stages of MPB slots of A and x (each room for its
+         * run at any 16-byte phase, rounded to 16 bytes), then three slots of A, x, y pointer
+         * tables */
+        const size_t mpb = (size_t)kd->p[0], nx = (size_t)(ta ? m : n);
+        const size_t sa = round_up((size_t)m * (size_t)n, vec) + vec, sx = round_up(nx, vec) + vec;
+        return 2 * mpb * (sa + sx) * elem + 9 * mpb * sizeof(void *);
+    }
     case SHOAL_DESIGN_STREAM:
         /* templates/gemv_stream.cu.j2: x, then the DIM_X * DIM_Y * VEC reduction buffer */
         return (round_up((size_t)max_int(m, n), vec) + (size_t)shoal_blas2_threads(kd) * vec) * elem;
@@ -56,12 +64,16 @@ size_t shoal_blas2_dynamic_smem(const shoal_kernel_desc *kd, int m, int n)
     }
 }
 
-int shoal_blas2_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int smem_optin)
+int shoal_blas2_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int array, int smem_optin)
 {
     switch (kd->design) {
     case SHOAL_DESIGN_GROUP:
         /* fastdiv in the element copies is exact below 2^22 elements per group */
         if (m > 1024 || n > 1024 || (long long)kd->p[0] * m * n >= (1LL << 22)) return 0;
+        break;
+    case SHOAL_DESIGN_GROUP_PTR:
+        /* pointer arrays only; fastdiv exact below 2^22 elements and divisors <= 1024 */
+        if (!array || m > 1024 || n > 1024) return 0;
         break;
     case SHOAL_DESIGN_STREAM:
     case SHOAL_DESIGN_BLOCKED:
@@ -74,7 +86,8 @@ int shoal_blas2_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int smem_
     return shoal_blas2_dynamic_smem(kd, m, n) <= (size_t)smem_optin;
 }
 
-cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_params *p, cudaStream_t stream)
+cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_params *p, int sm_count,
+                               cudaStream_t stream)
 {
     const int threads = shoal_blas2_threads(kd);
     long long items;
@@ -82,6 +95,14 @@ cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_pa
     case SHOAL_DESIGN_GROUP:
         items = ceil_div(p->batch, kd->p[0]);
         break;
+    case SHOAL_DESIGN_GROUP_PTR: {
+        /* pointer arrays only (shoal_blas2_kernel_fits); the kernel pipelines across the groups a
+         * block loops over: one wave of blocks at most */
+        if (!p->A_array) return cudaErrorInvalidValue;
+        const long long groups = ceil_div(p->batch, kd->p[0]), cap = (long long)sm_count * (2048 / threads);
+        items = groups < cap ? groups : cap;
+        break;
+    }
     case SHOAL_DESIGN_STREAM: {
         /* tiles of BLK outputs per problem (BLK = 0: the whole problem), shaped for the maxima */
         const int ta = kd->variant & 1, blk = kd->p[0], extent = ta ? p->n : p->m;

@@ -22,12 +22,14 @@ int shoal_blas2_threads(const shoal_kernel_desc *kd);
 /* Dynamic shared memory for an m x n problem (the maxima for variable sizes). */
 size_t shoal_blas2_dynamic_smem(const shoal_kernel_desc *kd, int m, int n);
 
-/* Whether kd can serve an m x n problem on a device with smem_optin bytes of opt-in shared
- * memory per block. */
-int shoal_blas2_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int smem_optin);
+/* Whether kd can serve an m x n problem, in pointer-array (array != 0) or strided form, on a
+ * device with smem_optin bytes of opt-in shared memory per block. */
+int shoal_blas2_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int array, int smem_optin);
 
-/* Launches kd for all p->batch problems; returns the launch error, does not synchronize. */
-cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_params *p, cudaStream_t stream);
+/* Launches kd for all p->batch problems on a device with sm_count multiprocessors; returns the
+ * launch error, does not synchronize. */
+cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_params *p, int sm_count,
+                               cudaStream_t stream);
 
 /* gemm_vbatched (design vtiled): grid x = BLK_M x BLK_N tiles of a max_m x max_n C, grid y/z =
  * problems (looped past the grid limits); blocks of DIM_X * DIM_Y threads, static shared memory. */

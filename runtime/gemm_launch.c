@@ -22,6 +22,7 @@ int shoal_design_from_name(const char *name)
     if (strcmp(name, "tiled") == 0) return SHOAL_DESIGN_TILED;
     if (strcmp(name, "staged") == 0) return SHOAL_DESIGN_STAGED;
     if (strcmp(name, "staged_ptr") == 0) return SHOAL_DESIGN_STAGED_PTR;
+    if (strcmp(name, "group_ptr") == 0) return SHOAL_DESIGN_GROUP_PTR;
     if (strcmp(name, "regs") == 0) return SHOAL_DESIGN_REGS;
     if (strcmp(name, "smem") == 0) return SHOAL_DESIGN_SMEM;
     if (strcmp(name, "serial") == 0) return SHOAL_DESIGN_SERIAL;

@@ -119,7 +119,7 @@ static int hardware_prune(const measure_env *env, const tuner_task *t, const sho
         return 1;
     }
     const int fits = gemm    ? shoal_gemm_kernel_fits(kd, t->m, t->n, t->k, t->array_mode, env->smem_optin)
-                     : blas2 ? shoal_blas2_kernel_fits(kd, t->m, t->n, env->smem_optin)
+                     : blas2 ? shoal_blas2_kernel_fits(kd, t->m, t->n, t->array_mode, env->smem_optin)
                              : shoal_lapack_kernel_fits(kd, t->m, t->n);
     if (!fits) {
         res->status = "pruned";

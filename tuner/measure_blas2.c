@@ -203,7 +203,7 @@ static cudaError_t run_once(void *ctx)
         if (r->vendor_result != SHOAL_VENDOR_OK) return cudaErrorNotSupported;
         return cudaGetLastError();
     }
-    return shoal_blas2_launch(r->kd, &r->p, 0);
+    return shoal_blas2_launch(r->kd, &r->p, r->env->sm_count, 0);
 }
 
 /* trsv overwrites its right-hand sides: restored outside the timed events */

@@ -2,7 +2,8 @@
  * runtime/lapack_launch.c, runtime/blas2_launch.c and runtime/gemm_launch.c derive from a kernel
  * descriptor, for the parameters that change a team's width (getrf's R rows per thread in p[3],
  * trsv's compiled team width TW in p[2]) and for the shared-memory layouts of the staged GEMM
- * designs. The kernels assume exactly these; a mismatch would corrupt results.
+ * designs and gemv's pointer-array group design. The kernels assume exactly these; a mismatch
+ * would corrupt results.
  * Usage: test_launch_geometry [--list | --case NAME]; prints "ok NAME" / "FAILED NAME: why". */
 #include <string.h>
 
@@ -122,8 +123,30 @@ static void case_gemm_staged_smem(void)
     CHECK(!shoal_gemm_kernel_fits(&kd, 3, 5, 7, 1, 8000));
 }
 
+/* gemv's pointer-array group design: two stages of MPB slots of A and x (each rounded to 16
+ * bytes plus 16 of phase room) and three slots of A, x, y pointer tables; pointer arrays only. */
+static void case_gemv_group_ptr_smem(void)
+{
+    shoal_kernel_desc kd;
+    memset(&kd, 0, sizeof kd);
+    kd.name = "test";
+    kd.precision = 's';
+    kd.variant = 1; /* op T: x has m elements */
+    kd.design = SHOAL_DESIGN_GROUP_PTR;
+    kd.dim_x = 128;
+    kd.dim_y = 1;
+    kd.p[0] = 16;
+    kd.p[1] = 2;
+    /* s 5 x 3, op T: A 15 -> 16 + 4, x 5 -> 8 + 4 */
+    CHECK(shoal_blas2_dynamic_smem(&kd, 5, 3) == 2 * 16 * (20 + 12) * 4 + 9 * 16 * sizeof(void *));
+    CHECK(shoal_blas2_kernel_fits(&kd, 5, 3, 1, 232448));
+    CHECK(!shoal_blas2_kernel_fits(&kd, 5, 3, 0, 232448));
+    CHECK(!shoal_blas2_kernel_fits(&kd, 5, 3, 1, 1000));
+}
+
 static const test_case cases[] = {
     {"gemm_staged_smem", case_gemm_staged_smem},
+    {"gemv_group_ptr_smem", case_gemv_group_ptr_smem},
     {"lapack_team_rows", case_lapack_team_rows},
     {"trsv_team_smem", case_trsv_team_smem},
 };
