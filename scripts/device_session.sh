@@ -52,3 +52,8 @@ for b in ${BENCH:-}; do
           echo "bench lapack exit $?"; tail -60 "$OUT/lapack.txt" ;;
   esac
 done
+# 8 files at most come back: past that, the logs travel in one archive (tests.log stays readable)
+if [ "$(ls "$OUT" | wc -l)" -gt 8 ]; then
+  (cd "$OUT" && tar czf logs.tar.gz $(ls | grep -E '\.(err|log)$|^gpu\.txt$|^show\.txt$' | grep -v '^tests\.log$') &&
+     rm -f *.err build.log tune.log gpu.txt show.txt)
+fi
