@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Markdown tables for the README from benchmark CSVs, so that the published figures are the
+measured ones, rounded, and nothing typed by hand.
+
+usage: bench/md_tables.py gemm RESULTS.csv     (bench/run_bench.py's CSV)
+       bench/md_tables.py blas2 RESULTS.csv    (bench/run_blas2_bench.py's CSV)
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+from collections.abc import Iterable
+
+
+def read(path: str) -> list[dict[str, str]]:
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def row(cells: Iterable[object]) -> str:
+    return "| " + " | ".join(str(c) for c in cells) + " |"
+
+
+def header(names: list[str]) -> list[str]:
+    return [row(names), row(["---"] * len(names))]
+
+
+def gemm_tables(rows: list[dict[str, str]]) -> list[str]:
+    out: list[str] = []
+    dims = lambda r: (int(r["m"]), int(r["n"]), int(r["k"]))  # noqa: E731
+    for prec, name in (("d", "Double"), ("s", "Single")):
+        out += [f"{name} precision, NN, square, Gflop/s:", ""]
+        out += header(["n", "batch", "shoal", "cuBLAS", "shoal/cuBLAS", "shoal % roof", "own % roof",
+                       "shoal array", "cuBLAS array", "array % roof", "own array % roof"])
+        square: dict[int, dict[str, dict[str, str]]] = {}
+        for r in rows:
+            m, n, k = dims(r)
+            if r["prec"] == prec and r["trans"] == "nn" and m == n == k:
+                square.setdefault(n, {})[r["mode"]] = r
+        for n in sorted(square):
+            s, a = square[n]["strided"], square[n]["array"]
+            f = lambda r, key, fmt=".0f": format(float(r[key]), fmt)  # noqa: E731
+            out.append(row([n, f"{int(s['batch']):,}", f(s, "shoal_gflops"), f(s, "cublas_gflops"),
+                            f(s, "ratio_shoal_cublas", ".2f"), f(s, "shoal_pct_roof"), f(s, "own_pct_roof"),
+                            f(a, "shoal_gflops"), f(a, "cublas_gflops"), f(a, "shoal_pct_roof"),
+                            f(a, "own_pct_roof")]))
+        out.append("")
+    out += ["Own kernels, every transpose and the rectangular shapes with all dimensions <= 16, % of roof "
+            "(min / median / max, rows under the bar); dispatched vs cuBLAS where a dimension >= 32:", ""]
+    out += header(["precision", "mode", "rows <= 16", "own % roof", "under bar", "rows >= 32", "shoal/cuBLAS"])
+    for prec in "sd":
+        for mode, bar in (("strided", 90), ("array", 85)):
+            mine = [r for r in rows if r["prec"] == prec and r["mode"] == mode]
+            small = [float(r["own_pct_roof"]) for r in mine if max(dims(r)) <= 16]
+            big = [float(r["ratio_shoal_cublas"]) for r in mine if max(dims(r)) >= 32]
+            out.append(row([prec, mode, len(small),
+                            f"{min(small):.0f} / {statistics.median(small):.0f} / {max(small):.0f}",
+                            f"{sum(x < bar for x in small)} (< {bar})", len(big),
+                            f"{min(big):.2f}-{max(big):.2f}"]))
+    return out
+
+
+def gemv_tables(rows: list[dict[str, str]]) -> list[str]:
+    out: list[str] = []
+    gemv = {(r["prec"], r["variant"], int(r["m"]), int(r["n"]), r["method"], r["mode"]): r
+            for r in rows if r["routine"] == "gemv"}
+    shapes = sorted({(k[2], k[3]) for k in gemv}, key=lambda s: (s[0] != s[1], s))
+    cols = [(p, v) for p in "ds" for v in "nt"]
+    for mode, vendor in (("strided", "cublas?gemvStridedBatched"), ("array", "cublas?gemvBatched")):
+        out += [f"GEMV, packed, {'strided batches' if mode == 'strided' else 'pointer arrays'}: shoal as "
+                f"dispatched, Gflop/s (x {vendor}) % of roof"
+                + ("; own = shoal's kernels alone (vendor dispatch off)" if mode == "strided" else ""), ""]
+        out += header(["m x n"] + [f"{p} {v.upper()}" for p, v in cols])
+        for m, n in shapes:
+            cells = [f"{m} x {n}"]
+            for p, v in cols:
+                s, c = gemv[(p, v, m, n, "shoal", mode)], gemv[(p, v, m, n, "cublas", mode)]
+                cell = (f"{float(s['gflops']):.0f} ({float(s['gflops']) / float(c['gflops']):.2f}x) "
+                        f"{float(s['pct_roof']):.0f}%")
+                if mode == "strided":
+                    cell += f"; own {float(gemv[(p, v, m, n, 'shoal_own', mode)]['pct_roof']):.0f}%"
+                cells.append(cell)
+            out.append(row(cells))
+        out.append("")
+    return out
+
+
+def vbatched_tables(rows: list[dict[str, str]]) -> list[str]:
+    def pick(routine: str) -> dict[tuple[str, ...], dict[str, str]]:
+        return {(r["prec"], r["variant"], r["n"], r["case"], r["method"], r["mode"]): r
+                for r in rows if r["routine"] == routine}
+
+    out: list[str] = []
+    gv = pick("gemv_vbatched")
+    out += header(["N", "prec", "op", "equal: vbatched / fixed", "uniform %roof", "skewed %roof"])
+    for n, p, v in sorted({(k[2], k[0], k[1]) for k in gv}, key=lambda t: (int(t[0]), t[1], t[2])):
+        ve, fe = gv[(p, v, n, "equal", "shoal", "vbatched")], gv[(p, v, n, "equal", "shoal_fixed", "array")]
+        a, b = float(ve["gflops"]), float(fe["gflops"])
+        out.append(row([n, p, v.upper(), f"{a:.0f} / {b:.0f} = {a / b:.2f}",
+                        f"{float(gv[(p, v, n, 'uniform', 'shoal', 'vbatched')]['pct_roof']):.0f}%",
+                        f"{float(gv[(p, v, n, 'skewed', 'shoal', 'vbatched')]['pct_roof']):.0f}%"]))
+    out.append("")
+    gm = pick("gemm_vbatched")
+    out += header(["N", "prec", "equal: v / fixed", "uniform: v / grouped", "skewed: v / grouped"])
+    for n, p, v in sorted({(k[2], k[0], k[1]) for k in gm}, key=lambda t: (int(t[0]), t[1])):
+        cells: list[object] = [n, p]
+        for case, other in (("equal", ("shoal_fixed", "array")), ("uniform", ("cublas_grouped", "grouped")),
+                            ("skewed", ("cublas_grouped", "grouped"))):
+            a = float(gm[(p, v, n, case, "shoal", "vbatched")]["gflops"])
+            b = float(gm[(p, v, n, case) + other]["gflops"])
+            cells.append(f"{a:.0f} / {b:.0f} = {a / b:.2f}")
+        out.append(row(cells))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("kind", choices=["gemm", "blas2"])
+    ap.add_argument("csv")
+    args = ap.parse_args()
+    rows = read(args.csv)
+    lines = gemm_tables(rows) if args.kind == "gemm" else gemv_tables(rows) + vbatched_tables(rows)
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
