@@ -1,0 +1,53 @@
+"""bench/md_tables.py: the README's tables come from the result CSVs, rounded, in their order."""
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "bench" / "md_tables.py"
+
+
+def run(kind: str, path: Path) -> list[str]:
+    done = subprocess.run([sys.executable, str(SCRIPT), kind, str(path)], capture_output=True, text=True, check=True)
+    return done.stdout.splitlines()
+
+
+def write_csv(path: Path, rows: list[dict[str, object]]) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
+def gemm_row(prec: str, mode: str, trans: str, m: int, n: int, k: int, own: float, ratio: float) -> dict[str, object]:
+    return {"prec": prec, "mode": mode, "trans": trans, "m": m, "n": n, "k": k, "batch": 1000,
+            "shoal_gflops": 100.4, "cublas_gflops": 50.0, "ratio_shoal_cublas": ratio,
+            "shoal_pct_roof": own, "own_pct_roof": own}
+
+
+def test_gemm_tables_round_and_summarize(tmp_path: Path) -> None:
+    rows = []
+    for prec in "sd":
+        for mode in ("strided", "array"):
+            rows += [gemm_row(prec, mode, "nn", 2, 2, 2, 80.4, 50.0), gemm_row(prec, mode, "tn", 4, 8, 2, 95.6, 9.0),
+                     gemm_row(prec, mode, "nn", 32, 32, 32, 99.0, 0.981), gemm_row(prec, mode, "nn", 64, 64, 64, 99.0, 1.02)]
+    path = tmp_path / "gemm.csv"
+    write_csv(path, rows)
+    lines = run("gemm", path)
+    assert "| 2 | 1,000 | 100 | 50 | 50.00 | 80 | 80 | 100 | 50 | 80 | 80 |" in lines
+    # the summary counts only dims <= 16 against the bar, ratios only dims >= 32
+    assert "| s | strided | 2 | 80 / 88 / 96 | 1 (< 90) | 2 | 0.98-1.02 |" in lines
+    assert "| d | array | 2 | 80 / 88 / 96 | 1 (< 85) | 2 | 0.98-1.02 |" in lines
+
+
+def test_blas2_tables_from_committed_results() -> None:
+    path = ROOT / "bench" / "results" / "h100-2026-11-22-blas2.csv"
+    lines = run("blas2", path)
+    with open(path, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["routine"] == "gemv" and r["mode"] == "strided"]
+    shapes = {(r["m"], r["n"]) for r in rows}
+    table = [line for line in lines if line.startswith("| ") and line.split("|")[1].strip()[:1].isdigit() and " x " in line]
+    assert len(table) == 2 * len(shapes)  # strided and pointer-array tables
+    r = next(r for r in rows if (r["prec"], r["variant"], r["m"], r["n"], r["method"]) == ("d", "n", "2", "2", "shoal"))
+    assert table[0].split("|")[2].strip().startswith(f"{float(r['gflops']):.0f} (")
