@@ -4,6 +4,8 @@ measured ones, rounded, and nothing typed by hand.
 
 usage: bench/md_tables.py gemm RESULTS.csv     (bench/run_bench.py's CSV)
        bench/md_tables.py blas2 RESULTS.csv    (bench/run_blas2_bench.py's CSV)
+       bench/md_tables.py lapack RESULTS.csv   (bench/run_lapack_bench.py's CSV; --routine,
+                                                --variant and --sizes pick one table)
 """
 from __future__ import annotations
 
@@ -114,13 +116,44 @@ def vbatched_tables(rows: list[dict[str, str]]) -> list[str]:
     return out
 
 
+# The README's factorization sizes: the powers of two, sizes between them, and 31 (odd, one short)
+LAPACK_SIZES = (2, 3, 4, 6, 8, 12, 16, 20, 24, 28, 31, 32)
+
+
+def lapack_table(rows: list[dict[str, str]], routine: str, variant: str, sizes: Iterable[int]) -> list[str]:
+    """Strided shoal vs the best of the vendor's methods (pointer arrays, its only form), per n."""
+    out = header(["n"] + [f"{p} {c}" for p in "ds" for c in ("shoal", "vendor", "ratio", "% roof")])
+    mine = [r for r in rows if r["routine"] == routine and r["variant"] == variant]
+    for n in sizes:
+        cells: list[object] = [n]
+        for p in "ds":
+            at = [r for r in mine if r["prec"] == p and int(r["n"]) == n]
+            shoal = [r for r in at if r["method"] == "shoal" and r["mode"] == "strided"]
+            vendor = [float(r["gflops"]) for r in at if not r["method"].startswith("shoal")]
+            if not shoal or not vendor:
+                cells += ["-"] * 4
+                continue
+            s, v = float(shoal[0]["gflops"]), max(vendor)
+            cells += [f"{s:.0f}", f"{v:.0f}", f"{s / v:.1f}", f"{float(shoal[0]['pct_roof']):.0f}"]
+        out.append(row(cells))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("kind", choices=["gemm", "blas2"])
+    ap.add_argument("kind", choices=["gemm", "blas2", "lapack"])
     ap.add_argument("csv")
+    ap.add_argument("--routine", default="getrf", help="lapack: getrf, inverse, getri, potrf, geqrf")
+    ap.add_argument("--variant", default="n", help="lapack: n (potrf: l or u)")
+    ap.add_argument("--sizes", default=",".join(map(str, LAPACK_SIZES)), help="lapack: comma-separated n")
     args = ap.parse_args()
     rows = read(args.csv)
-    lines = gemm_tables(rows) if args.kind == "gemm" else gemv_tables(rows) + vbatched_tables(rows)
+    if args.kind == "gemm":
+        lines = gemm_tables(rows)
+    elif args.kind == "blas2":
+        lines = gemv_tables(rows) + vbatched_tables(rows)
+    else:
+        lines = lapack_table(rows, args.routine, args.variant, (int(x) for x in args.sizes.split(",")))
     print("\n".join(lines))
 
 

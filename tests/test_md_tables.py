@@ -8,8 +8,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "bench" / "md_tables.py"
 
 
-def run(kind: str, path: Path) -> list[str]:
-    done = subprocess.run([sys.executable, str(SCRIPT), kind, str(path)], capture_output=True, text=True, check=True)
+def run(kind: str, path: Path, *args: str) -> list[str]:
+    done = subprocess.run([sys.executable, str(SCRIPT), kind, str(path), *args], capture_output=True, text=True,
+                          check=True)
     return done.stdout.splitlines()
 
 
@@ -51,3 +52,18 @@ def test_blas2_tables_from_committed_results() -> None:
     assert len(table) == 2 * len(shapes)  # strided and pointer-array tables
     r = next(r for r in rows if (r["prec"], r["variant"], r["m"], r["n"], r["method"]) == ("d", "n", "2", "2", "shoal"))
     assert table[0].split("|")[2].strip().startswith(f"{float(r['gflops']):.0f} (")
+
+
+def test_lapack_table_takes_the_best_vendor_method(tmp_path: Path) -> None:
+    base = {"device": "x", "variant": "n", "mode": "array", "nrhs": 0, "batch": 10, "median_ms": 1, "gbs": 1, "ok": 1}
+    rows = []
+    for p in "ds":
+        rows += [dict(base, prec=p, routine="inverse", n=4, method="shoal", mode="strided", gflops=300, pct_roof=81.6),
+                 dict(base, prec=p, routine="inverse", n=4, method="shoal", gflops=250, pct_roof=70),
+                 dict(base, prec=p, routine="inverse", n=4, method="cublas_matinv", gflops=100, pct_roof=20),
+                 dict(base, prec=p, routine="inverse", n=4, method="cublas_getrf+getri", gflops=150, pct_roof=30)]
+    path = tmp_path / "lapack.csv"
+    write_csv(path, rows)
+    lines = run("lapack", path, "--routine", "inverse", "--sizes", "4,5")
+    assert lines[2] == "| 4 | 300 | 150 | 2.0 | 82 | 300 | 150 | 2.0 | 82 |"
+    assert lines[3] == "| 5 | - | - | - | - | - | - | - | - |"   # not measured: said so
