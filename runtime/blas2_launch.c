@@ -66,14 +66,15 @@ size_t shoal_blas2_dynamic_smem(const shoal_kernel_desc *kd, int m, int n)
 
 int shoal_blas2_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int array, int smem_optin)
 {
+    if (!shoal_design_serves_form(kd->design, array)) return 0;
     switch (kd->design) {
     case SHOAL_DESIGN_GROUP:
         /* fastdiv in the element copies is exact below 2^22 elements per group */
         if (m > 1024 || n > 1024 || (long long)kd->p[0] * m * n >= (1LL << 22)) return 0;
         break;
     case SHOAL_DESIGN_GROUP_PTR:
-        /* pointer arrays only; fastdiv exact below 2^22 elements and divisors <= 1024 */
-        if (!array || m > 1024 || n > 1024) return 0;
+        /* fastdiv exact below 2^22 elements and divisors <= 1024 */
+        if (m > 1024 || n > 1024) return 0;
         break;
     case SHOAL_DESIGN_STREAM:
     case SHOAL_DESIGN_BLOCKED:
@@ -90,19 +91,16 @@ cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_pa
                                cudaStream_t stream)
 {
     const int threads = shoal_blas2_threads(kd);
+    if (!shoal_design_serves_form(kd->design, p->A_array != 0)) return cudaErrorInvalidValue;
     long long items;
     switch (kd->design) {
     case SHOAL_DESIGN_GROUP:
         items = ceil_div(p->batch, kd->p[0]);
         break;
-    case SHOAL_DESIGN_GROUP_PTR: {
-        /* pointer arrays only (shoal_blas2_kernel_fits); the kernel pipelines across the groups a
-         * block loops over: one wave of blocks at most */
-        if (!p->A_array) return cudaErrorInvalidValue;
-        const long long groups = ceil_div(p->batch, kd->p[0]), cap = (long long)sm_count * (2048 / threads);
-        items = groups < cap ? groups : cap;
+    case SHOAL_DESIGN_GROUP_PTR:
+        /* the kernel pipelines across the groups a block loops over */
+        items = shoal_one_wave_grid(ceil_div(p->batch, kd->p[0]), sm_count, threads);
         break;
-    }
     case SHOAL_DESIGN_STREAM: {
         /* tiles of BLK outputs per problem (BLK = 0: the whole problem), shaped for the maxima */
         const int ta = kd->variant & 1, blk = kd->p[0], extent = ta ? p->n : p->m;

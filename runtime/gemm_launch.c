@@ -71,20 +71,24 @@ size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k)
     return 0;
 }
 
-/* The staged designs serve one form of batch each: staged strided batches, staged_ptr pointer
- * arrays (the tiled design serves both). */
-static int serves_form(const shoal_kernel_desc *kd, int array)
+int shoal_design_serves_form(int design, int array)
 {
-    if (kd->design == SHOAL_DESIGN_STAGED) return !array;
-    if (kd->design == SHOAL_DESIGN_STAGED_PTR) return array != 0;
+    if (design == SHOAL_DESIGN_STAGED) return !array;
+    if (design == SHOAL_DESIGN_STAGED_PTR || design == SHOAL_DESIGN_GROUP_PTR) return array != 0;
     return 1;
+}
+
+long long shoal_one_wave_grid(long long items, int sm_count, int threads)
+{
+    const long long cap = (long long)sm_count * (2048 / threads);
+    return items < cap ? items : cap;
 }
 
 int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int array, int smem_optin)
 {
     if (kd->design == SHOAL_DESIGN_TILED) return 1;
     if (kd->design == SHOAL_DESIGN_STAGED || kd->design == SHOAL_DESIGN_STAGED_PTR) {
-        if (!serves_form(kd, array)) return 0;
+        if (!shoal_design_serves_form(kd->design, array)) return 0;
         /* the block's index arithmetic (fastdiv) is exact below 2^22 elements and divisors <= 1024 */
         if (m > 1024 || n > 1024 || k > 1024) return 0;
         return shoal_gemm_dynamic_smem(kd, m, n, k) <= (size_t)smem_optin;
@@ -100,11 +104,9 @@ cudaError_t shoal_gemm_launch(const shoal_kernel_desc *kd, const shoal_gemm_para
     dim3 grid = {1, 1, 1}, block = {1, 1, 1};
     size_t smem = 0;
     if (kd->design == SHOAL_DESIGN_STAGED || kd->design == SHOAL_DESIGN_STAGED_PTR) {
-        if (!serves_form(kd, p->C_array != 0)) return cudaErrorInvalidValue;
-        const long long groups = ceil_div_ll(p->batch, kd->p[0]);
-        /* the kernel pipelines across the groups a block loops over: one wave of blocks at most */
-        const long long cap = (long long)sm_count * (2048 / kd->dim_x);
-        grid.x = (unsigned)(groups < cap ? groups : cap);
+        if (!shoal_design_serves_form(kd->design, p->C_array != 0)) return cudaErrorInvalidValue;
+        /* the kernel pipelines across the groups a block loops over */
+        grid.x = (unsigned)shoal_one_wave_grid(ceil_div_ll(p->batch, kd->p[0]), sm_count, kd->dim_x);
         block.x = (unsigned)kd->dim_x;
         smem = shoal_gemm_dynamic_smem(kd, p->m, p->n, p->k);
         if (smem > SMEM_DEFAULT_LIMIT) {

@@ -22,6 +22,15 @@ size_t shoal_gemm_dynamic_smem(const shoal_kernel_desc *kd, int m, int n, int k)
  * device whose per-block opt-in shared memory limit is smem_optin bytes. */
 int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int array, int smem_optin);
 
+/* Whether a design serves batches of this form (array != 0: pointer arrays). The pipelined
+ * small-problem designs have one kernel per form (staged strided, staged_ptr and group_ptr
+ * pointer arrays); every other design serves both. */
+int shoal_design_serves_form(int design, int array);
+
+/* Blocks for a kernel that pipelines across the work items it loops over: one per item, at most
+ * one wave of `threads`-thread blocks (2048 resident threads per SM) on sm_count SMs. */
+long long shoal_one_wave_grid(long long items, int sm_count, int threads);
+
 /* enum shoal_design of a search-space design name, -1 if unknown. */
 int shoal_design_from_name(const char *name);
 

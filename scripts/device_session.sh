@@ -54,6 +54,6 @@ for b in ${BENCH:-}; do
 done
 # 8 files at most come back: past that, the logs travel in one archive (tests.log stays readable)
 if [ "$(ls "$OUT" | wc -l)" -gt 8 ]; then
-  (cd "$OUT" && tar czf logs.tar.gz $(ls | grep -E '\.(err|log)$|^gpu\.txt$|^show\.txt$' | grep -v '^tests\.log$') &&
-     rm -f *.err build.log tune.log gpu.txt show.txt)
+  (cd "$OUT" && logs=$(ls | grep -E '\.(err|log)$|^gpu\.txt$|^show\.txt$' | grep -v '^tests\.log$') &&
+     tar czf logs.tar.gz $logs && rm -f $logs)
 fi

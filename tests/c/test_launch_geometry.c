@@ -127,16 +127,8 @@ static void case_gemm_staged_smem(void)
  * bytes plus 16 of phase room) and three slots of A, x, y pointer tables; pointer arrays only. */
 static void case_gemv_group_ptr_smem(void)
 {
-    shoal_kernel_desc kd;
-    memset(&kd, 0, sizeof kd);
-    kd.name = "test";
-    kd.precision = 's';
-    kd.variant = 1; /* op T: x has m elements */
-    kd.design = SHOAL_DESIGN_GROUP_PTR;
-    kd.dim_x = 128;
-    kd.dim_y = 1;
-    kd.p[0] = 16;
-    kd.p[1] = 2;
+    /* op T (variant 1): x has m elements; MPB 16, TPO 2 */
+    shoal_kernel_desc kd = desc(SHOAL_DESIGN_GROUP_PTR, 's', 1, 128, 16, 2, 0, 0);
     /* s 5 x 3, op T: A 15 -> 16 + 4, x 5 -> 8 + 4 */
     CHECK(shoal_blas2_dynamic_smem(&kd, 5, 3) == 2 * 16 * (20 + 12) * 4 + 9 * 16 * sizeof(void *));
     CHECK(shoal_blas2_kernel_fits(&kd, 5, 3, 1, 232448));
@@ -144,7 +136,35 @@ static void case_gemv_group_ptr_smem(void)
     CHECK(!shoal_blas2_kernel_fits(&kd, 5, 3, 1, 1000));
 }
 
+/* The one-form designs are refused at launch for the other form before anything reaches CUDA;
+ * pipelined designs get one block per group up to one wave (2048 threads per SM). */
+static void case_form_and_wave(void)
+{
+    CHECK(shoal_design_serves_form(SHOAL_DESIGN_STAGED, 0) && !shoal_design_serves_form(SHOAL_DESIGN_STAGED, 1));
+    CHECK(shoal_design_serves_form(SHOAL_DESIGN_STAGED_PTR, 1) && !shoal_design_serves_form(SHOAL_DESIGN_STAGED_PTR, 0));
+    CHECK(shoal_design_serves_form(SHOAL_DESIGN_GROUP_PTR, 1) && !shoal_design_serves_form(SHOAL_DESIGN_GROUP_PTR, 0));
+    CHECK(shoal_design_serves_form(SHOAL_DESIGN_TILED, 0) && shoal_design_serves_form(SHOAL_DESIGN_TILED, 1));
+    CHECK(shoal_design_serves_form(SHOAL_DESIGN_GROUP, 0) && shoal_design_serves_form(SHOAL_DESIGN_GROUP, 1));
+    CHECK(shoal_one_wave_grid(100, 132, 256) == 100);
+    CHECK(shoal_one_wave_grid(100000, 132, 256) == 132 * 8);
+    CHECK(shoal_one_wave_grid(100000, 132, 128) == 132 * 16);
+
+    shoal_kernel_desc kd = desc(SHOAL_DESIGN_GROUP_PTR, 's', 0, 128, 16, 1, 0, 0);
+    shoal_blas2_params bp;
+    memset(&bp, 0, sizeof bp);
+    bp.m = bp.n = 4;
+    bp.batch = 10; /* strided: A_array NULL */
+    CHECK(shoal_blas2_launch(&kd, &bp, 132, 0) == cudaErrorInvalidValue);
+    kd = desc(SHOAL_DESIGN_STAGED_PTR, 'd', 0, 64, 4, 2, 2, 1);
+    shoal_gemm_params gp;
+    memset(&gp, 0, sizeof gp);
+    gp.m = gp.n = gp.k = 4;
+    gp.batch = 10; /* strided: C_array NULL */
+    CHECK(shoal_gemm_launch(&kd, &gp, 132, 0) == cudaErrorInvalidValue);
+}
+
 static const test_case cases[] = {
+    {"form_and_wave", case_form_and_wave},
     {"gemm_staged_smem", case_gemm_staged_smem},
     {"gemv_group_ptr_smem", case_gemv_group_ptr_smem},
     {"lapack_team_rows", case_lapack_team_rows},
