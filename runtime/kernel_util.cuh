@@ -41,6 +41,48 @@ __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commi
 template <int N>
 __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
+/* 1 / x and 1 / sqrt(x) without the special-case code of '/', __drcp_rn, sqrt and rsqrt: the
+ * hardware approximation refined by Newton steps (within an ulp, and on most inputs the
+ * correctly rounded value). They hold where the argument and the result are normal and finite,
+ * which nr_ok() tells (|x| in [2^-125, 2^125] or [2^-1021, 2^1021]); callers keep the exact
+ * operation for the rest. In the unrolled factorizations the special-case branches and their
+ * call sites were a third of each step's code and a fifth of its instructions. */
+__device__ __forceinline__ bool nr_ok(float x)
+{
+    const float ax = fabsf(x);
+    return ax >= 2.35098870e-38f && ax <= 4.25352958e+37f;
+}
+__device__ __forceinline__ bool nr_ok(double x)
+{
+    const double ax = fabs(x);
+    return ax >= 4.4501477170144028e-308 && ax <= 2.2471164185778949e+307;
+}
+__device__ __forceinline__ float rcp_nr(float x)
+{
+    float y;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return fmaf(y, fmaf(-x, y, 1.0f), y);
+}
+__device__ __forceinline__ double rcp_nr(double x)
+{
+    double y;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+    y = fma(y, fma(-x, y, 1.0), y);
+    return fma(y, fma(-x, y, 1.0), y);
+}
+__device__ __forceinline__ float rsqrt_nr(float x)
+{
+    const float y = rsqrtf(x);
+    return y * fmaf(-0.5f * x * y, y, 1.5f);
+}
+__device__ __forceinline__ double rsqrt_nr(double x)
+{
+    double y;
+    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+    y = y * fma(-0.5 * x * y, y, 1.5);
+    return y * fma(-0.5 * x * y, y, 1.5);
+}
+
 } /* namespace shoal_util */
 
 #endif
