@@ -88,6 +88,25 @@ def gemv_tables(rows: list[dict[str, str]]) -> list[str]:
     return out
 
 
+def trsv_table(rows: list[dict[str, str]]) -> list[str]:
+    """Strided shoal (as dispatched) vs cublas?trsmBatched with one right-hand side, per n."""
+    trsv = {(r["prec"], r["variant"], int(r["n"]), r["method"], r["mode"]): r
+            for r in rows if r["routine"] == "trsv"}
+    if not trsv:
+        return []
+    cols = [(p, v) for p in "ds" for v in ("ln", "lt", "un", "ut")]
+    out = header(["n"] + [f"{p} {v}" for p, v in cols])
+    for n in sorted({k[2] for k in trsv}):
+        cells: list[object] = [n]
+        for p, v in cols:
+            s, c = trsv.get((p, v, n, "shoal", "strided")), trsv.get((p, v, n, "cublas_trsm", "array"))
+            cells.append("-" if s is None or c is None else
+                         f"{float(s['gflops']):.0f} ({float(s['gflops']) / float(c['gflops']):.1f}x) "
+                         f"{float(s['pct_roof']):.0f}%")
+        out.append(row(cells))
+    return out + [""]
+
+
 def vbatched_tables(rows: list[dict[str, str]]) -> list[str]:
     def pick(routine: str) -> dict[tuple[str, ...], dict[str, str]]:
         return {(r["prec"], r["variant"], r["n"], r["case"], r["method"], r["mode"]): r
@@ -151,7 +170,7 @@ def main() -> None:
     if args.kind == "gemm":
         lines = gemm_tables(rows)
     elif args.kind == "blas2":
-        lines = gemv_tables(rows) + vbatched_tables(rows)
+        lines = gemv_tables(rows) + trsv_table(rows) + vbatched_tables(rows)
     else:
         lines = lapack_table(rows, args.routine, args.variant, (int(x) for x in args.sizes.split(",")))
     print("\n".join(lines))
