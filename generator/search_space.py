@@ -16,6 +16,9 @@ from . import precision as precision_mod
 from .expr import DEVICE_LIMITS, Expr, compile_expr
 
 SLOTS: tuple[str, ...] = ("dim_x", "dim_y", "p0", "p1", "p2", "p3")
+# A parameter the kernel is compiled with but the launch code never needs (it changes the code,
+# not the grid, the block or the shared memory): named in the kernel's name, not in its descriptor.
+NO_SLOT = "none"
 MODES: tuple[str, ...] = ("strided", "array")   # index = enum shoal_mode
 SHAPE_NAMES: tuple[str, ...] = ("m", "n", "k", "mode", "ta", "tb")
 PROBLEM_NAMES: tuple[str, ...] = ("m", "n", "k", "elem")
@@ -53,7 +56,8 @@ class Design:
         out = {s: 0 for s in SLOTS}
         out["dim_y"] = 1
         for p in self.params:
-            out[p.slot] = int(cfg[p.name])
+            if p.slot != NO_SLOT:
+                out[p.slot] = int(cfg[p.name])
         return out
 
     def suffix(self, cfg: Mapping[str, int]) -> str:
@@ -266,11 +270,11 @@ def _load_design(t: Mapping[str, Any], where: str) -> Design:
                       slot=_need(p, "slot", pw, str), values=_int_list(p.get("values"), pw, minimum=0))
         if not param.name.isidentifier():
             raise SearchSpaceError(f"{pw}: parameter name {param.name!r} is not an identifier")
-        if param.slot not in SLOTS:
-            raise SearchSpaceError(f"{pw}: slot {param.slot!r} not one of {', '.join(SLOTS)}")
+        if param.slot not in SLOTS + (NO_SLOT,):
+            raise SearchSpaceError(f"{pw}: slot {param.slot!r} not one of {', '.join(SLOTS + (NO_SLOT,))}")
         params.append(param)
     for attr in ("name", "tag", "slot"):
-        seen = [getattr(p, attr) for p in params]
+        seen = [getattr(p, attr) for p in params if attr != "slot" or p.slot != NO_SLOT]
         if len(seen) != len(set(seen)):
             raise SearchSpaceError(f"{where}: parameter {attr}s are not unique: {seen}")
     pnames = [p.name for p in params]

@@ -80,6 +80,7 @@ int shoal_blas2_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int array
     case SHOAL_DESIGN_BLOCKED:
         break;
     case SHOAL_DESIGN_VTILED:
+    case SHOAL_DESIGN_VMMA:
         return 1; /* static tiles, any size */
     default:
         return 0;
@@ -132,7 +133,8 @@ cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_pa
 
 cudaError_t shoal_gemm_vbatched_launch(const shoal_kernel_desc *kd, const shoal_gemm_vparams *p, cudaStream_t stream)
 {
-    if (kd->design != SHOAL_DESIGN_VTILED) return cudaErrorInvalidValue;
+    /* both designs: BLK_M in p0, BLK_N in p1, static shared memory */
+    if (kd->design != SHOAL_DESIGN_VTILED && kd->design != SHOAL_DESIGN_VMMA) return cudaErrorInvalidValue;
     const long long tiles = ceil_div(p->m, kd->p[0]) * ceil_div(p->n, kd->p[1]);
     const long long y = p->batch < GRID_YZ_MAX ? p->batch : GRID_YZ_MAX;
     const long long z = ceil_div(p->batch, y);

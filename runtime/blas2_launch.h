@@ -31,7 +31,7 @@ int shoal_blas2_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int array
 cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_params *p, int sm_count,
                                cudaStream_t stream);
 
-/* gemm_vbatched (design vtiled): grid x = BLK_M x BLK_N tiles of a max_m x max_n C, grid y/z =
+/* gemm_vbatched (designs vtiled, vmma): grid x = BLK_M x BLK_N tiles of a max_m x max_n C, grid y/z =
  * problems (looped past the grid limits); blocks of DIM_X * DIM_Y threads, static shared memory. */
 cudaError_t shoal_gemm_vbatched_launch(const shoal_kernel_desc *kd, const shoal_gemm_vparams *p, cudaStream_t stream);
 

@@ -21,8 +21,9 @@ enum shoal_design {
     SHOAL_DESIGN_BLOCKED = 8,        /* trsv: blocked substitution, a warp or a block per problem */
     SHOAL_DESIGN_VTILED = 9,         /* gemm_vbatched: tiles shaped for the maxima, early exit */
     SHOAL_DESIGN_STAGED_PTR = 10,    /* the staged design for pointer arrays, moved problem by problem */
-    SHOAL_DESIGN_GROUP_PTR = 11      /* gemv: the group design for pointer arrays, pipelined, problem by
+    SHOAL_DESIGN_GROUP_PTR = 11,     /* gemv: the group design for pointer arrays, pipelined, problem by
                                         problem */
+    SHOAL_DESIGN_VMMA = 12           /* gemm_vbatched, double: vtiled's grid on FP64 tensor cores */
 };
 
 enum shoal_mode { SHOAL_MODE_STRIDED = 0, SHOAL_MODE_ARRAY = 1 };
@@ -36,7 +37,8 @@ typedef struct shoal_kernel_desc {
     short dim_x, dim_y;              /* threads */
     short p[4];                      /* TILED: BLK_M, BLK_N, BLK_K; STAGED, STAGED_PTR: MPB, TM, TN, FLAT;
                                         REGS, SMEM: N, NB, design-specific (docs/lapack.md);
-                                        GROUP, GROUP_PTR, STREAM, BLOCKED, VTILED: docs/blas2.md */
+                                        GROUP, GROUP_PTR, STREAM, BLOCKED, VTILED, VMMA:
+                                        docs/blas2.md */
     const void *func;                /* host stub of the __global__ function */
 } shoal_kernel_desc;
 

@@ -30,6 +30,7 @@ int shoal_design_from_name(const char *name)
     if (strcmp(name, "stream") == 0) return SHOAL_DESIGN_STREAM;
     if (strcmp(name, "blocked") == 0) return SHOAL_DESIGN_BLOCKED;
     if (strcmp(name, "vtiled") == 0) return SHOAL_DESIGN_VTILED;
+    if (strcmp(name, "vmma") == 0) return SHOAL_DESIGN_VMMA;
     return -1;
 }
 

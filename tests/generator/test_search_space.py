@@ -91,3 +91,16 @@ def _broken(tmp_path: Path, space, old: str, new: str) -> Path:
 def test_malformed_search_space_is_rejected_at_load(tmp_path, space, old, new, err, match):
     with pytest.raises(err, match=match):
         load(_broken(tmp_path, space, old, new))
+
+
+def test_compile_only_parameter_names_the_kernel_not_the_descriptor(tmp_path, space):
+    # slot "none": a parameter of the code alone (two of them may coexist; they stay out of the slots)
+    p = _broken(tmp_path, space, '{ name = "TN",    tag = "tn",  slot = "p1",    values = [1, 2, 4] },',
+                '{ name = "TN",    tag = "tn",  slot = "p1",    values = [1, 2, 4] },\n'
+                '  { name = "U1", tag = "u", slot = "none", values = [0, 2] },\n'
+                '  { name = "U2", tag = "w", slot = "none", values = [1] },')
+    small = load(p).design("staged")
+    cfg = {"DIM_X": 64, "MPB": 2, "TN": 4, "U1": 2, "U2": 1}
+    assert load(p).kernel_name("d", small, "nn", cfg) == "shoal_dgemm_staged_nn_x64_mpb2_tn4_u2_w1"
+    assert small.slots(cfg) == {"dim_x": 64, "dim_y": 1, "p0": 2, "p1": 4, "p2": 0, "p3": 0}
+    assert len(list(small.configs())) == 3 * 9 * 3 * 2
