@@ -10,7 +10,7 @@ from generator.project import default_project
 from generator.search_space import load_routine
 
 PROJECT = default_project()
-RUNTIME = PROJECT.search_space_dir.parent / "runtime"
+RUNTIME = PROJECT.include_dir   # runtime/
 
 
 def _designs() -> set[str]:
