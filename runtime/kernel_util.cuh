@@ -37,6 +37,14 @@ __device__ __forceinline__ void cp_async_elem(unsigned dst, const void *src)
 {
     asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(dst), "l"(src), "n"(BYTES));
 }
+/* The same with a predicate: where `in` is false nothing is read (src may be any valid address)
+ * and BYTES zeros are written, so a tile's edge needs no separate store. */
+template <int BYTES>
+__device__ __forceinline__ void cp_async_elem_zfill(void *dst, const void *src, bool in)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(smem_addr(dst)), "l"(src), "n"(BYTES),
+                 "r"(in ? BYTES : 0));
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
 __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
