@@ -91,6 +91,32 @@ __device__ __forceinline__ double rsqrt_nr(double x)
     return y * fma(-0.5 * x * y, y, 1.5);
 }
 
+/* Packed runs of tiny matrices for the designs that give each thread a whole problem (getrf and
+ * geqrf `serial`): the block's NT threads copy the run's count elements with coalesced element
+ * loads and stores, element e of matrix q = e / el going to slot q of PS elements in shared
+ * memory. PS odd: the per-thread reads and writes of a slot that follow are free of bank
+ * conflicts. count < 2^22 and el <= 1024, as fastdiv needs. */
+template <typename T>
+__device__ __forceinline__ void slots_in(T *S, const T *run, int count, int el, int PS, int tid, int NT)
+{
+    const fastdiv d_el((unsigned)el);
+#pragma unroll 4
+    for (int e = tid; e < count; e += NT) {
+        const int q = (int)d_el.div((unsigned)e);
+        S[q * PS + (e - q * el)] = run[e];
+    }
+}
+template <typename T>
+__device__ __forceinline__ void slots_out(const T *S, T *run, int count, int el, int PS, int tid, int NT)
+{
+    const fastdiv d_el((unsigned)el);
+#pragma unroll 4
+    for (int e = tid; e < count; e += NT) {
+        const int q = (int)d_el.div((unsigned)e);
+        run[e] = S[q * PS + (e - q * el)];
+    }
+}
+
 } /* namespace shoal_util */
 
 #endif
