@@ -117,6 +117,27 @@ __device__ __forceinline__ void slots_out(const T *S, T *run, int count, int el,
     }
 }
 
+/* A whole m x n matrix (m, n <= N; column-major, leading dimension ld) into a thread's registers
+ * and back, for the same designs: unrolled over N x N so the array stays in registers; outside
+ * m x n (and everywhere when !valid) the registers hold zeros, which the factorizations keep. */
+template <int N, typename T>
+__device__ __forceinline__ void regs_load(T (&a)[N][N], const T *src, int ld, int m, int n, bool valid)
+{
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+#pragma unroll
+        for (int i = 0; i < N; ++i) a[i][j] = (valid && i < m && j < n) ? src[i + j * ld] : T(0);
+}
+template <int N, typename T>
+__device__ __forceinline__ void regs_store(const T (&a)[N][N], T *dst, int ld, int m, int n)
+{
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+            if (i < m && j < n) dst[i + j * ld] = a[i][j];
+}
+
 } /* namespace shoal_util */
 
 #endif
