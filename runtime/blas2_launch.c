@@ -15,14 +15,16 @@ static int pow2ceil(int x)
     while (p < x) p *= 2;
     return p;
 }
-/* Lanes per problem of trsv's team paths (templates/trsv_blocked.cu.j2): TW (p[2]) where the
- * kernel's fixed-width path serves n (n <= TW), else pow2ceil(n) up to n = 32; 0 past that, a
- * block per problem. */
+/* Width of trsv's team paths (templates/trsv_blocked.cu.j2): TW (p[2]) where the kernel's
+ * fixed-width path serves n (n <= TW), else pow2ceil(n) up to n = 32; 0 past that, a block per
+ * problem. A team has min(width, 32) lanes (TW = 64: a warp, two rows per lane) and a
+ * width x (width + 1) tile. */
 static int trsv_team(const shoal_kernel_desc *kd, int n)
 {
     if (kd->p[2] > 0 && n <= kd->p[2]) return kd->p[2];
     return n <= SHOAL_TRSV_WARP_N ? pow2ceil(n) : 0;
 }
+static int trsv_team_lanes(int team) { return team < SHOAL_TRSV_WARP_N ? team : SHOAL_TRSV_WARP_N; }
 
 int shoal_blas2_threads(const shoal_kernel_desc *kd) { return kd->dim_x * (kd->dim_y > 0 ? kd->dim_y : 1); }
 
@@ -48,13 +50,13 @@ size_t shoal_blas2_dynamic_smem(const shoal_kernel_desc *kd, int m, int n)
         /* templates/gemv_stream.cu.j2: x, then the DIM_X * DIM_Y * VEC reduction buffer */
         return (round_up((size_t)max_int(m, n), vec) + (size_t)shoal_blas2_threads(kd) * vec) * elem;
     case SHOAL_DESIGN_BLOCKED: {
-        /* templates/trsv_blocked.cu.j2. The team paths: a W x (W + 1) tile per team of W lanes
-         * (both the fixed-width path, W = TW, and the generic one, W = pow2ceil(n)). Otherwise
+        /* templates/trsv_blocked.cu.j2. The team paths: a W x (W + 1) tile per team of
+         * min(W, 32) lanes (the fixed-width paths, W = TW, and the generic one, W = pow2ceil(n)). Otherwise
          * the x chunk (XCAP elements, or all n when XCAP = 0), the staged solved part (XCAP),
          * the reduction buffer and the diagonal block's 32 x 33 tile. */
         const size_t threads = (size_t)shoal_blas2_threads(kd);
         const int team = trsv_team(kd, n);
-        if (team) return threads * ((size_t)team + 1) * elem;
+        if (team) return threads / (size_t)trsv_team_lanes(team) * (size_t)team * ((size_t)team + 1) * elem;
         const size_t xcap = (size_t)kd->p[1];
         const size_t chunk = xcap ? xcap : round_up((size_t)n, vec);
         return (chunk + xcap + threads * vec + 32 * 33) * elem;
@@ -108,9 +110,9 @@ cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_pa
         items = p->batch * (blk ? ceil_div(extent, blk) : 1);
         break;
     }
-    case SHOAL_DESIGN_BLOCKED: { /* n <= 32: teams of lanes, one problem each */
+    case SHOAL_DESIGN_BLOCKED: { /* n <= 32 (or TW): teams of lanes, one problem each */
         const int team = trsv_team(kd, p->n);
-        items = team ? ceil_div(p->batch, threads / team) : p->batch;
+        items = team ? ceil_div(p->batch, threads / trsv_team_lanes(team)) : p->batch;
         break;
     }
     default:
