@@ -17,8 +17,7 @@ static int pow2ceil(int x)
 }
 /* Width of trsv's team paths (templates/trsv_blocked.cu.j2): TW (p[2]) where the kernel's
  * fixed-width path serves n (n <= TW), else pow2ceil(n) up to n = 32; 0 past that, a block per
- * problem. A team has min(width, 32) lanes (TW = 64: a warp, two rows per lane) and a
- * width x (width + 1) tile. */
+ * problem. A team has min(width, 32) lanes (TW = 64: a warp, two rows per lane). */
 static int trsv_team(const shoal_kernel_desc *kd, int n)
 {
     if (kd->p[2] > 0 && n <= kd->p[2]) return kd->p[2];
@@ -50,13 +49,14 @@ size_t shoal_blas2_dynamic_smem(const shoal_kernel_desc *kd, int m, int n)
         /* templates/gemv_stream.cu.j2: x, then the DIM_X * DIM_Y * VEC reduction buffer */
         return (round_up((size_t)max_int(m, n), vec) + (size_t)shoal_blas2_threads(kd) * vec) * elem;
     case SHOAL_DESIGN_BLOCKED: {
-        /* templates/trsv_blocked.cu.j2. The team paths: a W x (W + 1) tile per team of
-         * min(W, 32) lanes (the fixed-width paths, W = TW, and the generic one, W = pow2ceil(n)). Otherwise
+        /* templates/trsv_blocked.cu.j2. The team paths: a tile of W + 1 elements per lane for
+         * teams of W lanes (the fixed-width path, W = TW, and the generic one, W = pow2ceil(n))
+         * and for the warps of TW = 64 (a 64 x 64 triangle folded into 32 x 65). Otherwise
          * the x chunk (XCAP elements, or all n when XCAP = 0), the staged solved part (XCAP),
          * the reduction buffer and the diagonal block's 32 x 33 tile. */
         const size_t threads = (size_t)shoal_blas2_threads(kd);
         const int team = trsv_team(kd, n);
-        if (team) return threads / (size_t)trsv_team_lanes(team) * (size_t)team * ((size_t)team + 1) * elem;
+        if (team) return threads * ((size_t)team + 1) * elem;
         const size_t xcap = (size_t)kd->p[1];
         const size_t chunk = xcap ? xcap : round_up((size_t)n, vec);
         return (chunk + xcap + threads * vec + 32 * 33) * elem;

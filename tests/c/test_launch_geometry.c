@@ -82,10 +82,11 @@ static void case_trsv_team_smem(void)
     CHECK(shoal_blas2_dynamic_smem(&kd, 40, 40) == (40 + 0 + 128 * 2 + 32 * 33) * e);
     kd = trsv_desc(128, 32, 256, 32);
     CHECK(shoal_blas2_dynamic_smem(&kd, 600, 600) == (256 + 256 + 128 * 2 + 32 * 33) * e);
-    /* TW = 64: a warp per problem with a 64 x 65 tile, for every n <= 64; the blocked path past */
+    /* TW = 64: a warp per problem with a 32 x 65 tile (the folded triangle), for every n <= 64;
+     * the blocked path past */
     kd = trsv_desc(128, 32, 0, 64);
-    CHECK(shoal_blas2_dynamic_smem(&kd, 64, 64) == 4 * 64 * 65 * e);
-    CHECK(shoal_blas2_dynamic_smem(&kd, 33, 33) == 4 * 64 * 65 * e);
+    CHECK(shoal_blas2_dynamic_smem(&kd, 64, 64) == 4 * 32 * 65 * e);
+    CHECK(shoal_blas2_dynamic_smem(&kd, 33, 33) == 4 * 32 * 65 * e);
     CHECK(shoal_blas2_dynamic_smem(&kd, 65, 65) == (66 + 0 + 128 * 2 + 32 * 33) * e);
 }
 
