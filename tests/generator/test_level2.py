@@ -1,6 +1,8 @@
 """The generator pieces the level-2 and variable-size routines added: triangular variant flags,
 imported templates in the template version, search spaces without a vendor, and the real
-gemv / trsv / vbatched search spaces rendering for both precisions."""
+gemv / trsv / vbatched search spaces rendering for both precisions, and where trsv tries its
+warp-per-problem path (TW = 64)."""
+import json
 from pathlib import Path
 
 from generator import render
@@ -82,3 +84,20 @@ def test_level2_search_spaces_render_every_design():
                 for variant in space.routine.variants:
                     assert f'extern "C" __global__' in src and cand.kernel_name(variant) in src
             assert seen == {d.name for d in space.designs}
+
+
+def test_trsv_warp_path_only_where_it_serves(device):
+    """TW = 64 (a warp per problem, the folded 64-row triangle) is tried only for 32 < n <= 64,
+    once per DIM_X and MINT (NB = 32, XCAP = 0: the path ignores both), within its shared-memory
+    restriction; the other sizes keep their own paths."""
+    space = load_routine(default_project().search_space_dir, "trsv")
+    plan = build_plan(space, ["s", "d"], device)
+    wide = [t for t in plan.tasks if t.design == "blocked" and json.loads(t.config)["TW"] == 64]
+    assert {t.shape.n for t in wide} == {48, 64}
+    for t in wide:
+        cfg = json.loads(t.config)
+        assert cfg["NB"] == 32 and cfg["XCAP"] == 0
+        assert cfg["DIM_X"] * 65 * (4 if t.prec == "s" else 8) <= 100000
+        assert t.slots["p2"] == 64  # the launch reads TW from p2 to size grid and tile
+    beyond = [t for t in plan.tasks if t.design == "blocked" and t.shape.n > 64]
+    assert beyond and all(json.loads(t.config)["TW"] == 0 for t in beyond)
