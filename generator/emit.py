@@ -142,7 +142,7 @@ def _tables_c(space: SearchSpace, version: str, tables: list[Table],
         s = ref.design.slots(ref.cfg)
         out.append(f"    /* {i:4d} */ {{{_c_string(kname)}, '{ref.prec}', "
                    f"{space.variant_index(ref.variant)}, SHOAL_DESIGN_{ref.design.name.upper()}, "
-                   f"{s['dim_x']}, {s['dim_y']}, {{{s['p0']}, {s['p1']}, {s['p2']}, {s['p3']}}}, "
+                   f"{s['dim_x']}, {s['dim_y']}, {{{s['p0']}, {s['p1']}, {s['p2']}, {s['p3']}, {s['p4']}}}, "
                    f"(const void *){kname}}},")
     out += ["};", f"const int shoal_{r}_n_kernels = {len(kernels)};", ""]
     for ti, t in enumerate(tables):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterable, Mapping
 
+from .search_space import SLOTS
 from .tasks import Task
 
 
@@ -27,7 +28,7 @@ def job_text(device: int, include_dir: str, cubin_dir: str, modules: Mapping[int
     for t in tasks:
         s = t.shape
         module = -1 if t.module is None else module_ids[t.module]
-        slots = " ".join(f"{k}={t.slots[k]}" for k in ("dim_x", "dim_y", "p0", "p1", "p2", "p3"))
+        slots = " ".join(f"{k}={t.slots[k]}" for k in SLOTS)
         lines.append(
             f"task id={t.id} routine={t.routine} prec={t.prec} mode={s.mode} "
             f"variant={t.variant_index} m={s.m} n={s.n} k={s.k} batch={t.batch} "

@@ -15,7 +15,7 @@ from typing import Any, Iterator, Mapping
 from . import precision as precision_mod
 from .expr import DEVICE_LIMITS, Expr, compile_expr
 
-SLOTS: tuple[str, ...] = ("dim_x", "dim_y", "p0", "p1", "p2", "p3")
+SLOTS: tuple[str, ...] = ("dim_x", "dim_y", "p0", "p1", "p2", "p3", "p4")
 # A parameter the kernel is compiled with but the launch code never needs (it changes the code,
 # not the grid, the block or the shared memory): named in the kernel's name, not in its descriptor.
 NO_SLOT = "none"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from .prune import applicable, static_prune
-from .search_space import Candidate, SearchSpace, Shape, candidates
+from .search_space import SLOTS, Candidate, SearchSpace, Shape, candidates
 
 VENDOR_DESIGN = "vendor"
 # `vendor = "none"` in a search space: the vendor has no such routine, nothing to measure
@@ -91,7 +91,7 @@ def build_plan(space: SearchSpace, precisions: Iterable[str], device: Mapping[st
             if space.routine.vendor != NO_VENDOR:
                 plan.tasks.append(Task(id=len(plan.tasks), kernel=space.routine.vendor,
                                        design=VENDOR_DESIGN, config="{}",
-                                       slots={s: 0 for s in ("dim_x", "dim_y", "p0", "p1", "p2", "p3")},
+                                       slots={s: 0 for s in SLOTS},
                                        module=None, **common))
             for cand in live:
                 if not applicable(cand, shape, device):

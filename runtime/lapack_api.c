@@ -62,7 +62,7 @@ static shoal_status run(shoal_handle handle, int routine, char prec, int variant
         if (r == SHOAL_VENDOR_FAILED) return SHOAL_STATUS_VENDOR_ERROR;
         kernel = choose_kernel(ctx, routine, prec, mode, variant, dims, 0); /* the vendor lacks this case */
     }
-    const cudaError_t e = shoal_lapack_launch(&ri->kernels[kernel], p, ctx->stream);
+    const cudaError_t e = shoal_lapack_launch(&ri->kernels[kernel], p, ctx->sm_count, ctx->stream);
     return e == cudaSuccess ? OK : SHOAL_STATUS_CUDA_ERROR;
 }
 

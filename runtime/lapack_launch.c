@@ -31,14 +31,38 @@ int shoal_lapack_kernel_fits(const shoal_kernel_desc *kd, int m, int n)
     return is_lapack_design(kd->design) && m <= kd->p[0] && n <= kd->p[0];
 }
 
-cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_params *p, cudaStream_t stream)
+long long shoal_lapack_grid(const shoal_kernel_desc *kd, long long batch, int resident_blocks, int sm_count)
+{
+    /* problems per block: NB teams, or with SERIAL one problem per thread */
+    const long long per_block = kd->design == SHOAL_DESIGN_SERIAL ? (long long)shoal_lapack_threads(kd) : kd->p[1];
+    const long long groups = (batch + per_block - 1) / per_block;
+    long long grid = groups < GRID_MAX ? groups : GRID_MAX;
+    if (shoal_lapack_resident_grid(kd)) {
+        /* one wave: every block stays resident and loops, so that its teams always have the
+         * next problem's loads in flight while they factor the current one */
+        const long long wave = (long long)(resident_blocks > 0 ? resident_blocks : 1) * (sm_count > 0 ? sm_count : 1);
+        grid = grid < wave ? grid : wave;
+    }
+    return grid;
+}
+
+int shoal_lapack_resident_grid(const shoal_kernel_desc *kd)
+{
+    return kd->design == SHOAL_DESIGN_REGS && kd->p[4] > 0;
+}
+
+cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_params *p, int sm_count,
+                                cudaStream_t stream)
 {
     if (!is_lapack_design(kd->design)) return cudaErrorInvalidValue;
     if (kd->p[0] < 1 || kd->p[0] > SHOAL_LAPACK_MAX_N || kd->p[1] < 1) return cudaErrorInvalidValue;
-    /* problems per block: NB teams, or with SERIAL one problem per thread */
-    const long long per_block = kd->design == SHOAL_DESIGN_SERIAL ? (long long)shoal_lapack_threads(kd) : kd->p[1];
-    const long long groups = (p->batch + per_block - 1) / per_block;
-    dim3 grid = {(unsigned)(groups < GRID_MAX ? groups : GRID_MAX), 1, 1};
+    int resident = 0;
+    if (shoal_lapack_resident_grid(kd)) {
+        /* a host-side query (no stream operation, no sync: allowed while a graph is captured) */
+        const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kd->func, shoal_lapack_threads(kd), 0);
+        if (e != cudaSuccess) return e;
+    }
+    dim3 grid = {(unsigned)shoal_lapack_grid(kd, p->batch, resident, sm_count), 1, 1};
     dim3 block = {(unsigned)team_threads(kd), (unsigned)kd->p[1], 1};
     shoal_lapack_params args = *p;
     void *argv[] = {&args};

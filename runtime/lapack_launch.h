@@ -22,8 +22,18 @@ int shoal_lapack_threads(const shoal_kernel_desc *kd);
 /* Whether kd (compile-time bound N = p[0]) can serve an m x n problem. */
 int shoal_lapack_kernel_fits(const shoal_kernel_desc *kd, int m, int n);
 
-/* Launches kd for all p->batch problems on stream; returns the launch error, does not sync. */
-cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_params *p, cudaStream_t stream);
+/* Whether kd loops over its problems in a grid of one resident wave (REGS with PF = p[4] > 0:
+ * its teams prefetch the next problem while they factor the current one). */
+int shoal_lapack_resident_grid(const shoal_kernel_desc *kd);
+
+/* Blocks launched for batch problems: one per group of problems (at most 2^20, the kernels loop
+ * over the rest), or with a resident grid at most resident_blocks per SM on sm_count SMs. */
+long long shoal_lapack_grid(const shoal_kernel_desc *kd, long long batch, int resident_blocks, int sm_count);
+
+/* Launches kd for all p->batch problems on stream (sm_count: the device's multiprocessors);
+ * returns the launch error, does not sync. */
+cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_params *p, int sm_count,
+                                cudaStream_t stream);
 
 #ifdef __cplusplus
 }

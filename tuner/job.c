@@ -52,7 +52,8 @@ static int parse_task(const char *line, tuner_task *t)
         !field(line, "kernel", t->kernel, sizeof t->kernel) || !field_int(line, "module", &t->module) ||
         !field(line, "design", t->design, sizeof t->design) || !field_int(line, "dim_x", &t->dim_x) ||
         !field_int(line, "dim_y", &t->dim_y) || !field_int(line, "p0", &t->p[0]) || !field_int(line, "p1", &t->p[1]) ||
-        !field_int(line, "p2", &t->p[2]) || !field_int(line, "p3", &t->p[3]))
+        !field_int(line, "p2", &t->p[2]) || !field_int(line, "p3", &t->p[3]) ||
+        !field_int(line, "p4", &t->p[4]))
         return 0;
     return 1;
 }

@@ -19,7 +19,7 @@ typedef struct tuner_task {
     int module;   /* -1: vendor */
     char design[16];
     int dim_x, dim_y;
-    int p[4];
+    int p[5];
 } tuner_task;
 
 typedef struct tuner_job {

@@ -160,7 +160,7 @@ void tuner_measure(measure_env *env, const tuner_task *t, const void *kernel, ta
         kd_storage.design = (unsigned char)shoal_design_from_name(t->design);
         kd_storage.dim_x = (short)t->dim_x;
         kd_storage.dim_y = (short)(t->dim_y > 0 ? t->dim_y : 1);
-        for (int i = 0; i < 4; ++i) kd_storage.p[i] = (short)t->p[i];
+        for (int i = 0; i < 5; ++i) kd_storage.p[i] = (short)t->p[i];
         kd_storage.func = kernel;
         kd = &kd_storage;
         if (hardware_prune(env, t, kd, res)) return;

@@ -175,7 +175,7 @@ static cudaError_t run_once(void *ctx)
         if (r->vendor_result != SHOAL_VENDOR_OK) return cudaErrorNotSupported;
         return cudaGetLastError();
     }
-    return shoal_lapack_launch(r->kd, &r->p, 0);
+    return shoal_lapack_launch(r->kd, &r->p, r->env->sm_count, 0);
 }
 
 /* Restores what the routine overwrites (outside the timed events). */

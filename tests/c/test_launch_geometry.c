@@ -36,6 +36,27 @@ static shoal_kernel_desc lapack_desc(int design, int n_bound, int nb, int p2, in
     return desc(design, 'd', 0, 0, n_bound, nb, p2, p3);
 }
 
+/* A block per group of NB problems (at most 2^20 blocks); with PF (p[4]) at most one resident
+ * wave, which the kernel's prefetch needs to overlap a team's problems. */
+static void case_lapack_resident_grid(void)
+{
+    shoal_kernel_desc kd = lapack_desc(SHOAL_DESIGN_REGS, 32, 2, 0, 1);
+    CHECK(!shoal_lapack_resident_grid(&kd));
+    CHECK(shoal_lapack_grid(&kd, 1001, 20, 132) == 501);
+    CHECK(shoal_lapack_grid(&kd, 1LL << 40, 20, 132) == 1LL << 20);
+    kd.p[4] = 1;
+    CHECK(shoal_lapack_resident_grid(&kd));
+    CHECK(shoal_lapack_grid(&kd, 1001, 20, 132) == 501);       /* fewer groups than a wave */
+    CHECK(shoal_lapack_grid(&kd, 100001, 20, 132) == 20 * 132);
+    CHECK(shoal_lapack_grid(&kd, 100001, 0, 132) == 132);      /* never an empty grid */
+    CHECK(shoal_lapack_grid(&kd, 1LL << 40, 20, 132) == 20 * 132);
+    /* serial: a problem per thread; its p[4] is never PF */
+    kd = lapack_desc(SHOAL_DESIGN_SERIAL, 4, 16, 0, 0);
+    kd.p[4] = 1;
+    CHECK(!shoal_lapack_resident_grid(&kd));
+    CHECK(shoal_lapack_grid(&kd, 6400, 20, 132) == 100);
+}
+
 /* A team of pow2ceil(N) threads per problem without R; pow2ceil(ceil(N / R)) with it. */
 static void case_lapack_team_rows(void)
 {
@@ -174,6 +195,7 @@ static const test_case cases[] = {
     {"gemm_staged_smem", case_gemm_staged_smem},
     {"gemv_group_ptr_smem", case_gemv_group_ptr_smem},
     {"lapack_team_rows", case_lapack_team_rows},
+    {"lapack_resident_grid", case_lapack_resident_grid},
     {"trsv_team_smem", case_trsv_team_smem},
 };
 static const int n_cases = (int)(sizeof cases / sizeof cases[0]);

@@ -23,9 +23,9 @@ def test_kernel_and_module_names(space):
     cfg = {"DIM_X": 16, "DIM_Y": 16, "BLK_M": 64, "BLK_N": 64, "BLK_K": 8}
     assert space.kernel_name("s", tiled, "nn", cfg) == "shoal_sgemm_tiled_nn_x16_y16_m64_n64_k8"
     assert space.module_name("s", tiled, cfg) == "shoal_sgemm_tiled_x16_y16_m64_n64_k8"
-    assert tiled.slots(cfg) == {"dim_x": 16, "dim_y": 16, "p0": 64, "p1": 64, "p2": 8, "p3": 0}
+    assert tiled.slots(cfg) == {"dim_x": 16, "dim_y": 16, "p0": 64, "p1": 64, "p2": 8, "p3": 0, "p4": 0}
     assert small.slots({"DIM_X": 64, "MPB": 2, "TN": 4}) == \
-        {"dim_x": 64, "dim_y": 1, "p0": 2, "p1": 4, "p2": 0, "p3": 0}
+        {"dim_x": 64, "dim_y": 1, "p0": 2, "p1": 4, "p2": 0, "p3": 0, "p4": 0}
 
 
 def test_shapes_are_deduplicated_and_ordered(space):
@@ -102,5 +102,5 @@ def test_compile_only_parameter_names_the_kernel_not_the_descriptor(tmp_path, sp
     small = load(p).design("staged")
     cfg = {"DIM_X": 64, "MPB": 2, "TN": 4, "U1": 2, "U2": 1}
     assert load(p).kernel_name("d", small, "nn", cfg) == "shoal_dgemm_staged_nn_x64_mpb2_tn4_u2_w1"
-    assert small.slots(cfg) == {"dim_x": 64, "dim_y": 1, "p0": 2, "p1": 4, "p2": 0, "p3": 0}
+    assert small.slots(cfg) == {"dim_x": 64, "dim_y": 1, "p0": 2, "p1": 4, "p2": 0, "p3": 0, "p4": 0}
     assert len(list(small.configs())) == 3 * 9 * 3 * 2
