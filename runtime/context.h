@@ -18,6 +18,8 @@ typedef struct shoal_dispatch_cache {
     unsigned char mode, variant, vendor_enabled;
     int dims[3];
     short kernel; /* index into the routine's kernel array, or SHOAL_KERNEL_VENDOR */
+    int resident_blocks; /* factorizations: the kernel's resident blocks per SM for a resident
+                            grid (runtime/lapack_launch.h), asked once per cached kernel; 0 until then */
 } shoal_dispatch_cache;
 
 struct shoal_context {

@@ -62,7 +62,15 @@ static shoal_status run(shoal_handle handle, int routine, char prec, int variant
         if (r == SHOAL_VENDOR_FAILED) return SHOAL_STATUS_VENDOR_ERROR;
         kernel = choose_kernel(ctx, routine, prec, mode, variant, dims, 0); /* the vendor lacks this case */
     }
-    const cudaError_t e = shoal_lapack_launch(&ri->kernels[kernel], p, ctx->sm_count, ctx->stream);
+    const shoal_kernel_desc *kd = &ri->kernels[kernel];
+    /* a resident grid's blocks per SM: asked once while the call repeats the cached kernel */
+    shoal_dispatch_cache *c = &ctx->lapack_cache[routine];
+    int resident = c->kernel == kernel ? c->resident_blocks : 0;
+    if (resident == 0 && shoal_lapack_resident_grid(kd)) {
+        if (shoal_lapack_resident_blocks(kd, &resident) != cudaSuccess) return SHOAL_STATUS_CUDA_ERROR;
+        if (c->kernel == kernel) c->resident_blocks = resident;
+    }
+    const cudaError_t e = shoal_lapack_launch(kd, p, resident, ctx->sm_count, ctx->stream);
     return e == cudaSuccess ? OK : SHOAL_STATUS_CUDA_ERROR;
 }
 

@@ -51,18 +51,20 @@ int shoal_lapack_resident_grid(const shoal_kernel_desc *kd)
     return kd->design == SHOAL_DESIGN_REGS && kd->p[4] > 0;
 }
 
-cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_params *p, int sm_count,
-                                cudaStream_t stream)
+cudaError_t shoal_lapack_resident_blocks(const shoal_kernel_desc *kd, int *blocks)
+{
+    *blocks = 0;
+    if (!shoal_lapack_resident_grid(kd)) return cudaSuccess;
+    /* a host-side query (no stream operation, no sync: allowed while a graph is captured) */
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kd->func, shoal_lapack_threads(kd), 0);
+}
+
+cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_params *p, int resident_blocks,
+                                int sm_count, cudaStream_t stream)
 {
     if (!is_lapack_design(kd->design)) return cudaErrorInvalidValue;
     if (kd->p[0] < 1 || kd->p[0] > SHOAL_LAPACK_MAX_N || kd->p[1] < 1) return cudaErrorInvalidValue;
-    int resident = 0;
-    if (shoal_lapack_resident_grid(kd)) {
-        /* a host-side query (no stream operation, no sync: allowed while a graph is captured) */
-        const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kd->func, shoal_lapack_threads(kd), 0);
-        if (e != cudaSuccess) return e;
-    }
-    dim3 grid = {(unsigned)shoal_lapack_grid(kd, p->batch, resident, sm_count), 1, 1};
+    dim3 grid = {(unsigned)shoal_lapack_grid(kd, p->batch, resident_blocks, sm_count), 1, 1};
     dim3 block = {(unsigned)team_threads(kd), (unsigned)kd->p[1], 1};
     shoal_lapack_params args = *p;
     void *argv[] = {&args};

@@ -30,10 +30,15 @@ int shoal_lapack_resident_grid(const shoal_kernel_desc *kd);
  * over the rest), or with a resident grid at most resident_blocks per SM on sm_count SMs. */
 long long shoal_lapack_grid(const shoal_kernel_desc *kd, long long batch, int resident_blocks, int sm_count);
 
-/* Launches kd for all p->batch problems on stream (sm_count: the device's multiprocessors);
- * returns the launch error, does not sync. */
-cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_params *p, int sm_count,
-                                cudaStream_t stream);
+/* Blocks of kd resident per SM (the occupancy API), as a resident grid needs them; 0 for a kernel
+ * without one. A query of the kernel's attributes: callers keep the answer off the hot path. */
+cudaError_t shoal_lapack_resident_blocks(const shoal_kernel_desc *kd, int *blocks);
+
+/* Launches kd for all p->batch problems on stream (resident_blocks: from
+ * shoal_lapack_resident_blocks; sm_count: the device's multiprocessors); returns the launch
+ * error, does not sync. */
+cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_params *p, int resident_blocks,
+                                int sm_count, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -68,5 +68,6 @@ int shoal_routine_choose(struct shoal_context *ctx, int routine, char prec, int 
     c->dims[1] = dims[1];
     c->dims[2] = dims[2];
     c->kernel = (short)kernel;
+    c->resident_blocks = 0;
     return kernel;
 }

@@ -164,6 +164,7 @@ typedef struct lapack_run {
     lapack_bufs *L;
     shoal_lapack_params p;
     int vendor_result;
+    int resident_blocks; /* per SM, from the hardware pruning's occupancy query */
 } lapack_run;
 
 static cudaError_t run_once(void *ctx)
@@ -175,7 +176,7 @@ static cudaError_t run_once(void *ctx)
         if (r->vendor_result != SHOAL_VENDOR_OK) return cudaErrorNotSupported;
         return cudaGetLastError();
     }
-    return shoal_lapack_launch(r->kd, &r->p, r->env->sm_count, 0);
+    return shoal_lapack_launch(r->kd, &r->p, r->resident_blocks, r->env->sm_count, 0);
 }
 
 /* Restores what the routine overwrites (outside the timed events). */
@@ -271,7 +272,10 @@ void tuner_measure_lapack(measure_env *env, const tuner_task *t, const shoal_ker
 
     /* correctness first: the first problems, with their outputs poisoned */
     const long long vb = L->distinct < VERIFY_MAX ? L->distinct : VERIFY_MAX;
-    lapack_run r = {env, t, kd, L, params_for(L, vb, array), SHOAL_VENDOR_OK};
+    /* hardware_prune (measure.c) counted the kernel's resident threads per SM with the launch's
+     * block and no dynamic shared memory: the resident grid's blocks per SM, without a second query */
+    const int resident_blocks = kd ? res->resident_threads / shoal_lapack_threads(kd) : 0;
+    lapack_run r = {env, t, kd, L, params_for(L, vb, array), SHOAL_VENDOR_OK, resident_blocks};
     if ((e = restore(&r)) != cudaSuccess || (e = poison(L, vb)) != cudaSuccess)
         return tuner_fail(res, "launch_failed", e, "prepare");
     e = run_once(&r);
