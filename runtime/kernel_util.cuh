@@ -106,6 +106,20 @@ __device__ __forceinline__ void slots_in(T *S, const T *run, int count, int el, 
         S[q * PS + (e - q * el)] = run[e];
     }
 }
+/* slots_in by asynchronous copies (cp.async, one per element; the caller commits and waits), so
+ * that a block can fetch its next run while it computes on the current one (the serial designs'
+ * PF). */
+template <typename T>
+__device__ __forceinline__ void slots_in_async(T *S, const T *run, int count, int el, int PS, int tid, int NT)
+{
+    const fastdiv d_el((unsigned)el);
+    const unsigned base = smem_addr(S);
+#pragma unroll 4
+    for (int e = tid; e < count; e += NT) {
+        const int q = (int)d_el.div((unsigned)e);
+        cp_async_elem<sizeof(T)>(base + (unsigned)((q * PS + (e - q * el)) * (int)sizeof(T)), run + e);
+    }
+}
 template <typename T>
 __device__ __forceinline__ void slots_out(const T *S, T *run, int count, int el, int PS, int tid, int NT)
 {

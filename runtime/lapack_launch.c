@@ -48,7 +48,7 @@ long long shoal_lapack_grid(const shoal_kernel_desc *kd, long long batch, int re
 
 int shoal_lapack_resident_grid(const shoal_kernel_desc *kd)
 {
-    return kd->design == SHOAL_DESIGN_REGS && kd->p[4] > 0;
+    return (kd->design == SHOAL_DESIGN_REGS || kd->design == SHOAL_DESIGN_SERIAL) && kd->p[4] > 0;
 }
 
 cudaError_t shoal_lapack_resident_blocks(const shoal_kernel_desc *kd, int *blocks)

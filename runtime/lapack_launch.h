@@ -22,8 +22,9 @@ int shoal_lapack_threads(const shoal_kernel_desc *kd);
 /* Whether kd (compile-time bound N = p[0]) can serve an m x n problem. */
 int shoal_lapack_kernel_fits(const shoal_kernel_desc *kd, int m, int n);
 
-/* Whether kd loops over its problems in a grid of one resident wave (REGS with PF = p[4] > 0:
- * its teams prefetch the next problem while they factor the current one). */
+/* Whether kd loops over its problems in a grid of one resident wave (REGS or SERIAL with
+ * PF = p[4] > 0: its teams, or its block, prefetch the next problems while they factor the
+ * current ones). */
 int shoal_lapack_resident_grid(const shoal_kernel_desc *kd);
 
 /* Blocks launched for batch problems: one per group of problems (at most 2^20, the kernels loop

@@ -37,7 +37,7 @@ static shoal_kernel_desc lapack_desc(int design, int n_bound, int nb, int p2, in
 }
 
 /* A block per group of NB problems (at most 2^20 blocks); with PF (p[4]) at most one resident
- * wave, which the kernel's prefetch needs to overlap a team's problems. */
+ * wave, which the kernel's prefetch needs to overlap a team's (or a serial block's) problems. */
 static void case_lapack_resident_grid(void)
 {
     shoal_kernel_desc kd = lapack_desc(SHOAL_DESIGN_REGS, 32, 2, 0, 1);
@@ -50,11 +50,15 @@ static void case_lapack_resident_grid(void)
     CHECK(shoal_lapack_grid(&kd, 100001, 20, 132) == 20 * 132);
     CHECK(shoal_lapack_grid(&kd, 100001, 0, 132) == 132);      /* never an empty grid */
     CHECK(shoal_lapack_grid(&kd, 1LL << 40, 20, 132) == 20 * 132);
-    /* serial: a problem per thread; its p[4] is never PF */
+    /* serial: a problem per thread (4 x 16 threads: 64 problems per block); PF as above */
     kd = lapack_desc(SHOAL_DESIGN_SERIAL, 4, 16, 0, 0);
-    kd.p[4] = 1;
     CHECK(!shoal_lapack_resident_grid(&kd));
     CHECK(shoal_lapack_grid(&kd, 6400, 20, 132) == 100);
+    CHECK(shoal_lapack_grid(&kd, 6400000, 20, 132) == 100000);
+    kd.p[4] = 1;
+    CHECK(shoal_lapack_resident_grid(&kd));
+    CHECK(shoal_lapack_grid(&kd, 6400, 20, 132) == 100);
+    CHECK(shoal_lapack_grid(&kd, 6400000, 20, 132) == 20 * 132);
 }
 
 /* A team of pow2ceil(N) threads per problem without R; pow2ceil(ceil(N / R)) with it. */
