@@ -36,9 +36,9 @@ typedef struct shoal_kernel_desc {
     unsigned char design;            /* enum shoal_design */
     short dim_x, dim_y;              /* threads */
     short p[5];                      /* TILED: BLK_M, BLK_N, BLK_K; STAGED, STAGED_PTR: MPB, TM, TN, FLAT;
-                                        REGS, SMEM: N, NB, design-specific p[2], p[3], and PF in
-                                        p[4] (REGS: 1 = a resident grid whose teams prefetch their
-                                        next problem; docs/lapack.md);
+                                        REGS, SMEM, SERIAL: N, NB, design-specific p[2], p[3], and
+                                        PF in p[4] (REGS, SERIAL: 1 = a resident grid whose teams or
+                                        blocks prefetch their next problems; docs/lapack.md);
                                         GROUP, GROUP_PTR, STREAM, BLOCKED, VTILED, VMMA:
                                         docs/blas2.md */
     const void *func;                /* host stub of the __global__ function */

@@ -95,6 +95,10 @@ static int is_blas2(const char *routine)
            !strcmp(routine, "gemm_vbatched");
 }
 
+/* The job's parameter slots fill the kernel descriptor's one for one. */
+_Static_assert(sizeof(((tuner_task *)0)->p) / sizeof(int) == sizeof(((shoal_kernel_desc *)0)->p) / sizeof(short),
+               "tuner_task.p and shoal_kernel_desc.p hold the same slots");
+
 /* Prunes what the hardware rules out; returns 1 when the task ends here (res says why). */
 static int hardware_prune(const measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd,
                           task_result *res)
@@ -160,7 +164,7 @@ void tuner_measure(measure_env *env, const tuner_task *t, const void *kernel, ta
         kd_storage.design = (unsigned char)shoal_design_from_name(t->design);
         kd_storage.dim_x = (short)t->dim_x;
         kd_storage.dim_y = (short)(t->dim_y > 0 ? t->dim_y : 1);
-        for (int i = 0; i < 5; ++i) kd_storage.p[i] = (short)t->p[i];
+        for (int i = 0; i < (int)(sizeof kd_storage.p / sizeof kd_storage.p[0]); ++i) kd_storage.p[i] = (short)t->p[i];
         kd_storage.func = kernel;
         kd = &kd_storage;
         if (hardware_prune(env, t, kd, res)) return;
