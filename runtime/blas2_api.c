@@ -271,7 +271,7 @@ static shoal_status gemm_v_run(shoal_handle handle, char prec, int variant, shoa
     const int dims[3] = {p->m, p->n, p->k};
     const int kernel = choose(ctx, SHOAL_GEMM_VBATCHED, prec, SHOAL_MODE_ARRAY, variant, dims, 0);
     const cudaError_t e = shoal_gemm_vbatched_launch(&shoal_lapack_routines[SHOAL_GEMM_VBATCHED].kernels[kernel], p,
-                                                     ctx->stream);
+                                                     ctx->sm_count, ctx->stream);
     return e == cudaSuccess ? OK : SHOAL_STATUS_CUDA_ERROR;
 }
 

@@ -133,13 +133,28 @@ cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_pa
 
 #define GRID_YZ_MAX 65535LL
 
-cudaError_t shoal_gemm_vbatched_launch(const shoal_kernel_desc *kd, const shoal_gemm_vparams *p, cudaStream_t stream)
+/* Rows of problems in the grid. A block of a tile outside its problem exits at once, but each
+ * block still costs its launch: a skewed batch (99% of the problems 10x smaller than the largest)
+ * launched one row per problem spent most of its time starting and retiring blocks that had
+ * nothing to do. Past about SHOAL_VBATCHED_BLOCKS_PER_SM blocks per SM the rows stop growing and
+ * each block loops over batch / rows problems instead (the kernels stride by the grid). */
+long long shoal_gemm_vbatched_rows(long long tiles, long long batch, int sm_count)
+{
+    const long long cap = ceil_div((long long)SHOAL_VBATCHED_BLOCKS_PER_SM * (sm_count > 0 ? sm_count : 1),
+                                   tiles > 0 ? tiles : 1);
+    long long y = batch < cap ? batch : cap;
+    return y < 1 ? 1 : y;
+}
+
+cudaError_t shoal_gemm_vbatched_launch(const shoal_kernel_desc *kd, const shoal_gemm_vparams *p, int sm_count,
+                                       cudaStream_t stream)
 {
     /* both designs: BLK_M in p0, BLK_N in p1, static shared memory */
     if (kd->design != SHOAL_DESIGN_VTILED && kd->design != SHOAL_DESIGN_VMMA) return cudaErrorInvalidValue;
     const long long tiles = ceil_div(p->m, kd->p[0]) * ceil_div(p->n, kd->p[1]);
-    const long long y = p->batch < GRID_YZ_MAX ? p->batch : GRID_YZ_MAX;
-    const long long z = ceil_div(p->batch, y);
+    const long long rows = shoal_gemm_vbatched_rows(tiles, p->batch, sm_count);
+    const long long y = rows < GRID_YZ_MAX ? rows : GRID_YZ_MAX;
+    const long long z = ceil_div(rows, y);
     dim3 grid = {(unsigned)tiles, (unsigned)y, (unsigned)(z < GRID_YZ_MAX ? z : GRID_YZ_MAX)};
     dim3 block = {(unsigned)shoal_blas2_threads(kd), 1, 1};
     shoal_gemm_vparams args = *p;

@@ -32,8 +32,12 @@ cudaError_t shoal_blas2_launch(const shoal_kernel_desc *kd, const shoal_blas2_pa
                                cudaStream_t stream);
 
 /* gemm_vbatched (designs vtiled, vmma): grid x = BLK_M x BLK_N tiles of a max_m x max_n C, grid y/z =
- * problems (looped past the grid limits); blocks of DIM_X * DIM_Y threads, static shared memory. */
-cudaError_t shoal_gemm_vbatched_launch(const shoal_kernel_desc *kd, const shoal_gemm_vparams *p, cudaStream_t stream);
+ * problems, at most about SHOAL_VBATCHED_BLOCKS_PER_SM blocks per SM of the device's sm_count (the
+ * blocks loop over the problems past that); blocks of DIM_X * DIM_Y threads, static shared memory. */
+#define SHOAL_VBATCHED_BLOCKS_PER_SM 128
+long long shoal_gemm_vbatched_rows(long long tiles, long long batch, int sm_count);
+cudaError_t shoal_gemm_vbatched_launch(const shoal_kernel_desc *kd, const shoal_gemm_vparams *p, int sm_count,
+                                       cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -108,17 +108,18 @@ static shoal_gemm_vparams params_for(const vgemm_bufs *V, long long batch, doubl
 typedef struct vgemm_run {
     const shoal_kernel_desc *kd;
     shoal_gemm_vparams p;
+    int sm_count;
 } vgemm_run;
 
 static cudaError_t run_once(void *ctx)
 {
     vgemm_run *r = ctx;
-    return shoal_gemm_vbatched_launch(r->kd, &r->p, 0);
+    return shoal_gemm_vbatched_launch(r->kd, &r->p, r->sm_count, 0);
 }
 
 /* One checked run of the first vb problems; 1 when the task ends here (res says why). */
-static int verify(const vgemm_bufs *V, const shoal_kernel_desc *kd, long long vb, double alpha, double beta,
-                  task_result *res)
+static int verify(const vgemm_bufs *V, const shoal_kernel_desc *kd, int sm_count, long long vb, double alpha,
+                  double beta, task_result *res)
 {
     const long long es = shoal_elem_bytes(V->prec);
     cudaError_t e = beta != 0 ? cudaMemcpy(V->C, V->C0, (size_t)(vb * V->slot * es), cudaMemcpyDeviceToDevice)
@@ -127,7 +128,7 @@ static int verify(const vgemm_bufs *V, const shoal_kernel_desc *kd, long long vb
     shoal_gemm_vparams ref = params_for(V, vb, alpha, beta);
     ref.C_array = V->C0p;
     if (e == cudaSuccess) e = tuner_ref_gemm_v(&ref, V->prec, V->ta, V->tb, vb, V->R, V->slot);
-    vgemm_run r = {kd, params_for(V, vb, alpha, beta)};
+    vgemm_run r = {kd, params_for(V, vb, alpha, beta), sm_count};
     if (e == cudaSuccess) e = run_once(&r);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "verify"), 1;
@@ -180,8 +181,9 @@ void tuner_measure_vbatched(measure_env *env, const tuner_task *t, const shoal_k
     const vgemm_bufs *V = env->vgemm;
     const long long vb = V->batch < VERIFY_MAX ? V->batch : VERIFY_MAX;
     res->error = 0;
-    if (verify(V, kd, vb, 0.75, -0.5, res) || verify(V, kd, vb, 1.25, 0.0, res)) return;
-    vgemm_run r = {kd, params_for(V, t->batch, 1.0, 0.0)};
+    if (verify(V, kd, env->sm_count, vb, 0.75, -0.5, res) || verify(V, kd, env->sm_count, vb, 1.25, 0.0, res))
+        return;
+    vgemm_run r = {kd, params_for(V, t->batch, 1.0, 0.0), env->sm_count};
     e = tuner_time_runs(env->timed_runs, NULL, run_once, &r, res);
     if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "timing");
 }

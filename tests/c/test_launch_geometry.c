@@ -1,8 +1,8 @@
 /* Launch geometry without a GPU: the threads, teams and dynamic shared memory that
  * runtime/lapack_launch.c, runtime/blas2_launch.c and runtime/gemm_launch.c derive from a kernel
  * descriptor, for the parameters that change a team's width (getrf's R rows per thread in p[3],
- * trsv's compiled team width TW in p[2]) and for the shared-memory layouts of the staged GEMM
- * designs and gemv's pointer-array group design. The kernels assume exactly these; a mismatch
+ * trsv's compiled team width TW in p[2]), for the shared-memory layouts of the staged GEMM
+ * designs and gemv's pointer-array group design, and for gemm_vbatched's rows of problems. The kernels assume exactly these; a mismatch
  * would corrupt results.
  * Usage: test_launch_geometry [--list | --case NAME]; prints "ok NAME" / "FAILED NAME: why". */
 #include <string.h>
@@ -194,8 +194,24 @@ static void case_form_and_wave(void)
     CHECK(shoal_gemm_launch(&kd, &gp, 132, 0) == cudaErrorInvalidValue);
 }
 
+/* gemm_vbatched's rows of problems: one per problem up to about SHOAL_VBATCHED_BLOCKS_PER_SM
+ * blocks per SM, then capped (the blocks loop over the rest); never 0 */
+static void case_vbatched_rows(void)
+{
+    const long long cap = SHOAL_VBATCHED_BLOCKS_PER_SM * 132;
+    CHECK(shoal_gemm_vbatched_rows(1, 1, 132) == 1);
+    CHECK(shoal_gemm_vbatched_rows(32, 341, 132) == 341);            /* max 512 in 128 x 64 tiles */
+    CHECK(shoal_gemm_vbatched_rows(1, 1000000, 132) == cap);
+    CHECK(shoal_gemm_vbatched_rows(4, 40182, 132) == cap / 4);
+    CHECK(shoal_gemm_vbatched_rows(7, 1000000, 132) == (cap + 6) / 7);
+    CHECK(shoal_gemm_vbatched_rows(1000000, 5, 132) == 1);           /* more tiles than the cap */
+    CHECK(shoal_gemm_vbatched_rows(1, 1000000, 0) == SHOAL_VBATCHED_BLOCKS_PER_SM);
+    CHECK(shoal_gemm_vbatched_rows(1, 0, 132) == 1);
+}
+
 static const test_case cases[] = {
     {"form_and_wave", case_form_and_wave},
+    {"vbatched_rows", case_vbatched_rows},
     {"gemm_staged_smem", case_gemm_staged_smem},
     {"gemv_group_ptr_smem", case_gemv_group_ptr_smem},
     {"lapack_team_rows", case_lapack_team_rows},
