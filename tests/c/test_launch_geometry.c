@@ -2,8 +2,8 @@
  * runtime/lapack_launch.c, runtime/blas2_launch.c and runtime/gemm_launch.c derive from a kernel
  * descriptor, for the parameters that change a team's width (getrf's R rows per thread in p[3],
  * trsv's compiled team width TW in p[2]), for the shared-memory layouts of the staged GEMM
- * designs and gemv's pointer-array group design, and for gemm_vbatched's rows of problems. The kernels assume exactly these; a mismatch
- * would corrupt results.
+ * designs and gemv's pointer-array group design, and for gemm_vbatched's rows of problems. The
+ * kernels assume exactly these; a mismatch would corrupt results.
  * Usage: test_launch_geometry [--list | --case NAME]; prints "ok NAME" / "FAILED NAME: why". */
 #include <string.h>
 
