@@ -28,7 +28,14 @@
  *    all-negative array and on count 0), sizes uniform in [-2, 40] (negative sizes are skipped
  *    or, for k, mean C = beta C), tt;
  *  - zero: max_m = 0, max_n = 0, batch = 0 (also with NULL arrays): SHOAL_STATUS_SUCCESS and
- *    nothing touched.
+ *    nothing touched;
+ *  - special: Inf and NaN among the operands must come out as IEEE arithmetic puts them (a
+ *    kernel that splits operands into parts, as probe/vmma_tf32 did, would make Inf x 1 into
+ *    Inf x 0 = NaN): op(A)(m/2, k/2) = +Inf in every third problem, op(B)(k-1, n-1)
+ *    = NaN in every fifth, the other entries of A and B multiples of 2^-10 in [-1, 1], none zero
+ *    (exact in TF32, so such a split has small parts of zero); sizes uniform in [1, 100], nn and
+ *    tn. A non-finite reference entry must be matched exactly (NaN by any NaN), the finite ones
+ *    as everywhere.
  *
  * Usage: test_vbatched_gemm_gpu              run every case
  *        test_vbatched_gemm_gpu --list       print the case names (needs no GPU)
@@ -65,7 +72,7 @@ static const uint32_t POISON_S[6] = {0x7fc0ccccu, 0x7fc0ddddu, 0x7fc0eeeeu, 0x7f
 static const uint64_t POISON_D[6] = {0x7ff80000ccccccccull, 0x7ff80000ddddddddull, 0x7ff80000eeeeeeeeull,
                                      0x7ff80000aaaaaaaaull, 0x7ff80000bbbbbbbbull, 0x7ff80000c0c0c0c0ull};
 
-enum kind { K_UNIFORM, K_SKEWED, K_EQUAL, K_BETA0, K_ALPHA0, K_LARGE, K_IMAX, K_ZERO };
+enum kind { K_UNIFORM, K_SKEWED, K_EQUAL, K_BETA0, K_ALPHA0, K_LARGE, K_IMAX, K_ZERO, K_SPECIAL };
 
 typedef struct tcase {
     char name[64];
@@ -390,7 +397,9 @@ static int download(pset *s)
     return 0;
 }
 
-/* Normalized error of problem i (h1 against the reference from h0); NaN or > limit fails. */
+/* Normalized error of problem i (h1 against the reference from h0); NaN or > limit fails. The
+ * maxima in the denominator are over the finite entries; a non-finite reference entry (the special
+ * case) must be matched exactly, its error is 0 if it is and Inf if not. */
 static double problem_error(const pset *s, int64_t i, double alpha, double beta)
 {
     const int m = s->m[i], n = s->n[i], k = pos(s->k[i]);
@@ -403,12 +412,14 @@ static double problem_error(const pset *s, int64_t i, double alpha, double beta)
         for (int r = 0; r < m; ++r)
             for (int l = 0; l < k; ++l) {
                 const int64_t e = s->ta == SHOAL_OP_N ? oa + r + (int64_t)l * lda : oa + l + (int64_t)r * lda;
-                max_a = fmax(max_a, fabs(get_val(s, s->h0, e)));
+                const double v = get_val(s, s->h0, e);
+                if (isfinite(v)) max_a = fmax(max_a, fabs(v));
             }
         for (int l = 0; l < k; ++l)
             for (int c = 0; c < n; ++c) {
                 const int64_t e = s->tb == SHOAL_OP_N ? ob + l + (int64_t)c * ldb : ob + c + (int64_t)l * ldb;
-                max_b = fmax(max_b, fabs(get_val(s, s->h0, e)));
+                const double v = get_val(s, s->h0, e);
+                if (isfinite(v)) max_b = fmax(max_b, fabs(v));
             }
     }
     if (use_c)
@@ -428,7 +439,9 @@ static double problem_error(const pset *s, int64_t i, double alpha, double beta)
                 }
             const int64_t ec = oc + r + (int64_t)c * ldc;
             const double ref = (use_ab ? alpha * sum : 0.0) + (use_c ? beta * get_val(s, s->h0, ec) : 0.0);
-            const double err = fabs(get_val(s, s->h1, ec) - ref) / den;
+            const double got = get_val(s, s->h1, ec);
+            const double err = isfinite(ref) ? fabs(got - ref) / den
+                               : (isnan(ref) ? isnan(got) : got == ref) ? 0.0 : INFINITY;
             if (!(err <= worst)) worst = err; /* NaN sticks */
             if (isnan(worst)) return worst;
         }
@@ -587,6 +600,52 @@ static int case_large(const tcase *t, uint64_t seed)
     return bad;
 }
 
+/* Entries of A and B made exact in TF32 and nonzero, then the special values placed (see the
+ * header); uploaded again. */
+static int case_special(const tcase *t, uint64_t seed)
+{
+    const int64_t batch = 300;
+    pset s;
+    int bad = pset_alloc_sizes(&s, t->prec, t->ta, t->tb, batch);
+    if (!bad) {
+        sizes_uniform(&s, seed, 1, t->N);
+        bad = pset_build(&s, seed, 0, 0);
+    }
+    if (!bad) {
+        for (int64_t i = 0; i < batch; ++i) {
+            const int m = s.m[i], n = s.n[i], k = s.k[i];
+            const int64_t lda = s.lda[i], ldb = s.ldb[i];
+            for (int r = 0; r < m; ++r)
+                for (int l = 0; l < k; ++l) {
+                    const int64_t e = s.ta == SHOAL_OP_N ? s.oa[i] + r + l * lda : s.oa[i] + l + r * lda;
+                    const double v = round(get_val(&s, s.h0, e) * 1024.0) / 1024.0;
+                    set_val(&s, s.h0, e, v != 0.0 ? v : 1.0 / 1024.0);
+                }
+            for (int l = 0; l < k; ++l)
+                for (int c = 0; c < n; ++c) {
+                    const int64_t e = s.tb == SHOAL_OP_N ? s.ob[i] + l + c * ldb : s.ob[i] + c + l * ldb;
+                    const double v = round(get_val(&s, s.h0, e) * 1024.0) / 1024.0;
+                    set_val(&s, s.h0, e, v != 0.0 ? v : -1.0 / 1024.0);
+                }
+            if (i % 3 == 0) {
+                const int r = m / 2, l = k / 2;
+                set_val(&s, s.h0, s.ta == SHOAL_OP_N ? s.oa[i] + r + l * lda : s.oa[i] + l + r * lda, INFINITY);
+            }
+            if (i % 5 == 1) {
+                const int l = k - 1, c = n - 1;
+                set_val(&s, s.h0, s.tb == SHOAL_OP_N ? s.ob[i] + l + c * ldb : s.ob[i] + c + l * ldb, NAN);
+            }
+        }
+        const cudaError_t e = cudaMemcpy(s.dbuf, s.h0, (size_t)s.total * s.es, cudaMemcpyHostToDevice);
+        if (e != cudaSuccess) bad = 1, fail("upload: %s", cudaGetErrorString(e));
+    }
+    if (!bad) print_kernel(&s);
+    if (!bad) bad = call_gemm(&s, s.max_m, s.max_n, s.max_k, ALPHA, BETA, batch, 0, "call");
+    if (!bad) bad = verify(&s, ALPHA, BETA, NULL, "call");
+    pset_free(&s);
+    return bad;
+}
+
 static int imax_check(const int *dvalues, int64_t count, int expect, const char *what)
 {
     int got = -12345;
@@ -723,6 +782,8 @@ static void build_cases(void)
         add_case(K_LARGE, p, SHOAL_OP_N, SHOAL_OP_N, 8, "nn_large_batch");
         add_case(K_IMAX, p, SHOAL_OP_T, SHOAL_OP_T, 40, "tt_imax");
         add_case(K_ZERO, p, SHOAL_OP_N, SHOAL_OP_N, 17, "zero");
+        add_case(K_SPECIAL, p, SHOAL_OP_N, SHOAL_OP_N, 100, "nn_special");
+        add_case(K_SPECIAL, p, SHOAL_OP_T, SHOAL_OP_N, 100, "tn_special");
     }
 }
 
@@ -741,6 +802,7 @@ static void run_case(const tcase *t)
     case K_LARGE: bad = case_large(t, seed); break;
     case K_IMAX: bad = case_imax(t, seed); break;
     case K_ZERO: bad = case_zero(t, seed); break;
+    case K_SPECIAL: bad = case_special(t, seed); break;
     }
     if (bad || g_failed) printf("  %s\n", g_why[0] ? g_why : "(no reason recorded)");
     gpu_test_record(!(bad || g_failed));
