@@ -35,8 +35,9 @@
  * clamp(4 x L2 / bytes + 1, 1000, 4e6) problems (bytes per problem below, for vbatched its mean
  * over the distribution) so the data streams from memory, cut where a row would need more than
  * 2 GiB of device memory (noted "batch limited by memory"). Before every run, outside the timed
- * events, trsv's x is restored from a pristine copy; 2 warm-up runs, then the median of --runs
- * runs, each between its own pair of CUDA events. All methods of a row run in the same process
+ * events, trsv's x is restored from a pristine copy; warm-up calls for at least 25 ms of device
+ * time (the GPU's clocks drop while a row is set up), then the median of --runs runs, each
+ * between its own pair of CUDA events. All methods of a row run in the same process
  * run on the same data.
  *
  * Useful work only: flops 2 m n (gemv), n^2 (trsv), 2 m n k (gemm), summed over the problems.
@@ -928,13 +929,39 @@ static double check_samples(const row *r, int mi)
 
 typedef int (*step_fn)(void *ctx, int arg); /* 0 on success */
 
-/* 2 warm-ups, then the median milliseconds of --runs calls, each between its own events;
+/* Warm-up by time, not by count (METHOD.md): rounds of 2, 4, 8, ... calls until WARM_MS of
+ * device time have passed. The row's set-up (host data, uploads) leaves the GPU idle long enough
+ * for its clocks to drop, and a call of tens of microseconds repeated 17 times is over before
+ * they are back. */
+#define WARM_MS 25.0f
+
+static int warm_up(step_fn before, step_fn call, void *ctx, int arg)
+{
+    float spent = 0;
+    for (int n = 2; spent < WARM_MS; n *= 2) {
+        CK(cudaEventRecord(S.ev[0], S.st));
+        for (int i = 0; i < n; ++i) {
+            if (before)
+                before(ctx, arg);
+            if (call(ctx, arg) != 0)
+                return 1;
+        }
+        CK(cudaEventRecord(S.ev[1], S.st));
+        CK(cudaEventSynchronize(S.ev[1]));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, S.ev[0], S.ev[1]));
+        spent += ms;
+    }
+    return 0;
+}
+
+/* The warm-up above, then the median milliseconds of --runs calls, each between its own events;
  * before (may be NULL) runs ahead of every call, outside the events. NaN if a call fails. */
 static double median_ms(step_fn before, step_fn call, void *ctx, int arg)
 {
     const int runs = S.o.runs;
-    int bad = 0;
-    for (int i = -2; i < runs && !bad; ++i) {
+    int bad = warm_up(before, call, ctx, arg);
+    for (int i = 0; i < runs && !bad; ++i) {
         if (before)
             before(ctx, arg);
         if (i >= 0)
@@ -1496,8 +1523,8 @@ static void preamble(int dev)
             if (S.o.prec_on[p])
                 S.peak[p] = measure_peak(p ? 'd' : 's');
     printf("# Gflop/s: useful flops (gemv 2mn, trsv n^2, gemm 2mnk, summed over the problems) / median of %d runs "
-           "(2 warm-ups; trsv's x restored outside the timed events); alpha = 1, beta = 0, unit increments\n",
-           S.o.runs);
+           "(after %.0f ms of warm-up calls; trsv's x restored outside the timed events); alpha = 1, beta = 0, unit increments\n",
+           S.o.runs, (double)WARM_MS);
     printf("# roof = copy GB/s x flops / bytes (gemm: capped by the compute peak); bytes per problem: gemv "
            "(mn + m + n) elem, trsv (n(n+1)/2 + 2n) elem, gemm (mk + kn + mn) elem; %%roof = time at copy "
            "bandwidth / measured time\n");
