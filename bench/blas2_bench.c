@@ -964,11 +964,9 @@ static double median_ms(step_fn before, step_fn call, void *ctx, int arg)
     for (int i = 0; i < runs && !bad; ++i) {
         if (before)
             before(ctx, arg);
-        if (i >= 0)
-            CK(cudaEventRecord(S.ev[2 * i], S.st));
+        CK(cudaEventRecord(S.ev[2 * i], S.st));
         bad = call(ctx, arg) != 0;
-        if (i >= 0)
-            CK(cudaEventRecord(S.ev[2 * i + 1], S.st));
+        CK(cudaEventRecord(S.ev[2 * i + 1], S.st));
     }
     cudaError_t e = cudaStreamSynchronize(S.st);
     if (e != cudaSuccess)
