@@ -6,8 +6,8 @@ NVCC ?= $(CUDA_HOME)/bin/nvcc
 CC ?= gcc
 # GPU targets: compute capabilities without the dot (80 = sm_80, 90 = sm_90)
 CUDA_ARCHS ?= 80 90
-# Every routine with a search space; `make tune ROUTINES="getrf potrf"` tunes a subset.
-ROUTINES ?= gemm getrf getrs gesv getri getri_fused potrf potrs posv geqrf gemv trsv gemv_vbatched gemm_vbatched
+# Every routine with a search space (search_space/<r>.toml); `make tune ROUTINES="getrf potrf"` tunes a subset.
+ROUTINES ?= $(sort $(basename $(notdir $(wildcard search_space/*.toml))))
 PRECISIONS ?= s d
 PYTHON ?= python3
 PREFIX ?= $(abspath .)
@@ -19,7 +19,7 @@ DB := tuned_db/shoal.sqlite
 DB_SQL := tuned_db/shoal.sql
 
 GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a))
-CFLAGS := -std=c11 -O2 -Wall -Wextra -fPIC -D_GNU_SOURCE -Iinclude -Iruntime -I$(CUDA_HOME)/include
+CFLAGS := -std=c11 -O2 -Wall -Wextra -fPIC -D_GNU_SOURCE -Iinclude -Iruntime -Ioracle -I$(CUDA_HOME)/include
 NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -Xcompiler -fPIC -Iinclude -Iruntime
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusolver -lcublas -lcudart -lstdc++ -lm
 LIB_SHARED := lib/libshoal.so
@@ -32,19 +32,25 @@ comma := ,
 empty :=
 space := $(empty) $(empty)
 
-RUNTIME_SRCS := $(wildcard runtime/*.c)
+# runtime/drivers/: routines served by a sequence of dispatched steps (spec routines' drivers)
+RUNTIME_SRCS := $(wildcard runtime/*.c) $(wildcard runtime/drivers/*.c)
+RUNTIME_HDRS := $(wildcard runtime/*.h) $(wildcard runtime/drivers/*.h)
 RUNTIME_OBJS := $(patsubst runtime/%.c,$(BUILD)/obj/runtime/%.o,$(RUNTIME_SRCS)) \
-                $(patsubst runtime/%.cu,$(BUILD)/obj/runtime/%.cu.o,$(wildcard runtime/*.cu))
+                $(patsubst runtime/%.cu,$(BUILD)/obj/runtime/%.cu.o,$(wildcard runtime/*.cu) $(wildcard runtime/drivers/*.cu))
+# oracle/: host references and checks and the device harness of the spec routines (tuner, tests, bench)
+ORACLE_OBJS := $(patsubst oracle/%.c,$(BUILD)/obj/oracle/%.o,$(wildcard oracle/*.c))
 # generated/sources.mk (written by emit, which make runs first) names GEN_CU and GEN_C
 GEN_DIR := generated
 -include generated/sources.mk
 GEN_OBJS := $(patsubst generated/%.cu,$(BUILD)/obj/generated/%.o,$(GEN_CU)) \
             $(patsubst generated/%.c,$(BUILD)/obj/generated/%.o,$(GEN_C))
+# the tuner launches candidates through the library's own launch code and runs drivers through the
+# library itself: it links the static library
 TUNER_OBJS := $(patsubst tuner/%.c,$(BUILD)/obj/tuner/%.o,$(wildcard tuner/*.c)) $(BUILD)/obj/tuner/device_util.o \
-              $(patsubst %,$(BUILD)/obj/runtime/%.o,gemm_launch gemm_vendor lapack_launch lapack_vendor \
-                lapack_vendor_lu lapack_vendor_chol_qr blas2_launch blas2_vendor)
+              $(ORACLE_OBJS)
 TUNER := $(BUILD)/bin/shoal_tune
-GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard search_space/*.toml)
+GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard search_space/*.toml) \
+                  $(wildcard spec/routines/*.toml)
 
 .PHONY: all deps venv tune test bench clean distclean show
 .DELETE_ON_ERROR:
@@ -72,20 +78,23 @@ generated/sources.mk: $(DB) $(GENERATOR_SRCS) | $(VENV)/.stamp
 	touch $@
 $(GEN_CU) $(GEN_C): generated/sources.mk
 
-$(BUILD)/obj/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) include/shoal.h
+$(BUILD)/obj/runtime/%.o: runtime/%.c $(RUNTIME_HDRS) include/shoal.h generated/sources.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(BUILD)/obj/runtime/%.cu.o: runtime/%.cu $(wildcard runtime/*.h) include/shoal.h
+$(BUILD)/obj/runtime/%.cu.o: runtime/%.cu $(RUNTIME_HDRS) include/shoal.h generated/sources.mk
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 $(BUILD)/obj/generated/%.o: generated/%.cu runtime/kernel_abi.h runtime/lapack_abi.h runtime/blas2_abi.h \
-                            runtime/kernel_util.cuh
+                            runtime/spec_abi.h runtime/kernel_util.cuh
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
-$(BUILD)/obj/generated/%.o: generated/%.c runtime/dispatch_table.h
+$(BUILD)/obj/generated/%.o: generated/%.c runtime/dispatch_table.h runtime/spec_run.h include/shoal.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(BUILD)/obj/tuner/%.o: tuner/%.c $(wildcard tuner/*.h) $(wildcard runtime/*.h)
+$(BUILD)/obj/oracle/%.o: oracle/%.c $(wildcard oracle/*.h) $(RUNTIME_HDRS) include/shoal.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(BUILD)/obj/tuner/%.o: tuner/%.c $(wildcard tuner/*.h) $(RUNTIME_HDRS) generated/sources.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 $(BUILD)/obj/tuner/device_util.o: tuner/device_util.cu tuner/device_util.h
@@ -98,7 +107,7 @@ $(LIB_SHARED): $(RUNTIME_OBJS) $(GEN_OBJS)
 $(LIB_STATIC): $(RUNTIME_OBJS) $(GEN_OBJS)
 	@mkdir -p lib
 	rm -f $@ && ar rcs $@ $^
-$(TUNER): $(TUNER_OBJS)
+$(TUNER): $(TUNER_OBJS) $(LIB_STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcusolver -lcublas -lcudart -lstdc++ -lpthread -lm
 
@@ -128,12 +137,13 @@ test: all $(TEST_BINS) | $(VENV)/.stamp
 
 # GEMM (bench/run_bench.py) and the factorizations (bench/run_lapack_bench.py); results in
 # bench/results/.
-bench: all $(BENCH_BIN) $(LAPACK_BENCH_BIN) $(BLAS2_BENCH_BIN) | $(VENV)/.stamp
+bench: all $(BENCH_BIN) $(LAPACK_BENCH_BIN) $(BLAS2_BENCH_BIN) $(SPEC_BENCH_BIN) | $(VENV)/.stamp
 	-$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r bench/requirements-plot.txt || \
 	  echo "shoal: matplotlib not installable here; the benchmark runs, the PNG is skipped"
 	$(PY) bench/run_bench.py
 	$(PY) bench/run_lapack_bench.py
 	$(PY) bench/run_blas2_bench.py
+	$(PY) bench/run_spec_bench.py
 
 clean:
 	rm -rf $(BUILD) lib shoal.pc generated/*.cu generated/*.c generated/sources.mk $(DB)

@@ -54,3 +54,11 @@ $(BENCH_OBJ_DIR)/bench_util.o: bench/bench_util.c bench/bench_util.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ibench -c $< -o $@
 include bench/blas2_bench.mk
+
+# The spec routines (bench/spec_bench.c): shoal vs the spec's peer, with the copy bandwidth of
+# the same run as the roof; operands and checks from the shared oracle harness.
+SPEC_BENCH_BIN := $(BUILD)/bin/shoal_spec_bench
+$(SPEC_BENCH_BIN): bench/spec_bench.c generated/spec_invoke.c $(ORACLE_OBJS) $(LIB_STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< generated/spec_invoke.c $(ORACLE_OBJS) -o $@ $(LIB_STATIC) \
+	    -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusolver -lcublas -lcudart -lstdc++ -lm

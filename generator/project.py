@@ -62,6 +62,8 @@ def template_version(project: Project, space: SearchSpace) -> str:
     but not the code behind them."""
     h = hashlib.sha256()
     files = [space.path] + [project.template_path(t) for t in space.templates()]
+    if space.routine.spec is not None:
+        files.append(space.routine.spec.path)
     files.append(project.template_path(MODULE_TEMPLATE))
     files += [project.template_path(t) for t in imported_templates(project, space.templates())]
     for f in files:

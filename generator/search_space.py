@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from . import precision as precision_mod
+from . import spec as spec_mod
 from .expr import DEVICE_LIMITS, Expr, compile_expr
 
 SLOTS: tuple[str, ...] = ("dim_x", "dim_y", "p0", "p1", "p2", "p3", "p4")
@@ -44,6 +45,12 @@ class Design:
     params: tuple[Param, ...]
     restrictions: tuple[Expr, ...]
     shape_restrictions: tuple[Expr, ...]
+    # spec routines: (name, expression) of the launch geometry beyond the block (e.g. grid_y),
+    # translated to C for runtime/spec_launch.c
+    launch: tuple[tuple[str, Expr], ...] = ()
+    # spec routines: which calls a kernel can serve at run time (also shape restrictions when
+    # tuning); translated to C for the runtime's dispatch
+    fits: tuple[Expr, ...] = ()
 
     def configs(self) -> Iterator[dict[str, int]]:
         """The product of the parameter lists, first parameter slowest (declared order)."""
@@ -79,6 +86,7 @@ class Routine:
     bytes: Expr
     vendor: str
     default: DefaultKernel
+    spec: Any = None           # spec_mod.Spec of a routine declared in spec/routines/
 
     @property
     def dispatch_dims(self) -> tuple[str, ...]:
@@ -86,6 +94,8 @@ class Routine:
         depend on k (GEMV, TRSV, the factorizations) is looked up with k = 1, while its square
         shapes are tuned as (n, n, n): its emitted rules give k as 1, so that a call can match a
         tuned shape exactly."""
+        if self.spec is not None:
+            return tuple(d for d in ("m", "n", "k") if d in self.spec.dims)
         has_k = "k" in self.flops.names or "k" in self.bytes.names
         return ("m", "n", "k") if has_k else ("m", "n")
 
@@ -120,7 +130,7 @@ def variant_flags(variant: str) -> tuple[int, int]:
     if len(variant) == 2 and variant[0] in "lu" and variant[1] in "nt":
         return int(variant[0] == "u"), int(variant[1] == "t")
     if len(variant) == 1:
-        return int(variant in ("t", "u")), 0
+        return int(variant in ("t", "u", "r")), 0
     return 0, 0
 
 
@@ -131,12 +141,16 @@ class SearchSpace:
     designs: tuple[Design, ...]
     batch: Expr
     sets: tuple[ShapeSet, ...]
+    # a spec routine's driver as a tuned candidate: its parameters (e.g. the leaf size), no template
+    driver: Design | None = None
 
     # -- designs and names -------------------------------------------------------------------
     def design(self, name: str) -> Design:
         for d in self.designs:
             if d.name == name:
                 return d
+        if self.driver is not None and name == DRIVER_DESIGN:
+            return self.driver
         raise KeyError(f"{self.path}: no design {name!r}")
 
     def templates(self) -> list[str]:
@@ -175,7 +189,21 @@ class SearchSpace:
         return out
 
     def problem_env(self, shape: Shape, prec: str) -> dict[str, Any]:
-        return {"m": shape.m, "n": shape.n, "k": shape.k, "elem": precision_mod.get(prec).elem}
+        env = {"m": shape.m, "n": shape.n, "k": shape.k, "elem": precision_mod.get(prec).elem}
+        env.update(self.spec_env(shape))
+        return env
+
+    def spec_env(self, shape: Shape) -> dict[str, Any]:
+        """A spec routine's names at a tuned shape: its dims from the shape's slots, its variant
+        option from the variant letter, the other options 0 (the tuned representative: lower,
+        op N, non-unit), and its derived sizes. Empty for other routines."""
+        spec = self.routine.spec
+        if spec is None:
+            return {}
+        opts = {o.name: 0 for o in spec.options}
+        opts[spec.variant] = spec.option(spec.variant).type.letters.index(shape.variant)
+        dims = {d: getattr(shape, d) for d in spec.dims}
+        return spec.evaluate(dims, opts, precision_mod.get("d").elem)
 
     def flops(self, shape: Shape, prec: str) -> float:
         return self.routine.flops(self.problem_env(shape, prec))
@@ -259,10 +287,14 @@ def _int_list(values: Any, where: str, minimum: int = 1) -> tuple[int, ...]:
     return tuple(values)
 
 
-def _load_design(t: Mapping[str, Any], where: str) -> Design:
+DRIVER_DESIGN = "driver"
+
+
+def _load_design(t: Mapping[str, Any], where: str, spec_names: frozenset[str] = frozenset(),
+                 template_required: bool = True) -> Design:
     name = _need(t, "name", where, str)
     where = f"{where} {name!r}"
-    template = _need(t, "template", where, str)
+    template = _need(t, "template", where, str) if template_required else ""
     params: list[Param] = []
     for i, p in enumerate(_need(t, "params", where, list)):
         pw = f"{where} params[{i}]"
@@ -281,11 +313,17 @@ def _load_design(t: Mapping[str, Any], where: str) -> Design:
     base = set(pnames) | {"elem", "prec"} | set(DEVICE_LIMITS)
     restrictions = tuple(compile_expr(e, base, f"{where} restriction")
                          for e in t.get("restrictions", []))
-    shape_restrictions = tuple(compile_expr(e, base | set(SHAPE_NAMES), f"{where} shape restriction")
-                               for e in t.get("shape_restrictions", []))
-    threads = compile_expr(_need(t, "threads", where, str), pnames, f"{where} threads")
+    shape_names = base | set(SHAPE_NAMES) | spec_names
+    fits = tuple(compile_expr(e, (shape_names - {"mode", "ta", "tb"}), f"{where} fits")
+                 for e in t.get("fits", []))
+    shape_restrictions = fits + tuple(compile_expr(e, shape_names, f"{where} shape restriction")
+                                      for e in t.get("shape_restrictions", []))
+    threads = compile_expr(t.get("threads", "1"), pnames, f"{where} threads")
+    launch = tuple((k, compile_expr(v, shape_names - {"mode"}, f"{where} launch.{k}"))
+                   for k, v in sorted(t.get("launch", {}).items()))
     return Design(name=name, template=template, threads=threads, params=tuple(params),
-                  restrictions=restrictions, shape_restrictions=shape_restrictions)
+                  restrictions=restrictions, shape_restrictions=shape_restrictions, launch=launch,
+                  fits=fits)
 
 
 def _load_sets(t: Mapping[str, Any], variants: tuple[str, ...], where: str) -> tuple[ShapeSet, ...]:
@@ -324,16 +362,35 @@ def load(path: str | Path) -> SearchSpace:
     precisions = tuple(_need(r, "precisions", rw, list))
     for p in precisions:
         precision_mod.get(p)
-    variants = tuple(_need(r, "variants", rw, list))
     dflt = _need(r, "default", rw, dict)
-    routine = Routine(
-        name=_need(r, "name", rw, str), precisions=precisions, variants=variants,
-        flops=compile_expr(_need(r, "flops", rw, str), PROBLEM_NAMES, f"{rw} flops"),
-        bytes=compile_expr(_need(r, "bytes", rw, str), PROBLEM_NAMES, f"{rw} bytes"),
-        vendor=_need(r, "vendor", rw, str),
-        default=DefaultKernel(design=_need(dflt, "design", f"{rw}.default", str),
-                              params=dict(_need(dflt, "params", f"{rw}.default", dict))))
-    designs = tuple(_load_design(d, f"{where} [[design]]") for d in _need(data, "design", where, list))
+    default = DefaultKernel(design=_need(dflt, "design", f"{rw}.default", str),
+                            params=dict(_need(dflt, "params", f"{rw}.default", dict)))
+    name = _need(r, "name", rw, str)
+    spec_path = path.parent.parent / "spec" / "routines" / f"{name}.toml"
+    if "flops" not in r and spec_path.is_file():
+        # declared once: variants, counts and the vendor come from the routine's spec
+        spec = spec_mod.load(spec_path)
+        routine = Routine(name=name, precisions=precisions, variants=spec.variants,
+                          flops=spec.flops, bytes=spec.bytes,
+                          vendor="cublas" if spec.vendor != "none" else "none",
+                          default=default, spec=spec)
+        spec_names = frozenset(spec.env_names())
+    else:
+        routine = Routine(
+            name=name, precisions=precisions, variants=tuple(_need(r, "variants", rw, list)),
+            flops=compile_expr(_need(r, "flops", rw, str), PROBLEM_NAMES, f"{rw} flops"),
+            bytes=compile_expr(_need(r, "bytes", rw, str), PROBLEM_NAMES, f"{rw} bytes"),
+            vendor=_need(r, "vendor", rw, str), default=default)
+        spec_names = frozenset()
+    variants = routine.variants
+    designs = tuple(_load_design(d, f"{where} [[design]]", spec_names)
+                    for d in _need(data, "design", where, list))
+    driver = None
+    if "driver" in data:
+        if routine.spec is None or routine.spec.driver == "none":
+            raise SearchSpaceError(f"{where} [driver]: only a spec routine with a driver has one")
+        driver = _load_design({"name": DRIVER_DESIGN, **data["driver"]}, f"{where} [driver]",
+                              spec_names, template_required=False)
     names = [d.name for d in designs]
     if len(names) != len(set(names)):
         raise SearchSpaceError(f"{where}: design names are not unique: {names}")
@@ -350,7 +407,7 @@ def load(path: str | Path) -> SearchSpace:
                          set(PROBLEM_NAMES[:3]) | {"bytes", "elem"} | set(DEVICE_LIMITS),
                          f"{where} [shapes] batch")
     return SearchSpace(path=path, routine=routine, designs=designs, batch=batch,
-                       sets=_load_sets(shapes, variants, f"{where} [shapes]"))
+                       sets=_load_sets(shapes, variants, f"{where} [shapes]"), driver=driver)
 
 
 def load_routine(search_space_dir: str | Path, routine: str) -> SearchSpace:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from .prune import applicable, static_prune
-from .search_space import SLOTS, Candidate, SearchSpace, Shape, candidates
+from .search_space import SLOTS, Candidate, SearchSpace, Shape, candidates, config_json
 
 VENDOR_DESIGN = "vendor"
 # `vendor = "none"` in a search space: the vendor has no such routine, nothing to measure
@@ -93,6 +93,15 @@ def build_plan(space: SearchSpace, precisions: Iterable[str], device: Mapping[st
                                        design=VENDOR_DESIGN, config="{}",
                                        slots={s: 0 for s in SLOTS},
                                        module=None, **common))
+            spec, driver = space.routine.spec, space.driver
+            if driver is not None and not spec.kernels(space.spec_env(shape)):
+                # the driver serves what the kernels do not; its leaf steps are the library's own
+                # dispatched calls, so the tuner times it through the library (no module)
+                for cfg in driver.configs():
+                    plan.tasks.append(Task(
+                        id=len(plan.tasks), kernel=space.kernel_name(prec, driver, shape.variant, cfg),
+                        design=driver.name, config=config_json(cfg), slots=driver.slots(cfg),
+                        module=None, **common))
             for cand in live:
                 if not applicable(cand, shape, device):
                     continue

@@ -346,7 +346,28 @@ shoal_status shoal_imax_device(shoal_handle handle, const int *values, int64_t c
 shoal_status shoal_blas2_kernel_name(shoal_handle handle, const char *routine, char precision, int pointer_array,
                                      const char *variant, int m, int n, const char **name);
 
+typedef enum shoal_side {
+    SHOAL_SIDE_LEFT = 0,    /* side = 'L': op(A) X = alpha B */
+    SHOAL_SIDE_RIGHT = 1    /* side = 'R': X op(A) = alpha B */
+} shoal_side;
+
+/* Which kernel serves a call of a spec routine (include/shoal_routines.h): "vendor",
+ * "driver" (a sequence of dispatched steps) or a kernel name; the call's arguments as the
+ * routine's entry point takes them are not needed: routine, precision, pointer_array, the
+ * option values in the spec's order (NULL: all 0) and the dimensions in the spec's order.
+ * *name is a static string. For tests and benchmarks. */
+shoal_status shoal_spec_kernel_name(shoal_handle handle, const char *routine, char precision, int pointer_array,
+                                    const int *options, const int *dims, const char **name);
+
+/* Device workspace of a handle, allocated by shoal_create and used by the routines served by a
+ * driver (pointer arrays of sub-matrices); calls never allocate. Bytes held. */
+shoal_status shoal_get_workspace_size(shoal_handle handle, size_t *bytes);
+
 #ifdef __cplusplus
 }
 #endif
+
+/* The routines declared by specs (generated from spec/routines/). */
+#include "shoal_routines.h"
+
 #endif /* SHOAL_H */

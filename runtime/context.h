@@ -39,7 +39,15 @@ struct shoal_context {
     const shoal_table *lapack_table[SHOAL_LAPACK_N_ROUTINES]; /* NULL: portable default */
     shoal_dispatch_cache lapack_cache[SHOAL_LAPACK_N_ROUTINES];
     int *scratch;                  /* one device int: shoal_imax_device's result */
+    /* spec routines (runtime/spec_run.h): a table and a dispatch cache per routine */
+    const shoal_table **spec_table;
+    shoal_dispatch_cache *spec_cache;
+    /* drivers' workspace: pointer arrays of sub-matrices, SHOAL_WS_OPERANDS x SHOAL_WS_POINTERS */
+    void **ws_ptrs;
 };
+
+#define SHOAL_WS_OPERANDS 3
+#define SHOAL_WS_POINTERS (1 << 16)
 
 #ifdef __cplusplus
 extern "C" {

@@ -23,7 +23,11 @@ enum shoal_design {
     SHOAL_DESIGN_STAGED_PTR = 10,    /* the staged design for pointer arrays, moved problem by problem */
     SHOAL_DESIGN_GROUP_PTR = 11,     /* gemv: the group design for pointer arrays, pipelined, problem by
                                         problem */
-    SHOAL_DESIGN_VMMA = 12           /* gemm_vbatched, double: vtiled's grid on FP64 tensor cores */
+    SHOAL_DESIGN_VMMA = 12,          /* gemm_vbatched, double: vtiled's grid on FP64 tensor cores */
+    /* spec routines (runtime/spec_run.h): the driver's entry (p[0] = its leaf size), and the
+       kernels, SHOAL_DESIGN_SPEC + the design's index in the search space */
+    SHOAL_DESIGN_DRIVER = 31,
+    SHOAL_DESIGN_SPEC = 32
 };
 
 enum shoal_mode { SHOAL_MODE_STRIDED = 0, SHOAL_MODE_ARRAY = 1 };
@@ -85,5 +89,6 @@ SHOAL_ROUTINE_TABLES(gemv)
 SHOAL_ROUTINE_TABLES(trsv)
 SHOAL_ROUTINE_TABLES(gemv_vbatched)
 SHOAL_ROUTINE_TABLES(gemm_vbatched)
+/* the spec routines' tables are declared by their registry (generated/spec_registry.c) */
 
 #endif

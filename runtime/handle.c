@@ -4,6 +4,7 @@
 
 #include "context.h"
 #include "dispatch.h"
+#include "spec_run.h"
 
 struct shoal_context *shoal_context_get(shoal_handle h)
 {
@@ -55,6 +56,24 @@ shoal_status shoal_create(shoal_handle *handle)
         ctx->lapack_table[r] = shoal_select_table(ri->tables, *ri->n_tables, ctx->device_name, ctx->cc_major,
                                                   ctx->cc_minor, &level);
     }
+    ctx->spec_table = calloc((size_t)shoal_spec_n_routines + 1, sizeof *ctx->spec_table);
+    ctx->spec_cache = calloc((size_t)shoal_spec_n_routines + 1, sizeof *ctx->spec_cache);
+    if (!ctx->spec_table || !ctx->spec_cache ||
+        cudaMalloc((void **)&ctx->ws_ptrs, sizeof(void *) * SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS) != cudaSuccess) {
+        free(ctx->spec_table);
+        free(ctx->spec_cache);
+        cudaFree(ctx->scratch);
+        cusolverDnDestroy(ctx->cusolver);
+        cublasDestroy(ctx->cublas);
+        free(ctx);
+        return SHOAL_STATUS_ALLOC_FAILED;
+    }
+    for (int r = 0; r < shoal_spec_n_routines; ++r) {
+        const shoal_spec_routine *sr = &shoal_spec_routines[r];
+        int level = 0;
+        ctx->spec_table[r] = shoal_select_table(sr->tables, *sr->n_tables, ctx->device_name, ctx->cc_major,
+                                                ctx->cc_minor, &level);
+    }
     ctx->magic = SHOAL_CONTEXT_MAGIC;
     *handle = ctx;
     return SHOAL_STATUS_SUCCESS;
@@ -67,6 +86,9 @@ shoal_status shoal_destroy(shoal_handle handle)
     cublasDestroy(ctx->cublas);
     cusolverDnDestroy(ctx->cusolver);
     cudaFree(ctx->scratch);
+    cudaFree(ctx->ws_ptrs);
+    free(ctx->spec_table);
+    free(ctx->spec_cache);
     ctx->magic = 0;
     free(ctx);
     return SHOAL_STATUS_SUCCESS;
@@ -105,5 +127,14 @@ shoal_status shoal_get_dispatch_info(shoal_handle handle, const char **table_dev
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
     if (table_device) *table_device = ctx->gemm_table ? ctx->gemm_table->device_name : "portable";
     if (match_level) *match_level = ctx->gemm_match_level;
+    return SHOAL_STATUS_SUCCESS;
+}
+
+shoal_status shoal_get_workspace_size(shoal_handle handle, size_t *bytes)
+{
+    struct shoal_context *ctx = shoal_context_get(handle);
+    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
+    if (!bytes) return SHOAL_STATUS_INVALID_VALUE;
+    *bytes = sizeof(void *) * SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS;
     return SHOAL_STATUS_SUCCESS;
 }

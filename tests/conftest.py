@@ -34,6 +34,7 @@ CASE_PROGRAMS = {
     "gpu_blas2_case": "test_blas2_gpu",
     "blas2_args_case": "test_blas2_args",
     "gpu_vbatched_gemm_case": "test_vbatched_gemm_gpu",
+    "gpu_spec_case": "test_spec_gpu",
 }
 
 

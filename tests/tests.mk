@@ -62,3 +62,16 @@ $(TEST_BIN_DIR)/test_chol_qr_gpu: tests/gpu/test_chol_qr_gpu.c tuner/spec_chol_q
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_chol_qr.c tuner/host_chol_qr.c $(GPU_TEST_OBJ) -o $@ \
 	    $(LDLIBS_SHOAL) -lm
+
+# Spec routines: the generated argument tests (no GPU) and the GPU cases through the public entry
+# points, judged by the shared oracle harness.
+TEST_BINS += $(TEST_BIN_DIR)/test_spec_args $(TEST_BIN_DIR)/test_spec_gpu
+$(TEST_BIN_DIR)/test_spec_args: generated/test_spec_args.c include/shoal.h $(LIB_SHARED)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS_SHOAL)
+# the harness and the registry's internals (shoal_spec_served_by) come from the static library
+$(TEST_BIN_DIR)/test_spec_gpu: tests/gpu/test_spec_gpu.c tests/gpu/spec_cases.h generated/spec_cases.c \
+                               generated/spec_invoke.c $(ORACLE_OBJS) $(GPU_TEST_OBJ) $(LIB_STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/gpu $< generated/spec_cases.c generated/spec_invoke.c $(ORACLE_OBJS) $(GPU_TEST_OBJ) \
+	    -o $@ $(LIB_STATIC) -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusolver -lcublas -lcudart -lstdc++ -lm

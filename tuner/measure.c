@@ -9,6 +9,7 @@
 #include "gemm_launch.h"
 #include "blas2_launch.h"
 #include "lapack_launch.h"
+#include "spec_run.h"
 #include "measure_internal.h"
 
 static int sticky(cudaError_t e)
@@ -87,6 +88,7 @@ void tuner_measure_release(measure_env *env)
     tuner_release_lapack(env);
     tuner_release_blas2(env);
     tuner_release_vbatched(env);
+    tuner_release_spec(env);
 }
 
 static int is_blas2(const char *routine)
@@ -110,7 +112,8 @@ static int hardware_prune(const measure_env *env, const tuner_task *t, const sho
         tuner_fail(res, "launch_failed", e, "attributes");
         return 1;
     }
-    const int threads = gemm ? kd->dim_x * kd->dim_y : blas2 ? shoal_blas2_threads(kd) : shoal_lapack_threads(kd);
+    const int spec = kd->design >= SHOAL_DESIGN_SPEC;
+    const int threads = gemm || spec ? kd->dim_x * kd->dim_y : blas2 ? shoal_blas2_threads(kd) : shoal_lapack_threads(kd);
     const size_t smem = gemm    ? shoal_gemm_dynamic_smem(kd, t->m, t->n, t->k)
                         : blas2 ? shoal_blas2_dynamic_smem(kd, t->m, t->n)
                                 : 0;
@@ -122,7 +125,9 @@ static int hardware_prune(const measure_env *env, const tuner_task *t, const sho
                  attr.maxThreadsPerBlock);
         return 1;
     }
-    const int fits = gemm    ? shoal_gemm_kernel_fits(kd, t->m, t->n, t->k, t->array_mode, env->smem_optin)
+    /* a spec kernel's fit to the shape was decided by the generator's shape restrictions */
+    const int fits = spec    ? 1
+                     : gemm  ? shoal_gemm_kernel_fits(kd, t->m, t->n, t->k, t->array_mode, env->smem_optin)
                      : blas2 ? shoal_blas2_kernel_fits(kd, t->m, t->n, t->array_mode, env->smem_optin)
                              : shoal_lapack_kernel_fits(kd, t->m, t->n);
     if (!fits) {
@@ -156,6 +161,24 @@ void tuner_measure(measure_env *env, const tuner_task *t, const void *kernel, ta
     shoal_kernel_desc kd_storage;
     const shoal_kernel_desc *kd = NULL;
     res->status = "ok";
+    const int spec = shoal_spec_routine_id(t->routine);
+    if (spec >= 0) {
+        if (kernel) {
+            memset(&kd_storage, 0, sizeof kd_storage);
+            kd_storage.name = t->kernel;
+            kd_storage.precision = t->prec;
+            kd_storage.variant = (unsigned char)t->variant;
+            kd_storage.design = (unsigned char)shoal_spec_design_id(&shoal_spec_routines[spec], t->design);
+            kd_storage.dim_x = (short)t->dim_x;
+            kd_storage.dim_y = (short)(t->dim_y > 0 ? t->dim_y : 1);
+            for (int i = 0; i < (int)(sizeof kd_storage.p / sizeof kd_storage.p[0]); ++i) kd_storage.p[i] = (short)t->p[i];
+            kd_storage.func = kernel;
+            kd = &kd_storage;
+            if (hardware_prune(env, t, kd, res)) return;
+        }
+        tuner_measure_spec(env, t, kd, res);
+        return;
+    }
     if (kernel) {
         memset(&kd_storage, 0, sizeof kd_storage);
         kd_storage.name = t->kernel;

@@ -17,6 +17,8 @@ typedef struct task_result {
 struct lapack_bufs;
 struct blas2_bufs;
 struct vgemm_bufs;
+struct spec_bufs;
+struct shoal_context;
 
 typedef struct measure_env {
     cublasHandle_t cublas;
@@ -32,6 +34,8 @@ typedef struct measure_env {
     struct lapack_bufs *lapack;   /* operands of the current factorization shape */
     struct blas2_bufs *blas2;     /* ... of the current gemv / trsv / gemv_vbatched shape */
     struct vgemm_bufs *vgemm;     /* ... of the current gemm_vbatched shape */
+    struct spec_bufs *spec;       /* ... of the current spec routine's shape (measure_spec.c) */
+    struct shoal_context *shoal;  /* a library handle: spec drivers run through the library */
 } measure_env;
 
 /* kernel is a cudaKernel_t cast to a pointer (NULL for the vendor task). */

@@ -37,5 +37,8 @@ void tuner_release_gemm(measure_env *env);
 void tuner_release_lapack(measure_env *env);
 void tuner_release_blas2(measure_env *env);
 void tuner_release_vbatched(measure_env *env);
+/* Spec routines (spec/routines/): kd is a kernel, or NULL for the vendor or the driver. */
+void tuner_measure_spec(measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd, task_result *res);
+void tuner_release_spec(measure_env *env);
 
 #endif

@@ -50,11 +50,16 @@ def tuned(conn, device, add, version):
     return conn
 
 
+# the spec routines' glue (generator/emit_spec.py), emitted with no spec routine in a fixture project
+SPEC_FILES = ["spec_api.c", "spec_registry.c", "test_spec_args.c", "spec_invoke.c", "spec_cases.c"]
+
+
 def test_empty_database_emits_defaults_only(tmp_path, project, space):
     out = tmp_path / "gen"
     res = emit_from_path(tmp_path / "missing.sqlite", project, [space], out)
     assert sorted(p.name for p in res.written) == sorted(
-        [f"gemm_{p}_{v}.cu" for p in "sd" for v in ("nn", "nt", "tn", "tt")] + ["gemm_tables.c", "sources.mk"])
+        [f"gemm_{p}_{v}.cu" for p in "sd" for v in ("nn", "nt", "tn", "tt")] + ["gemm_tables.c", "sources.mk"]
+        + SPEC_FILES)
     c = (out / "gemm_tables.c").read_text()
     names = _kernel_names(c)
     assert names == sorted(f"shoal_{p}gemm_" + DEFAULT.format(v=v) for p in "sd" for v in VARIANTS)
@@ -98,11 +103,11 @@ def test_emission_from_winners(tmp_path, project, space, tuned, capsys):
 def test_emission_is_deterministic_and_writes_only_changes(tmp_path, project, space, tuned):
     out = tmp_path / "gen"
     first = emit(tuned, project, [space], out)
-    assert len(first.written) == 10
+    assert len(first.written) == 10 + len(SPEC_FILES)
     before = _files(out)
     mtimes = {p: p.stat().st_mtime_ns for p in out.iterdir()}
     again = emit(tuned, project, [space], out)
-    assert again.written == [] and len(again.unchanged) == 10
+    assert again.written == [] and len(again.unchanged) == 10 + len(SPEC_FILES)
     assert _files(out) == before
     assert {p: p.stat().st_mtime_ns for p in out.iterdir()} == mtimes
     # through a dump and a reload (a fresh checkout): the same bytes

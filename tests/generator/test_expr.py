@@ -33,7 +33,6 @@ def test_arithmetic_comparisons_and_functions():
     "min + 1",
     "(y := 1)",
     "{'a': 1}",
-    "x if x else 0",
 ])
 def test_rejects_unsafe_or_unknown_constructs(src):
     with pytest.raises(ExprError):

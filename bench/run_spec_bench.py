@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Runs build/bin/shoal_spec_bench for every spec routine and precision and writes the CSV and a
+Markdown table of shoal against the peer (ratio = peer time / shoal time; roof = the share of
+the copy bandwidth of the same run that the call's bytes take)."""
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZES = ["2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"]
+# the form the peer takes: cuBLAS's batched TRSM takes pointer arrays; SYRK's peer, the full
+# product by strided batched GEMM, takes strided operands
+RUNS = [("trsm", "array"), ("syrk", "strided")]
+
+
+def table(rows: list[dict]) -> str:
+    out = ["| routine | p | variant | n | batch | shoal Gflop/s | served by | peer Gflop/s | x peer | "
+           "shoal % roof | own (no vendor) Gflop/s |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    key = lambda r: (r["routine"], r["prec"], r["variant"], int(r["n"]))  # noqa: E731
+    groups: dict = {}
+    for r in rows:
+        groups.setdefault(key(r), {})[r["method"]] = r
+    for k in sorted(groups):
+        g = groups[k]
+        s, p, o = g.get("shoal"), g.get("peer"), g.get("shoal_own")
+        if not s:
+            continue
+        ratio = float(p["median_ms"]) / float(s["median_ms"]) if p else float("nan")
+        out.append(f"| {k[0]} | {k[1]} | {k[2]} | {k[3]} | {s['batch']} | {float(s['gflops']):.0f} | "
+                   f"{s['served_by']} | {float(p['gflops']) if p else float('nan'):.0f} | {ratio:.2f} | "
+                   f"{float(s['roof_pct']):.0f} | {float(o['gflops']) if o else float('nan'):.0f} |")
+    return "\n".join(out) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "spec.csv"))
+    ap.add_argument("--sizes", default=",".join(SIZES))
+    ap.add_argument("--precisions", default="s,d")
+    args = ap.parse_args()
+    exe = ROOT / "build" / "bin" / "shoal_spec_bench"
+    rows: list[dict] = []
+    for routine, form in RUNS:
+        for p in args.precisions.split(","):
+            proc = subprocess.run([str(exe), routine, p, form, *args.sizes.split(",")], capture_output=True,
+                                  text=True)
+            sys.stderr.write(proc.stderr)
+            if proc.returncode != 0:
+                print(f"{routine} {p}: exit {proc.returncode}", file=sys.stderr)
+                continue
+            rows += list(csv.DictReader(io.StringIO(proc.stdout)))
+    if not rows:
+        return 1
+    out = Path(args.out)
+    with out.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    md = table(rows)
+    out.with_suffix(".md").write_text(md)
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

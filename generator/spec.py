@@ -1,0 +1,232 @@
+"""Routine specs: `spec/routines/<r>.toml` declares a routine once (docs/adding-a-routine.md).
+
+A spec names the routine's options, dimensions, scalars and operands (shapes as expressions),
+how its tables are split into variants, its flop and byte counts, its oracle, its vendor call
+and what serves it. The generator derives from it the public prototypes, the argument checks
+in their documented order, the runtime registry, the vendor call, the argument tests and the
+docs table (generator/emit_spec.py). Expressions are the search spaces' safe Python subset
+(generator/expr.py), translated to C by `c_expr` for the emitted code."""
+from __future__ import annotations
+
+import ast
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .expr import Expr, ExprError, compile_expr
+
+
+class SpecError(ValueError):
+    """A spec file is malformed; the message names the file and the entry."""
+
+
+@dataclass(frozen=True)
+class OptionType:
+    c_type: str
+    values: tuple[str, str]        # C enumerators for 0 and 1
+    letters: str                   # variant letters for 0 and 1 (LAPACK's characters)
+    doc: str
+
+
+OPTION_TYPES: dict[str, OptionType] = {
+    "side": OptionType("shoal_side", ("SHOAL_SIDE_LEFT", "SHOAL_SIDE_RIGHT"), "lr",
+                       "SHOAL_SIDE_LEFT or SHOAL_SIDE_RIGHT"),
+    "uplo": OptionType("shoal_fill_mode", ("SHOAL_FILL_LOWER", "SHOAL_FILL_UPPER"), "lu",
+                       "SHOAL_FILL_LOWER or SHOAL_FILL_UPPER"),
+    "op": OptionType("shoal_operation", ("SHOAL_OP_N", "SHOAL_OP_T"), "nt",
+                     "SHOAL_OP_N or SHOAL_OP_T"),
+    "diag": OptionType("shoal_diag", ("SHOAL_DIAG_NON_UNIT", "SHOAL_DIAG_UNIT"), "nu",
+                       "SHOAL_DIAG_NON_UNIT or SHOAL_DIAG_UNIT"),
+}
+ACCESS = ("in", "out", "inout")
+# the dispatch dimensions of a rule, in the runtime's order (dims[3] of runtime/dispatch.h)
+SLOT_NAMES = ("m", "n", "k")
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    type: OptionType
+
+
+@dataclass(frozen=True)
+class Operand:
+    name: str
+    access: str
+    rows: Expr
+    cols: Expr
+
+    @property
+    def ld(self) -> str:
+        return f"ld{self.name.lower()}"
+
+    @property
+    def stride(self) -> str:
+        return f"stride{self.name}"
+
+
+@dataclass(frozen=True)
+class Spec:
+    path: Path
+    name: str
+    summary: str
+    notes: str
+    options: tuple[Option, ...]
+    dims: tuple[str, ...]
+    scalars: tuple[str, ...]
+    derived: tuple[tuple[str, Expr], ...]
+    operands: tuple[Operand, ...]
+    variant: str                   # the option whose value indexes the variants
+    flops: Expr
+    bytes: Expr
+    quick_return: Expr
+    oracle: str
+    vendor: str                    # C call template, or "none"
+    peer: str                      # "vendor", a C call template, or "none"
+    kernels: Expr                  # which calls the kernels serve
+    driver: str                    # the driver of the rest ("none": the kernels serve all)
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        return tuple(self.option(self.variant).type.letters)
+
+    def option(self, name: str) -> Option:
+        for o in self.options:
+            if o.name == name:
+                return o
+        raise KeyError(name)
+
+    def slot_of(self, dim: str) -> int:
+        """A spec dimension's place in the rule's (m, n, k)."""
+        return SLOT_NAMES.index(dim)
+
+    def env_names(self) -> set[str]:
+        return set(self.dims) | {o.name for o in self.options} | {d for d, _ in self.derived}
+
+    def evaluate(self, dims: dict[str, int], opts: dict[str, int], elem: int = 8) -> dict[str, int]:
+        """The expression environment of one call: dims, options, derived sizes, elem."""
+        env: dict[str, int] = {**dims, **opts, "elem": elem}
+        for name, e in self.derived:
+            env[name] = e(env)
+        return env
+
+
+# ---- expressions in C --------------------------------------------------------------------
+
+_C_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "/", ast.Mod: "%"}
+_C_CMPOPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+_C_FUNCS = {"min": "SHOAL_MIN", "max": "SHOAL_MAX", "ceil_div": "SHOAL_CEIL_DIV"}
+
+
+def c_expr(e: Expr, rename: dict[str, str] | None = None) -> str:
+    """The C spelling of a spec expression over non-negative 64-bit integers (floor division
+    is C's division there). Names may be renamed (e.g. `t` -> a local)."""
+    rename = rename or {}
+
+    def go(n: ast.AST) -> str:
+        if isinstance(n, ast.Expression):
+            return go(n.body)
+        if isinstance(n, ast.Name):
+            return rename.get(n.id, n.id)
+        if isinstance(n, ast.Constant) and isinstance(n.value, int):
+            return f"{n.value}LL" if abs(n.value) > 2**31 - 1 else str(n.value)
+        if isinstance(n, ast.BinOp) and type(n.op) in _C_BINOPS:
+            return f"({go(n.left)} {_C_BINOPS[type(n.op)]} {go(n.right)})"
+        if isinstance(n, ast.Compare) and len(n.ops) == 1 and type(n.ops[0]) in _C_CMPOPS:
+            return f"({go(n.left)} {_C_CMPOPS[type(n.ops[0])]} {go(n.comparators[0])})"
+        if isinstance(n, ast.BoolOp):
+            op = " && " if isinstance(n.op, ast.And) else " || "
+            return "(" + op.join(go(v) for v in n.values) + ")"
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not):
+            return f"(!{go(n.operand)})"
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
+            return f"(-{go(n.operand)})"
+        if isinstance(n, ast.IfExp):
+            return f"({go(n.test)} ? {go(n.body)} : {go(n.orelse)})"
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _C_FUNCS \
+                and len(n.args) == 2:
+            return f"{_C_FUNCS[n.func.id]}({go(n.args[0])}, {go(n.args[1])})"
+        raise SpecError(f"{e.where}: {e.source!r}: {ast.dump(n)[:60]} has no C translation")
+
+    return go(ast.parse(e.source.strip(), mode="eval"))
+
+
+# ---- loading -------------------------------------------------------------------------------
+
+def _need(t: dict, key: str, where: str, kind: type) -> object:
+    if key not in t:
+        raise SpecError(f"{where}: missing {key!r}")
+    if not isinstance(t[key], kind):
+        raise SpecError(f"{where}: {key!r} must be a {kind.__name__}")
+    return t[key]
+
+
+def load(path: str | Path) -> Spec:
+    path = Path(path)
+    where = str(path)
+    try:
+        t = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{where}: {e}") from None
+    name = str(_need(t, "name", where, str))
+    if name != path.stem:
+        raise SpecError(f"{where}: declares routine {name!r}")
+    options = []
+    for o in _need(t, "options", where, list):
+        ty = o.get("type")
+        if ty not in OPTION_TYPES:
+            raise SpecError(f"{where}: option {o.get('name')!r}: type must be one of {list(OPTION_TYPES)}")
+        options.append(Option(str(o["name"]), OPTION_TYPES[ty]))
+    dims = tuple(_need(t, "dims", where, list))
+    bad = [d for d in dims if d not in SLOT_NAMES]
+    if bad or not dims:
+        raise SpecError(f"{where}: dims must be a non-empty subset of {SLOT_NAMES}")
+    scalars = tuple(_need(t, "scalars", where, list))
+    if any(s not in ("alpha", "beta") for s in scalars):
+        raise SpecError(f"{where}: scalars are alpha and/or beta")
+    names = set(dims) | {o.name for o in options}
+    derived = []
+    for dname, src in t.get("derived", {}).items():
+        derived.append((dname, compile_expr(src, names, f"{where} derived {dname}")))
+        names.add(dname)
+    operands = []
+    for i, o in enumerate(_need(t, "operands", where, list)):
+        ow = f"{where} operands[{i}]"
+        acc = _need(o, "access", ow, str)
+        if acc not in ACCESS:
+            raise SpecError(f"{ow}: access must be one of {ACCESS}")
+        operands.append(Operand(str(_need(o, "name", ow, str)), str(acc),
+                                compile_expr(str(_need(o, "rows", ow, str)), names, f"{ow} rows"),
+                                compile_expr(str(_need(o, "cols", ow, str)), names, f"{ow} cols")))
+    if len(operands) > 4:
+        raise SpecError(f"{where}: at most 4 operands (runtime/spec_abi.h)")
+    variant = str(_need(t, "variant", where, str))
+    if variant not in {o.name for o in options}:
+        raise SpecError(f"{where}: variant must name an option")
+    sized = names | {"elem"}
+    qr = t.get("quick_return", " or ".join(f"{d} == 0" for d in dims))
+    spec = Spec(
+        path=path, name=name, summary=str(_need(t, "summary", where, str)),
+        notes=str(t.get("notes", "")).strip(), options=tuple(options), dims=dims, scalars=scalars,
+        derived=tuple(derived), operands=tuple(operands), variant=variant,
+        flops=compile_expr(str(_need(t, "flops", where, str)), sized, f"{where} flops"),
+        bytes=compile_expr(str(_need(t, "bytes", where, str)), sized, f"{where} bytes"),
+        quick_return=compile_expr(qr, names, f"{where} quick_return"),
+        oracle=str(_need(t, "oracle", where, str)), vendor=str(_need(t, "vendor", where, str)),
+        peer=str(t.get("peer", "none")),
+        kernels=compile_expr(str(_need(t, "kernels", where, str)), names, f"{where} kernels"),
+        driver=str(t.get("driver", "none")))
+    for e in (spec.flops, spec.bytes, spec.quick_return, spec.kernels,
+              *(x for _, x in spec.derived), *(o.rows for o in spec.operands),
+              *(o.cols for o in spec.operands)):
+        c_expr(e)  # every expression must have a C spelling
+    return spec
+
+
+def discover(spec_dir: str | Path) -> list[Spec]:
+    """Every spec, sorted by routine name (the order of the emitted registry)."""
+    return [load(p) for p in sorted(Path(spec_dir).glob("*.toml"))]
+
+
+__all__ = ["Spec", "SpecError", "Operand", "Option", "OPTION_TYPES", "load", "discover", "c_expr",
+           "ExprError"]

@@ -1,0 +1,103 @@
+"""GPU test cases of the spec routines: `tests/cases/<routine>.toml` expanded into the C table
+`generated/spec_cases.c` that tests/gpu/test_spec_gpu.c runs (tests/cases/README.md)."""
+from __future__ import annotations
+
+import itertools
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .emit_spec import HEADER, Routine
+
+MAX_DIM = 1024
+MAX_BATCH = 10**7
+MAX_CASES = 2000
+FORMS = ("array", "strided")
+
+
+class CaseError(ValueError):
+    """A case table is malformed or out of bounds."""
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    routine: int
+    prec: str
+    form: str
+    opts: tuple[int, ...]
+    dims: tuple[int, ...]
+    batch: int
+    ld_pad: int
+    alpha: float
+    beta: float
+    nan: bool
+    vendor: bool
+
+
+def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
+    spec = r.spec
+    n_opt = len(spec.options)
+    opts = g.get("opts", "all")
+    if opts == "all":
+        opt_list = list(itertools.product((0, 1), repeat=n_opt))
+    else:
+        opt_list = [tuple(o) for o in opts]
+    for o in opt_list:
+        if len(o) != n_opt or any(v not in (0, 1) for v in o):
+            raise CaseError(f"{where}: options {o} must be {n_opt} values of 0 or 1")
+    dims = [tuple(d) for d in g.get("dims", [])]
+    if not dims:
+        raise CaseError(f"{where}: no dims")
+    for d in dims:
+        if len(d) != len(spec.dims) or any(not (0 <= x <= MAX_DIM) for x in d):
+            raise CaseError(f"{where}: dims {d} must be {len(spec.dims)} sizes in 0..{MAX_DIM}")
+    batch = int(g.get("batch", 100))
+    if not 1 <= batch <= MAX_BATCH:
+        raise CaseError(f"{where}: batch {batch} not in 1..{MAX_BATCH}")
+    precs = tuple(g.get("precisions", r.precisions))
+    forms = tuple(g.get("forms", FORMS))
+    if not set(precs) <= set(r.precisions) or not set(forms) <= set(FORMS):
+        raise CaseError(f"{where}: precisions {precs} / forms {forms} not served")
+    out = []
+    for p, f, o, d in itertools.product(precs, forms, opt_list, dims):
+        letters = "".join(opt.type.letters[v] for opt, v in zip(spec.options, o))
+        name = f"{p}{r.name}_{f}_{g['name']}_{letters}_{'x'.join(map(str, d))}"
+        out.append(Case(name, index, p, f, o, d, batch, int(g.get("ld_pad", 0)),
+                        float(g.get("alpha", 1.5)), float(g.get("beta", 0.5)),
+                        bool(g.get("nan", False)), bool(g.get("vendor", False))))
+    return out
+
+
+def load_cases(routines: list[Routine], cases_dir: Path) -> list[Case]:
+    cases: list[Case] = []
+    for i, r in enumerate(routines):
+        path = cases_dir / f"{r.name}.toml"
+        if not path.is_file():
+            raise CaseError(f"{path}: every spec routine needs a case table")
+        groups = tomllib.loads(path.read_text()).get("group", [])
+        mine: list[Case] = []
+        for j, g in enumerate(groups):
+            mine += _expand(r, i, g, f"{path} group[{j}] {g.get('name')!r}")
+        if not mine or len(mine) > MAX_CASES:
+            raise CaseError(f"{path}: {len(mine)} cases (1..{MAX_CASES} allowed)")
+        names = [c.name for c in mine]
+        if len(names) != len(set(names)):
+            raise CaseError(f"{path}: case names repeat (two groups share a name?)")
+        cases += mine
+    return cases
+
+
+def cases_c(cases: list[Case]) -> str:
+    out = [HEADER.rstrip(), "/* The GPU test cases of the spec routines (tests/cases/<r>.toml). */",
+           '#include "spec_cases.h"', "", "const spec_case spec_cases[] = {"]
+    for c in cases:
+        opts = ", ".join(map(str, c.opts)) or "0"
+        dims = ", ".join(map(str, c.dims))
+        out.append(f"    {{\"{c.name}\", {c.routine}, '{c.prec}', {int(c.form == 'array')}, {{{opts}}}, "
+                   f"{{{dims}}}, {c.batch}LL, {c.ld_pad}, {c.alpha!r}, {c.beta!r}, {int(c.nan)}, "
+                   f"{int(c.vendor)}}},")
+    if not cases:
+        out.append("    {0} /* no cases: a placeholder, since C has no zero-length arrays */")
+    out += ["};", f"const int spec_n_cases = {len(cases)};"]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,186 @@
+/* Oracles of the level-3 BLAS spec routines: trsm and syrk (oracle/oracle.h).
+ *
+ * trsm: dims {m, n}, opts {side, uplo, trans, diag}, operands A (t x t, t = m for side left,
+ *       n for right), B (m x n, overwritten by X).
+ * syrk: dims {n, k}, opts {uplo, trans}, operands A (n x k for trans N, k x n for T), C (n x n).
+ * Operands are packed column-major, ld = rows[o]. */
+#include "oracle.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Where the generators put what must not be read (the other triangle, a unit diagonal): large,
+ * so that a kernel which reads it is far off, yet finite in single precision. */
+static double garbage(unsigned long long *s) { return 1.0e6 * (2.0 + oracle_uniform(s)); }
+
+static int same_bits(const double *a, const double *b, long long count)
+{
+    return memcmp(a, b, (size_t)count * sizeof(double)) == 0;
+}
+
+/* ---- trsm ---------------------------------------------------------------------------------- */
+
+enum { TRSM_SIDE, TRSM_UPLO, TRSM_TRANS, TRSM_DIAG };
+
+/* The referenced triangle of A as the solve sees it: the other triangle reads as 0, a unit
+ * diagonal as 1. */
+static double tri_at(const double *A, int lda, int r, int c, int upper, int unit)
+{
+    if (r == c) return unit ? 1.0 : A[r + (long long)c * lda];
+    if (upper ? r > c : r < c) return 0.0;
+    return A[r + (long long)c * lda];
+}
+
+/* A: the stored triangle off-diagonal uniform [-1, 1) / t, the diagonal 1.5 .. 2.5 with a random
+ * sign (dominant: the solve is well conditioned in single precision), the other triangle (and a
+ * unit diagonal) garbage. B uniform. */
+static void trsm_generate(const oracle_problem *sh, unsigned long long seed, double *const in[])
+{
+    unsigned long long s = seed;
+    const int t = sh->rows[0], upper = sh->opts[TRSM_UPLO], unit = sh->opts[TRSM_DIAG];
+    double *A = in[0], *B = in[1];
+    for (int c = 0; c < t; ++c)
+        for (int r = 0; r < t; ++r) {
+            double v;
+            if (r == c) {
+                const double u = oracle_uniform(&s);
+                v = unit ? garbage(&s) : (u < 0 ? -1.0 : 1.0) * (2.0 + 0.5 * oracle_uniform(&s));
+            } else if (upper ? r < c : r > c) {
+                v = oracle_uniform(&s) / t;
+            } else {
+                v = garbage(&s);
+            }
+            A[r + (long long)c * t] = v;
+        }
+    const long long nb = (long long)sh->rows[1] * sh->cols[1];
+    for (long long e = 0; e < nb; ++e) B[e] = oracle_uniform(&s);
+}
+
+/* ||op(A) X - alpha B||_F / ((||A||_F ||X||_F + |alpha| ||B||_F) t eps) (side right:
+ * X op(A)), with ||A|| over the referenced triangle (a unit diagonal counting as ones): the
+ * normwise backward error of the solve, which substitution keeps below a small multiple of 1.
+ * alpha == 0: X must be exactly 0 (BLAS sets B = 0). INFINITY: A changed, or a non-finite X from
+ * finite inputs. With non-finite inputs there is nothing to check (0). */
+static double trsm_check(const oracle_problem *p, double eps)
+{
+    const int m = p->dims[0], n = p->dims[1];
+    const int side = p->opts[TRSM_SIDE], upper = p->opts[TRSM_UPLO], trans = p->opts[TRSM_TRANS],
+              unit = p->opts[TRSM_DIAG];
+    const int t = side ? n : m, lda = p->rows[0], ldb = p->rows[1];
+    const double *A = p->in[0], *B = p->in[1], *X = p->out[1];
+    const double alpha = p->alpha;
+    if (m < 1 || n < 1) return 0.0;
+    if (p->out[0] && !same_bits(p->out[0], A, (long long)lda * p->cols[0])) return INFINITY;
+
+    int finite = isfinite(alpha);
+    double na = 0.0, nb = 0.0, nx = 0.0;
+    for (int c = 0; c < t; ++c)
+        for (int r = 0; r < t; ++r) {
+            const double a = tri_at(A, lda, r, c, upper, unit);
+            finite = finite && isfinite(a);
+            na += a * a;
+        }
+    int x_finite = 1, x_zero = 1;
+    for (int c = 0; c < n; ++c)
+        for (int r = 0; r < m; ++r) {
+            const double b = B[r + (long long)c * ldb], x = X[r + (long long)c * ldb];
+            finite = finite && isfinite(b);
+            x_finite = x_finite && isfinite(x);
+            x_zero = x_zero && x == 0.0;
+            nb += b * b;
+            nx += x * x;
+        }
+    if (alpha == 0.0) return x_zero ? 0.0 : INFINITY;
+    if (!finite) return 0.0;
+    if (!x_finite) return INFINITY;
+
+    double nr = 0.0;
+    for (int c = 0; c < n; ++c)
+        for (int r = 0; r < m; ++r) {
+            double s = 0.0;
+            for (int l = 0; l < t; ++l) {
+                /* left: (op(A) X)(r, c) = sum_l op(A)(r, l) X(l, c); right: sum_l X(r, l) op(A)(l, c) */
+                const int ar = side ? l : r, ac = side ? c : l;
+                const double a = trans ? tri_at(A, lda, ac, ar, upper, unit) : tri_at(A, lda, ar, ac, upper, unit);
+                const double x = side ? X[r + (long long)l * ldb] : X[l + (long long)c * ldb];
+                s += a * x;
+            }
+            const double res = s - alpha * B[r + (long long)c * ldb];
+            nr += res * res;
+        }
+    if (nr == 0.0) return 0.0;
+    return sqrt(nr) / ((sqrt(na) * sqrt(nx) + fabs(alpha) * sqrt(nb)) * t * eps);
+}
+
+const oracle oracle_trsm = {"trsm", trsm_generate, trsm_check};
+
+/* ---- syrk ---------------------------------------------------------------------------------- */
+
+enum { SYRK_UPLO, SYRK_TRANS };
+
+static void syrk_generate(const oracle_problem *sh, unsigned long long seed, double *const in[])
+{
+    unsigned long long s = seed;
+    for (int o = 0; o < 2; ++o) {
+        const long long count = (long long)sh->rows[o] * sh->cols[o];
+        for (long long e = 0; e < count; ++e) in[o][e] = oracle_uniform(&s);
+    }
+}
+
+/* Elementwise against the reference computed in double on the stored triangle:
+ *     max |C_out(i, j) - c(i, j)| / (b(i, j) (k + 2) eps),
+ *     c = alpha sum_l op(A)(i, l) op(A)(j, l) + beta C_in(i, j),
+ *     b = |alpha| sum_l |op(A)(i, l) op(A)(j, l)| + |beta| |C_in(i, j)|,
+ * the componentwise bound of a dot product of length k followed by the scaling and the sum, so
+ * every element is held to its own bound however small it is (a norm of the whole C would hide a
+ * wrong small element). Terms that BLAS does not evaluate are left out: the product when
+ * alpha == 0 or k == 0 (A not read), the C_in term when beta == 0 (C not read: a NaN there must
+ * not show). An element with b = 0 must be exact. INFINITY: A changed, an element of the other
+ * triangle changed (bitwise), or a non-finite element where its inputs are finite. */
+static double syrk_check(const oracle_problem *p, double eps)
+{
+    const int n = p->dims[0], k = p->dims[1];
+    const int upper = p->opts[SYRK_UPLO], trans = p->opts[SYRK_TRANS];
+    const int lda = p->rows[0], ldc = p->rows[1];
+    const double *A = p->in[0], *Cin = p->in[1], *Cout = p->out[1];
+    const double alpha = p->alpha, beta = p->beta;
+    const int use_a = alpha != 0.0 && k > 0, use_c = beta != 0.0;
+    if (n < 1) return 0.0;
+    if (p->out[0] && !same_bits(p->out[0], A, (long long)lda * p->cols[0])) return INFINITY;
+
+    double worst = 0.0;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            const long long ij = i + (long long)j * ldc;
+            if (upper ? i > j : i < j) {
+                if (!same_bits(Cout + ij, Cin + ij, 1)) return INFINITY;
+                continue;
+            }
+            double dot = 0.0, mag = 0.0;
+            int finite = isfinite(alpha) && isfinite(beta);
+            if (use_a)
+                for (int l = 0; l < k; ++l) {
+                    const double ai = trans ? A[l + (long long)i * lda] : A[i + (long long)l * lda];
+                    const double aj = trans ? A[l + (long long)j * lda] : A[j + (long long)l * lda];
+                    finite = finite && isfinite(ai) && isfinite(aj);
+                    dot += ai * aj;
+                    mag += fabs(ai * aj);
+                }
+            double ref = use_a ? alpha * dot : 0.0, bound = use_a ? fabs(alpha) * mag : 0.0;
+            if (use_c) {
+                finite = finite && isfinite(Cin[ij]);
+                ref += beta * Cin[ij];
+                bound += fabs(beta) * fabs(Cin[ij]);
+            }
+            if (!finite) continue;
+            if (!isfinite(Cout[ij])) return INFINITY;
+            const double diff = fabs(Cout[ij] - ref);
+            if (diff == 0.0) continue;
+            if (bound == 0.0) return INFINITY;
+            const double err = diff / (bound * (k + 2) * eps);
+            if (err > worst) worst = err;
+        }
+    return worst;
+}
+
+const oracle oracle_syrk = {"syrk", syrk_generate, syrk_check};

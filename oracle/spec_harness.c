@@ -1,0 +1,225 @@
+#include "spec_harness.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What padding rows and unreferenced parts of an operand hold: a value no result contains, so
+ * a kernel that reads it shows up in the check. */
+#define PAD_VALUE 777.0
+
+static long long stride_of(const spec_harness *h, int o) { return h->ld[o] * (h->cols[o] > 0 ? h->cols[o] : 1); }
+
+static void to_elem(void *dst, const double *src, long long n, char prec)
+{
+    if (prec == 's')
+        for (long long i = 0; i < n; ++i) ((float *)dst)[i] = (float)src[i];
+    else memcpy(dst, src, (size_t)n * sizeof(double));
+}
+
+static void from_elem(double *dst, const void *src, long long n, char prec)
+{
+    if (prec == 's')
+        for (long long i = 0; i < n; ++i) dst[i] = ((const float *)src)[i];
+    else memcpy(dst, src, (size_t)n * sizeof(double));
+}
+
+/* Repeats the first `have` problems (unit bytes each) until `total` are filled. */
+static cudaError_t tile(char *buf, long long have, long long total, size_t unit)
+{
+    while (have < total) {
+        const long long n = have < total - have ? have : total - have;
+        const cudaError_t e = cudaMemcpy(buf + (size_t)have * unit, buf, (size_t)n * unit, cudaMemcpyDeviceToDevice);
+        if (e != cudaSuccess) return e;
+        have += n;
+    }
+    return cudaSuccess;
+}
+
+static cudaError_t make_pointers(spec_harness *h, int o, long long batch, size_t elem)
+{
+    void **host = malloc(sizeof(void *) * (size_t)(batch > 0 ? batch : 1));
+    if (!host) return cudaErrorMemoryAllocation;
+    for (long long i = 0; i < batch; ++i) host[i] = (char *)h->d_op[o] + (size_t)(i * stride_of(h, o)) * elem;
+    cudaError_t e = cudaMalloc((void **)&h->d_ptrs[o], sizeof(void *) * (size_t)(batch > 0 ? batch : 1));
+    if (e == cudaSuccess) e = cudaMemcpy(h->d_ptrs[o], host, sizeof(void *) * (size_t)batch, cudaMemcpyHostToDevice);
+    free(host);
+    return e;
+}
+
+cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode, const int *dims, const int *opts,
+                              double alpha, double beta, long long batch, int ld_pad, unsigned long long seed)
+{
+    memset(h, 0, sizeof *h);
+    h->ri = &shoal_spec_routines[routine];
+    h->orc = oracle_find(h->ri->oracle);
+    if (!h->orc) return cudaErrorInvalidValue;
+    shoal_spec_call *c = &h->call;
+    c->routine = routine;
+    c->prec = prec;
+    c->mode = mode;
+    for (int i = 0; i < h->ri->n_dims; ++i) c->p.dims[i] = dims[i];
+    for (int i = 0; i < h->ri->n_options; ++i) c->p.opts[i] = opts[i];
+    c->p.alpha = alpha;
+    c->p.beta = beta;
+    c->p.batch = batch;
+    const size_t elem = (size_t)shoal_spec_elem_bytes(prec);
+    h->distinct = batch < SPEC_HARNESS_DISTINCT_MAX ? batch : SPEC_HARNESS_DISTINCT_MAX;
+    if (h->distinct < 1) h->distinct = 1;
+    oracle_problem shape;
+    memset(&shape, 0, sizeof shape);
+    memcpy(shape.dims, c->p.dims, sizeof shape.dims);
+    memcpy(shape.opts, c->p.opts, sizeof shape.opts);
+    shape.alpha = alpha;
+    shape.beta = beta;
+    for (int o = 0; o < h->ri->n_operands; ++o) {
+        h->ri->operand_shape(c, o, &h->rows[o], &h->cols[o]);
+        h->ld[o] = (h->rows[o] > 1 ? h->rows[o] : 1) + ld_pad;
+        shape.rows[o] = (int)h->rows[o];
+        shape.cols[o] = (int)h->cols[o];
+        h->h_in[o] = malloc(sizeof(double) * (size_t)(h->rows[o] * h->cols[o] * h->distinct + 1));
+        if (!h->h_in[o]) return cudaErrorMemoryAllocation;
+    }
+    /* the distinct problems, packed */
+    for (long long i = 0; i < h->distinct; ++i) {
+        double *in[ORACLE_MAX_OPERANDS] = {0};
+        for (int o = 0; o < h->ri->n_operands; ++o) in[o] = h->h_in[o] + i * h->rows[o] * h->cols[o];
+        h->orc->generate(&shape, seed + 0x9e3779b97f4a7c15ULL * (unsigned long long)(i + 1), in);
+    }
+    for (int o = 0; o < h->ri->n_operands; ++o) {
+        const long long st = stride_of(h, o), per = h->rows[o] * h->cols[o];
+        h->bytes[o] = batch * st * (long long)elem;
+        cudaError_t e = cudaMalloc(&h->d_op[o], (size_t)h->bytes[o] + 64);
+        if (e != cudaSuccess) return e;
+        /* the distinct problems in the call's layout, padding rows filled */
+        double *lay = malloc(sizeof(double) * (size_t)(st * h->distinct + 1));
+        void *staged = malloc(elem * (size_t)(st * h->distinct + 1));
+        if (!lay || !staged) {
+            free(lay);
+            free(staged);
+            return cudaErrorMemoryAllocation;
+        }
+        for (long long i = 0; i < st * h->distinct; ++i) lay[i] = PAD_VALUE;
+        for (long long i = 0; i < h->distinct; ++i)
+            for (long long j = 0; j < h->cols[o]; ++j)
+                memcpy(lay + i * st + j * h->ld[o], h->h_in[o] + i * per + j * h->rows[o],
+                       sizeof(double) * (size_t)h->rows[o]);
+        to_elem(staged, lay, st * h->distinct, prec);
+        e = cudaMemcpy(h->d_op[o], staged, elem * (size_t)(st * h->distinct), cudaMemcpyHostToDevice);
+        free(lay);
+        free(staged);
+        if (e == cudaSuccess) e = tile(h->d_op[o], h->distinct, batch, elem * (size_t)st);
+        if (e != cudaSuccess) return e;
+        if (h->ri->operand_access[o] != 'i') {
+            e = cudaMalloc(&h->d_orig[o], (size_t)h->bytes[o] + 64);
+            if (e == cudaSuccess) e = cudaMemcpy(h->d_orig[o], h->d_op[o], (size_t)h->bytes[o], cudaMemcpyDeviceToDevice);
+            if (e != cudaSuccess) return e;
+        }
+        c->p.op[o].ld = h->ld[o];
+        if (mode == SHOAL_MODE_ARRAY) {
+            e = make_pointers(h, o, batch, elem);
+            if (e != cudaSuccess) return e;
+            c->p.op[o].array = h->d_ptrs[o];
+        } else {
+            c->p.op[o].ptr = h->d_op[o];
+            c->p.op[o].stride = st;
+        }
+    }
+    return cudaDeviceSynchronize();
+}
+
+cudaError_t spec_harness_restore(spec_harness *h)
+{
+    for (int o = 0; o < h->ri->n_operands; ++o) {
+        if (!h->d_orig[o]) continue;
+        const cudaError_t e = cudaMemcpyAsync(h->d_op[o], h->d_orig[o], (size_t)h->bytes[o], cudaMemcpyDeviceToDevice, 0);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t spec_harness_poison(spec_harness *h, int o, long long i)
+{
+    const size_t elem = (size_t)shoal_spec_elem_bytes(h->call.prec);
+    const double nan_d = NAN;
+    const float nan_f = NAN;
+    char *dst = (char *)h->d_op[o] + (size_t)(i * stride_of(h, o)) * elem;
+    cudaError_t e = cudaMemcpy(dst, elem == 4 ? (const void *)&nan_f : (const void *)&nan_d, elem,
+                               cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && h->d_orig[o])
+        e = cudaMemcpy((char *)h->d_orig[o] + (dst - (char *)h->d_op[o]), dst, elem, cudaMemcpyDeviceToDevice);
+    return e;
+}
+
+double spec_harness_check(spec_harness *h, long long first, long long count, const long long *skip, int n_skip,
+                          long long *bad)
+{
+    const char prec = h->call.prec;
+    const size_t elem = (size_t)shoal_spec_elem_bytes(prec);
+    const double eps = prec == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    *bad = -1;
+    if (first + count > h->call.p.batch) count = h->call.p.batch - first;
+    if (count <= 0) return 0.0;
+    double *out[ORACLE_MAX_OPERANDS] = {0};
+    void *raw = NULL;
+    double worst = 0.0;
+    for (int o = 0; o < h->ri->n_operands; ++o) {
+        const long long st = stride_of(h, o);
+        out[o] = malloc(sizeof(double) * (size_t)(st * count + 1));
+        raw = realloc(raw, elem * (size_t)(st * count + 1));
+        if (!out[o] || !raw ||
+            cudaMemcpy(raw, (char *)h->d_op[o] + (size_t)(first * st) * elem, elem * (size_t)(st * count),
+                       cudaMemcpyDeviceToHost) != cudaSuccess) {
+            worst = INFINITY;
+            goto done;
+        }
+        from_elem(out[o], raw, st * count, prec);
+    }
+    double *packed[ORACLE_MAX_OPERANDS] = {0};
+    for (int o = 0; o < h->ri->n_operands; ++o) packed[o] = malloc(sizeof(double) * (size_t)(h->rows[o] * h->cols[o] + 1));
+    for (long long i = 0; i < count; ++i) {
+        const long long p = first + i;
+        int skipped = 0;
+        for (int s = 0; s < n_skip; ++s) skipped |= skip[s] == p;
+        if (skipped) continue;
+        oracle_problem pr;
+        memset(&pr, 0, sizeof pr);
+        memcpy(pr.dims, h->call.p.dims, sizeof pr.dims);
+        memcpy(pr.opts, h->call.p.opts, sizeof pr.opts);
+        pr.alpha = h->call.p.alpha;
+        pr.beta = h->call.p.beta;
+        int padding_touched = 0;
+        for (int o = 0; o < h->ri->n_operands; ++o) {
+            const long long st = stride_of(h, o), d = p % h->distinct;
+            pr.rows[o] = (int)h->rows[o];
+            pr.cols[o] = (int)h->cols[o];
+            pr.in[o] = h->h_in[o] + d * h->rows[o] * h->cols[o];
+            for (long long j = 0; j < h->cols[o]; ++j) {
+                const double *col = out[o] + i * st + j * h->ld[o];
+                memcpy(packed[o] + j * h->rows[o], col, sizeof(double) * (size_t)h->rows[o]);
+                /* nothing outside the operand's rows may change */
+                for (long long r = h->rows[o]; r < h->ld[o]; ++r) padding_touched |= col[r] != PAD_VALUE;
+            }
+            pr.out[o] = packed[o];
+        }
+        double err = padding_touched ? INFINITY : h->orc->check(&pr, eps);
+        if (!(err <= ORACLE_ERROR_LIMIT) && *bad < 0) *bad = p;
+        if (!(err <= worst)) worst = err; /* NaN propagates */
+    }
+    for (int o = 0; o < h->ri->n_operands; ++o) free(packed[o]);
+done:
+    for (int o = 0; o < h->ri->n_operands; ++o) free(out[o]);
+    free(raw);
+    return worst;
+}
+
+void spec_harness_free(spec_harness *h)
+{
+    for (int o = 0; o < ORACLE_MAX_OPERANDS; ++o) {
+        free(h->h_in[o]);
+        cudaFree(h->d_op[o]);
+        cudaFree(h->d_orig[o]);
+        cudaFree(h->d_ptrs[o]);
+    }
+    memset(h, 0, sizeof *h);
+}

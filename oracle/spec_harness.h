@@ -1,0 +1,55 @@
+/* The device side of the oracle: operands of a spec routine's call made from its oracle's
+ * generator, laid out as the call says (ld padding, strided or pointer arrays), tiled over a
+ * batch larger than the L2, restorable between runs, and judged by the oracle's check.
+ * One harness for the tuner (tuner/measure_spec.c), the GPU tests (tests/gpu/test_spec_gpu.c)
+ * and the benchmark (bench/spec_bench.c). */
+#ifndef SHOAL_SPEC_HARNESS_H
+#define SHOAL_SPEC_HARNESS_H
+
+#include <cuda_runtime_api.h>
+#include "oracle.h"
+#include "spec_run.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct spec_harness {
+    const shoal_spec_routine *ri;
+    const oracle *orc;
+    shoal_spec_call call;              /* operands point into the buffers below */
+    long long rows[ORACLE_MAX_OPERANDS], cols[ORACLE_MAX_OPERANDS], ld[ORACLE_MAX_OPERANDS];
+    long long distinct;                /* distinct problems, repeated over the batch */
+    double *h_in[ORACLE_MAX_OPERANDS]; /* the distinct inputs, packed (ld = rows), double */
+    void *d_op[ORACLE_MAX_OPERANDS];   /* the batch's operands (ld-padded, stride ld * cols) */
+    void *d_orig[ORACLE_MAX_OPERANDS]; /* pristine copies of written operands */
+    void **d_ptrs[ORACLE_MAX_OPERANDS];/* pointer arrays (pointer-array form) */
+    long long bytes[ORACLE_MAX_OPERANDS];
+} spec_harness;
+
+#define SPEC_HARNESS_DISTINCT_MAX 1024
+
+/* Makes the operands for one call: routine index, precision, mode (enum shoal_mode), dims and
+ * options in the spec's order, scalars, batch, extra rows of ld padding, a seed.
+ * Returns cudaSuccess or the failing CUDA error (cudaErrorInvalidValue: no such oracle). */
+cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode, const int *dims, const int *opts,
+                              double alpha, double beta, long long batch, int ld_pad, unsigned long long seed);
+
+/* Copies the pristine inputs back into the written operands (untimed, before each run). */
+cudaError_t spec_harness_restore(spec_harness *h);
+
+/* Writes a NaN into the first element of operand o of problem i (NaN isolation tests). */
+cudaError_t spec_harness_poison(spec_harness *h, int o, long long i);
+
+/* The oracle's largest error (eps units) over problems [first, first + count) after a run;
+ * *bad gets the first problem beyond ORACLE_ERROR_LIMIT (-1 if none). Problems listed in
+ * skip (count n_skip) are not judged. */
+double spec_harness_check(spec_harness *h, long long first, long long count, const long long *skip, int n_skip,
+                          long long *bad);
+
+void spec_harness_free(spec_harness *h);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,421 @@
+/* The trsm and syrk oracles (oracle/blas3.c) on the CPU: each check accepts solutions and
+ * products computed here in single and in double precision (its bound holds for the data its
+ * generator makes), and rejects a perturbed element, a non-finite one, a changed input, a
+ * touched other triangle and solutions that read what must not be read.
+ * Usage: test_oracle [--list | --case NAME]; prints "ok NAME" / "FAILED NAME". */
+#include <math.h>
+#include <stdlib.h>
+
+#include "../../oracle/oracle.h"
+#include "host_cases.h"
+
+#define EPS_S (1.0 / 16777216.0)          /* 2^-24 */
+#define EPS_D (1.0 / 9007199254740992.0)  /* 2^-53 */
+
+/* Rounds to single precision when single is set: every operation below goes through it, so the
+ * single-precision results are what float arithmetic gives (double has room for exact rounding of
+ * float +, -, *, /). */
+static double rnd(double x, int single) { return single ? (double)(float)x : x; }
+
+/* ---- trsm ---------------------------------------------------------------------------------- */
+
+typedef struct {
+    int m, n, side, upper, trans, unit;
+} trsm_case;
+
+typedef struct {
+    oracle_problem p;
+    double *A, *B, *X, *Aout;
+    int t;
+} trsm_data;
+
+static trsm_data trsm_make(trsm_case c, unsigned long long seed, int single)
+{
+    trsm_data d;
+    memset(&d, 0, sizeof d);
+    d.t = c.side ? c.n : c.m;
+    d.p.dims[0] = c.m;
+    d.p.dims[1] = c.n;
+    d.p.opts[0] = c.side;
+    d.p.opts[1] = c.upper;
+    d.p.opts[2] = c.trans;
+    d.p.opts[3] = c.unit;
+    d.p.alpha = -1.25;
+    d.p.rows[0] = d.p.cols[0] = d.t;
+    d.p.rows[1] = c.m;
+    d.p.cols[1] = c.n;
+    d.A = malloc(sizeof(double) * d.t * d.t);
+    d.Aout = malloc(sizeof(double) * d.t * d.t);
+    d.B = malloc(sizeof(double) * c.m * c.n);
+    d.X = malloc(sizeof(double) * c.m * c.n);
+    double *in[ORACLE_MAX_OPERANDS] = {d.A, d.B, 0, 0};
+    oracle_find("trsm")->generate(&d.p, seed, in);
+    if (single) { /* the caller of a single-precision check passes float data converted to double */
+        for (int e = 0; e < d.t * d.t; ++e) d.A[e] = rnd(d.A[e], 1);
+        for (int e = 0; e < c.m * c.n; ++e) d.B[e] = rnd(d.B[e], 1);
+    }
+    memcpy(d.Aout, d.A, sizeof(double) * d.t * d.t);
+    d.p.in[0] = d.A;
+    d.p.in[1] = d.B;
+    d.p.out[0] = d.Aout;
+    d.p.out[1] = d.X;
+    return d;
+}
+
+static void trsm_free(trsm_data *d)
+{
+    free(d->A);
+    free(d->Aout);
+    free(d->B);
+    free(d->X);
+}
+
+/* How a solver reads A: as BLAS says (HONEST), or wrongly: the mirror image of the other
+ * triangle (OTHER, what mixing up uplo reads), or the stored diagonal of a unit triangle (DIAG). */
+enum { HONEST, OTHER, DIAG };
+
+/* op(A)(r, c) as the solver sees it (the solve reads only op(A)'s triangle). */
+static double opa(const trsm_data *d, int r, int c, int how)
+{
+    const int trans = d->p.opts[2], unit = d->p.opts[3];
+    const int ar = trans ? c : r, ac = trans ? r : c;
+    if (ar == ac) return unit && how != DIAG ? 1.0 : d->A[ar + ac * d->t];
+    return how == OTHER ? d->A[ac + ar * d->t] : d->A[ar + ac * d->t];
+}
+
+/* X = alpha op(A)^-1 B (left) or alpha B op(A)^-1 (right) by substitution, in single or double:
+ * the vectors are the columns (left) or rows (right) of B, the matrix op(A) (left) or op(A)^T. */
+static void trsm_solve(trsm_data *d, int single, int how)
+{
+    const int m = d->p.dims[0], n = d->p.dims[1], side = d->p.opts[0], t = d->t;
+    const int nvec = side ? m : n;
+    /* op(A) (or its transpose) lower: forward; else backward */
+    const int lower = (d->p.opts[1] == 0) != (d->p.opts[2] != side);
+    for (int v = 0; v < nvec; ++v) {
+        double x[1024];
+        for (int i = 0; i < t; ++i) x[i] = rnd(d->p.alpha * d->B[side ? v + i * m : i + v * m], single);
+        for (int s = 0; s < t; ++s) {
+            const int i = lower ? s : t - 1 - s;
+            double acc = x[i];
+            for (int u = 0; u < s; ++u) {
+                const int k = lower ? u : t - 1 - u;
+                const double a = side ? opa(d, k, i, how) : opa(d, i, k, how);
+                acc = rnd(acc - rnd(a * x[k], single), single);
+            }
+            x[i] = rnd(acc / opa(d, i, i, how), single);
+        }
+        for (int i = 0; i < t; ++i) d->X[side ? v + i * m : i + v * m] = x[i];
+    }
+}
+
+static const trsm_case trsm_cases[] = {
+    {1, 1, 0, 0, 0, 0}, {3, 5, 0, 0, 0, 0}, {6, 2, 1, 0, 0, 0}, {17, 9, 0, 0, 0, 0},
+    {9, 17, 0, 0, 0, 0}, {32, 32, 0, 0, 0, 0}, {64, 7, 0, 0, 0, 0}, {5, 64, 1, 0, 0, 0},
+};
+#define N_TRSM_CASES (int)(sizeof trsm_cases / sizeof trsm_cases[0])
+
+/* Every shape above with every (side, uplo, trans, diag): fn(case, seed). */
+static void trsm_each(void (*fn)(trsm_case, unsigned long long))
+{
+    for (int s = 0; s < N_TRSM_CASES; ++s)
+        for (int o = 0; o < 16; ++o) {
+            trsm_case c = trsm_cases[s];
+            c.side = o & 1;
+            c.upper = (o >> 1) & 1;
+            c.trans = (o >> 2) & 1;
+            c.unit = (o >> 3) & 1;
+            /* keep the shape's t: swap m and n for side right */
+            if (c.side != trsm_cases[s].side) {
+                const int tmp = c.m;
+                c.m = c.n;
+                c.n = tmp;
+            }
+            fn(c, 1000u * (unsigned)s + (unsigned)o);
+        }
+}
+
+static double trsm_err(trsm_data *d, double eps) { return oracle_find("trsm")->check(&d->p, eps); }
+
+static void accepts_one(trsm_case c, unsigned long long seed)
+{
+    for (int single = 0; single < 2; ++single) {
+        trsm_data d = trsm_make(c, seed, single);
+        trsm_solve(&d, single, HONEST);
+        const double err = trsm_err(&d, single ? EPS_S : EPS_D);
+        if (!(err < ORACLE_ERROR_LIMIT))
+            printf("  m %d n %d side %d upper %d trans %d unit %d %s: error %g\n", c.m, c.n, c.side, c.upper,
+                   c.trans, c.unit, single ? "s" : "d", err);
+        CHECK(err < ORACLE_ERROR_LIMIT);
+        trsm_free(&d);
+    }
+}
+static void trsm_accepts_solutions(void) { trsm_each(accepts_one); }
+
+/* One element of X off by 10% of X's largest element. (The check is normwise: an error that
+ * small against the whole solution is what it can be sure to catch at every size here.) */
+static void rejects_perturbed_one(trsm_case c, unsigned long long seed)
+{
+    trsm_data d = trsm_make(c, seed, 1);
+    trsm_solve(&d, 1, HONEST);
+    double big = 0.0;
+    for (int e = 0; e < c.m * c.n; ++e) big = fmax(big, fabs(d.X[e]));
+    d.X[(c.m * c.n) / 2] += 0.1 * big;
+    const double err = trsm_err(&d, EPS_S);
+    if (!(err > ORACLE_ERROR_LIMIT))
+        printf("  m %d n %d side %d upper %d trans %d unit %d: error %g\n", c.m, c.n, c.side, c.upper, c.trans,
+               c.unit, err);
+    CHECK(err > ORACLE_ERROR_LIMIT);
+    trsm_free(&d);
+}
+static void trsm_rejects_perturbed(void) { trsm_each(rejects_perturbed_one); }
+
+/* A solver that reads the other triangle, or the diagonal of a unit triangle, gets the
+ * generator's garbage. */
+static void rejects_unreferenced_one(trsm_case c, unsigned long long seed)
+{
+    for (int how = OTHER; how <= DIAG; ++how) {
+        trsm_data d = trsm_make(c, seed, 1);
+        if ((how == OTHER && d.t > 1) || (how == DIAG && c.unit)) {
+            trsm_solve(&d, 1, how);
+            const double err = trsm_err(&d, EPS_S);
+            if (!(err > ORACLE_ERROR_LIMIT))
+                printf("  m %d n %d side %d upper %d trans %d unit %d how %d: error %g\n", c.m, c.n, c.side, c.upper,
+                       c.trans, c.unit, how, err);
+            CHECK(err > ORACLE_ERROR_LIMIT);
+        }
+        trsm_free(&d);
+    }
+}
+static void trsm_rejects_reading_unreferenced(void) { trsm_each(rejects_unreferenced_one); }
+
+static void trsm_rejects_non_finite_and_changed_a(void)
+{
+    const trsm_case c = {7, 5, 0, 1, 1, 0};
+    trsm_data d = trsm_make(c, 7, 0);
+    trsm_solve(&d, 0, HONEST);
+    CHECK(trsm_err(&d, EPS_D) < ORACLE_ERROR_LIMIT);
+    const double keep = d.X[3];
+    d.X[3] = NAN;
+    CHECK(trsm_err(&d, EPS_D) == INFINITY);
+    d.X[3] = INFINITY;
+    CHECK(trsm_err(&d, EPS_D) == INFINITY);
+    d.X[3] = keep;
+    /* even a garbage element of A (never read) must not be written */
+    d.Aout[d.t * d.t - 1 - 1] += 1.0; /* (t - 2, t - 1): the stored upper triangle */
+    CHECK(trsm_err(&d, EPS_D) == INFINITY);
+    memcpy(d.Aout, d.A, sizeof(double) * d.t * d.t);
+    d.Aout[1] = -d.Aout[1]; /* (1, 0): the other (lower) triangle */
+    CHECK(trsm_err(&d, EPS_D) == INFINITY);
+    memcpy(d.Aout, d.A, sizeof(double) * d.t * d.t);
+    CHECK(trsm_err(&d, EPS_D) < ORACLE_ERROR_LIMIT);
+    trsm_free(&d);
+}
+
+static void trsm_alpha_zero_wants_zeros(void)
+{
+    const trsm_case c = {4, 6, 1, 0, 0, 1};
+    trsm_data d = trsm_make(c, 11, 0);
+    d.p.alpha = 0.0;
+    memset(d.X, 0, sizeof(double) * c.m * c.n);
+    CHECK(trsm_err(&d, EPS_D) == 0.0);
+    d.X[5] = 1e-300;
+    CHECK(trsm_err(&d, EPS_D) == INFINITY);
+    trsm_free(&d);
+}
+
+/* The generator: seeds give different data, the stored triangle is dominant, B is not zero. */
+static void trsm_generator_shapes_the_data(void)
+{
+    const trsm_case c = {12, 3, 0, 0, 0, 0};
+    trsm_data a = trsm_make(c, 1, 0), b = trsm_make(c, 2, 0);
+    CHECK(memcmp(a.A, b.A, sizeof(double) * 144) != 0);
+    CHECK(memcmp(a.B, b.B, sizeof(double) * 36) != 0);
+    int nonzero = 0;
+    for (int i = 0; i < 12; ++i) {
+        double off = 0.0;
+        for (int k = 0; k < i; ++k) off += fabs(a.A[i + k * 12]);
+        CHECK(fabs(a.A[i + i * 12]) >= 1.5 && fabs(a.A[i + i * 12]) <= 2.5 && off < 1.0);
+        if (i < 11) CHECK(fabs(a.A[i + 11 * 12]) >= 1e6); /* (i, 11): the other triangle */
+    }
+    for (int e = 0; e < 36; ++e) nonzero += a.B[e] != 0.0 && fabs(a.B[e]) <= 1.0;
+    CHECK(nonzero == 36);
+    trsm_free(&a);
+    trsm_free(&b);
+}
+
+/* ---- syrk ---------------------------------------------------------------------------------- */
+
+typedef struct {
+    oracle_problem p;
+    double *A, *Aout, *C, *Cout;
+    int n, k;
+} syrk_data;
+
+static syrk_data syrk_make(int n, int k, int upper, int trans, double alpha, double beta,
+                           unsigned long long seed, int single)
+{
+    syrk_data d;
+    memset(&d, 0, sizeof d);
+    d.n = n;
+    d.k = k;
+    d.p.dims[0] = n;
+    d.p.dims[1] = k;
+    d.p.opts[0] = upper;
+    d.p.opts[1] = trans;
+    d.p.alpha = alpha;
+    d.p.beta = beta;
+    d.p.rows[0] = trans ? k : n;
+    d.p.cols[0] = trans ? n : k;
+    d.p.rows[1] = d.p.cols[1] = n;
+    const int na = n * k > 0 ? n * k : 1;
+    d.A = malloc(sizeof(double) * na);
+    d.Aout = malloc(sizeof(double) * na);
+    d.C = malloc(sizeof(double) * n * n);
+    d.Cout = malloc(sizeof(double) * n * n);
+    double *in[ORACLE_MAX_OPERANDS] = {d.A, d.C, 0, 0};
+    oracle_find("syrk")->generate(&d.p, seed, in);
+    if (single) {
+        for (int e = 0; e < n * k; ++e) d.A[e] = rnd(d.A[e], 1);
+        for (int e = 0; e < n * n; ++e) d.C[e] = rnd(d.C[e], 1);
+    }
+    memcpy(d.Aout, d.A, sizeof(double) * na);
+    memcpy(d.Cout, d.C, sizeof(double) * n * n);
+    d.p.in[0] = d.A;
+    d.p.in[1] = d.C;
+    d.p.out[0] = d.Aout;
+    d.p.out[1] = d.Cout;
+    return d;
+}
+
+static void syrk_free(syrk_data *d)
+{
+    free(d->A);
+    free(d->Aout);
+    free(d->C);
+    free(d->Cout);
+}
+
+/* The stored triangle of Cout = alpha op(A) op(A)^T + beta C, in single or double, with BLAS's
+ * skips (no product for alpha == 0 or k == 0, C not read for beta == 0). */
+static void syrk_compute(syrk_data *d, int single)
+{
+    const int n = d->n, k = d->k, upper = d->p.opts[0], trans = d->p.opts[1];
+    const int lda = d->p.rows[0];
+    for (int j = 0; j < n; ++j)
+        for (int i = upper ? 0 : j; i < (upper ? j + 1 : n); ++i) {
+            double acc = 0.0;
+            for (int l = 0; l < k; ++l) {
+                const double ai = trans ? d->A[l + i * lda] : d->A[i + l * lda];
+                const double aj = trans ? d->A[l + j * lda] : d->A[j + l * lda];
+                acc = rnd(acc + rnd(ai * aj, single), single);
+            }
+            const double ab = d->p.alpha != 0.0 && k > 0 ? rnd(d->p.alpha * acc, single) : 0.0;
+            d->Cout[i + j * n] = d->p.beta == 0.0 ? ab : rnd(ab + rnd(d->p.beta * d->C[i + j * n], single), single);
+        }
+}
+
+static double syrk_err(syrk_data *d, double eps) { return oracle_find("syrk")->check(&d->p, eps); }
+
+static const int syrk_shapes[][2] = {{1, 1}, {5, 3}, {8, 0}, {3, 40}, {17, 33}, {32, 32}, {64, 16}};
+static const double syrk_scalars[][2] = {{1.0, 0.0}, {-0.5, 1.5}, {0.0, 2.0}, {1.25, 1.0}, {0.0, 0.0}};
+#define N_SYRK_SHAPES (int)(sizeof syrk_shapes / sizeof syrk_shapes[0])
+#define N_SYRK_SCALARS (int)(sizeof syrk_scalars / sizeof syrk_scalars[0])
+
+/* Every shape, (uplo, trans) and (alpha, beta): fn(data maker arguments). */
+static void syrk_each(void (*fn)(int n, int k, int upper, int trans, double alpha, double beta,
+                                 unsigned long long seed))
+{
+    for (int s = 0; s < N_SYRK_SHAPES; ++s)
+        for (int o = 0; o < 4; ++o)
+            for (int a = 0; a < N_SYRK_SCALARS; ++a)
+                fn(syrk_shapes[s][0], syrk_shapes[s][1], o & 1, o >> 1, syrk_scalars[a][0], syrk_scalars[a][1],
+                   100u * (unsigned)s + 10u * (unsigned)o + (unsigned)a);
+}
+
+static void syrk_accepts_one(int n, int k, int upper, int trans, double alpha, double beta, unsigned long long seed)
+{
+    for (int single = 0; single < 2; ++single) {
+        syrk_data d = syrk_make(n, k, upper, trans, alpha, beta, seed, single);
+        syrk_compute(&d, single);
+        const double err = syrk_err(&d, single ? EPS_S : EPS_D);
+        if (!(err < ORACLE_ERROR_LIMIT))
+            printf("  n %d k %d upper %d trans %d alpha %g beta %g %s: error %g\n", n, k, upper, trans, alpha, beta,
+                   single ? "s" : "d", err);
+        CHECK(err < ORACLE_ERROR_LIMIT);
+        syrk_free(&d);
+    }
+}
+static void syrk_accepts_products(void) { syrk_each(syrk_accepts_one); }
+
+/* One stored element off by 1% (of its value, at least 0.01): rejected. */
+static void syrk_rejects_one(int n, int k, int upper, int trans, double alpha, double beta, unsigned long long seed)
+{
+    syrk_data d = syrk_make(n, k, upper, trans, alpha, beta, seed, 1);
+    syrk_compute(&d, 1);
+    const int i = upper ? 0 : n - 1, j = upper ? n - 1 : 0; /* in the stored triangle */
+    d.Cout[i + j * n] += 1e-2 * fmax(fabs(d.Cout[i + j * n]), 1.0);
+    const double err = syrk_err(&d, EPS_S);
+    if (!(err > ORACLE_ERROR_LIMIT))
+        printf("  n %d k %d upper %d trans %d alpha %g beta %g: error %g\n", n, k, upper, trans, alpha, beta, err);
+    CHECK(err > ORACLE_ERROR_LIMIT);
+    syrk_free(&d);
+}
+static void syrk_rejects_perturbed(void) { syrk_each(syrk_rejects_one); }
+
+/* Any change of the other triangle, even to an equal-valued bit pattern (-0 for 0), or of A. */
+static void syrk_rejects_touched_other_triangle_and_a(void)
+{
+    for (int upper = 0; upper < 2; ++upper) {
+        syrk_data d = syrk_make(6, 4, upper, 0, 1.0, 0.5, 3, 0);
+        syrk_compute(&d, 0);
+        CHECK(syrk_err(&d, EPS_D) < ORACLE_ERROR_LIMIT);
+        const int other = upper ? 5 : 5 * 6; /* (5, 0) or (0, 5) */
+        const double keep = d.Cout[other];
+        d.Cout[other] = keep * (1.0 + 1e-15);
+        CHECK(syrk_err(&d, EPS_D) == INFINITY);
+        d.C[other] = 0.0;
+        d.Cout[other] = -0.0;
+        CHECK(syrk_err(&d, EPS_D) == INFINITY);
+        d.Cout[other] = 0.0;
+        CHECK(syrk_err(&d, EPS_D) < ORACLE_ERROR_LIMIT);
+        d.Aout[2] += 1.0;
+        CHECK(syrk_err(&d, EPS_D) == INFINITY);
+        syrk_free(&d);
+    }
+}
+
+/* beta == 0: a NaN in C's input must not show (BLAS does not read C); a NaN output is wrong. */
+static void syrk_beta_zero_ignores_c_and_rejects_nan(void)
+{
+    syrk_data d = syrk_make(5, 7, 1, 1, 0.75, 0.0, 9, 0);
+    for (int e = 0; e < 25; ++e) d.C[e] = NAN;
+    memcpy(d.Cout, d.C, sizeof(double) * 25);
+    syrk_compute(&d, 0);
+    CHECK(syrk_err(&d, EPS_D) < ORACLE_ERROR_LIMIT);
+    d.Cout[2 + 3 * 5] = NAN; /* (2, 3): stored (upper) */
+    CHECK(syrk_err(&d, EPS_D) == INFINITY);
+    syrk_free(&d);
+}
+
+#define CASE(fn) {#fn, fn}
+static const test_case cases[] = {
+    CASE(trsm_accepts_solutions),
+    CASE(trsm_rejects_perturbed),
+    CASE(trsm_rejects_reading_unreferenced),
+    CASE(trsm_rejects_non_finite_and_changed_a),
+    CASE(trsm_alpha_zero_wants_zeros),
+    CASE(trsm_generator_shapes_the_data),
+    CASE(syrk_accepts_products),
+    CASE(syrk_rejects_perturbed),
+    CASE(syrk_rejects_touched_other_triangle_and_a),
+    CASE(syrk_beta_zero_ignores_c_and_rejects_nan),
+};
+
+int main(int argc, char **argv)
+{
+    if (!oracle_find("trsm") || !oracle_find("syrk") || oracle_find("nosuch")) {
+        printf("FAILED oracle_find\n");
+        return 1;
+    }
+    return host_cases_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
+}

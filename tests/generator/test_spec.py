@@ -1,0 +1,134 @@
+"""Routine specs (generator/spec.py, emit_spec.py): loading, the C spelling of every expression
+(checked against Python by compiling it), the emitted glue being current and stable, and the
+case tables' bounds."""
+from __future__ import annotations
+
+import itertools
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from generator import emit_spec, spec_cases
+from generator.project import REPO_ROOT
+from generator.search_space import discover
+from generator.spec import SpecError, c_expr, load
+
+SPEC_DIR = REPO_ROOT / "spec" / "routines"
+SPECS = sorted(SPEC_DIR.glob("*.toml"))
+
+
+def _spaces():
+    return discover(REPO_ROOT / "search_space")
+
+
+@pytest.mark.parametrize("path", SPECS, ids=[p.stem for p in SPECS])
+def test_spec_loads_and_names_its_parts(path: Path) -> None:
+    spec = load(path)
+    assert spec.operands and spec.dims and spec.variants
+    assert spec.variant in {o.name for o in spec.options}
+    assert len(set(o.name for o in spec.operands)) == len(spec.operands)
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+@pytest.mark.parametrize("path", SPECS, ids=[p.stem for p in SPECS])
+def test_c_expressions_agree_with_python(path: Path, tmp_path: Path) -> None:
+    """Every spec expression, evaluated by C over a grid of dims and options, gives what Python
+    gives: the emitted checks, registry and counts mean what the spec says."""
+    spec = load(path)
+    exprs = [spec.flops, spec.bytes, spec.quick_return, spec.kernels]
+    exprs += [o.rows for o in spec.operands] + [o.cols for o in spec.operands]
+    sizes = (0, 1, 3, 32, 33, 1024)
+    points = []
+    for dims in itertools.product(sizes, repeat=len(spec.dims)):
+        for opts in itertools.product((0, 1), repeat=len(spec.options)):
+            points.append((dims, opts))
+    lines = ["#include <stdio.h>", "#define SHOAL_MAX(a, b) ((a) > (b) ? (a) : (b))",
+             "#define SHOAL_MIN(a, b) ((a) < (b) ? (a) : (b))",
+             "#define SHOAL_CEIL_DIV(a, b) (((a) + (b) - 1) / (b))", "int main(void) {"]
+    want = []
+    for dims, opts in points:
+        env = spec.evaluate(dict(zip(spec.dims, dims)), {o.name: v for o, v in zip(spec.options, opts)})
+        lines.append("{")
+        lines += [f"const long long {k} = {v};" for k, v in env.items() if k not in {n for n, _ in spec.derived}]
+        lines += [f"const long long {n} = {c_expr(e)};" for n, e in spec.derived]
+        lines += [f"(void){k};" for k in env]
+        for e in exprs:
+            lines.append(f'printf("%lld\\n", (long long)({c_expr(e)}));')
+            want.append(int(e(env)))
+        lines.append("}")
+    lines += ["return 0;", "}"]
+    src = tmp_path / "x.c"
+    src.write_text("\n".join(lines))
+    subprocess.run(["gcc", "-O0", "-o", str(tmp_path / "x"), str(src)], check=True)
+    got = [int(x) for x in subprocess.run([str(tmp_path / "x")], capture_output=True, text=True,
+                                          check=True).stdout.split()]
+    assert got == want
+
+
+def test_emitted_glue_is_current_and_stable(tmp_path: Path) -> None:
+    """The committed header and docs table equal what the generator makes, and two emissions
+    give the same bytes."""
+    spaces = _spaces()
+    a = emit_spec.emit_files(spaces, tmp_path / "g1", REPO_ROOT)
+    b = emit_spec.emit_files(spaces, tmp_path / "g2", REPO_ROOT)
+    assert [t for t in a.values()] == [t for t in b.values()]
+    for path, text in a.items():
+        if path.parent in (REPO_ROOT / "include", REPO_ROOT / "docs"):
+            assert path.read_text() == text, f"{path} is stale: run `python -m generator emit`"
+
+
+def test_every_argument_rule_has_a_test() -> None:
+    """One argument test per rule, per precision and form: options twice, dims, batch, leading
+    dimensions twice, strides, NULL operands."""
+    for r in emit_spec.routines_from(_spaces()):
+        text = emit_spec.test_args_c([r])
+        s = r.spec
+        per_form = {"batched": 2 * len(s.options) + len(s.dims) + 1 + 3 * len(s.operands)}
+        per_form["strided_batched"] = per_form["batched"] + len(s.operands) + sum(o.access != "in" for o in s.operands)
+        want = len(r.precisions) * sum(n + 2 for n in per_form.values())
+        assert text.count("expect(") - 1 == want  # minus the definition
+
+
+GOOD = """name = "x"
+summary = "s"
+options = [{ name = "uplo", type = "uplo" }]
+dims = ["n"]
+scalars = ["alpha"]
+operands = [{ name = "A", access = "inout", rows = "n", cols = "n" }]
+variant = "uplo"
+flops = "n * n"
+bytes = "n * n * elem"
+oracle = "x"
+vendor = "none"
+kernels = "n <= 32"
+"""
+
+
+def test_spec_rejects_bad_files(tmp_path: Path) -> None:
+    bad = tmp_path / "x.toml"
+    bad.write_text(GOOD)
+    assert load(bad).variants == ("l", "u")
+    bad.write_text(GOOD.replace('type = "uplo"', 'type = "sideways"'))
+    with pytest.raises(SpecError, match="type must be one of"):
+        load(bad)
+    bad.write_text(GOOD.replace('rows = "n"', 'rows = "q"'))
+    with pytest.raises(Exception, match="unknown name 'q'"):
+        load(bad)
+    bad.write_text(GOOD.replace('variant = "uplo"', 'variant = "side"'))
+    with pytest.raises(SpecError, match="variant must name an option"):
+        load(bad)
+
+
+def test_case_tables_have_bounds(tmp_path: Path) -> None:
+    rs = emit_spec.routines_from(_spaces())
+    if not rs:
+        pytest.skip("no spec routine yet")
+    assert spec_cases.load_cases(rs, REPO_ROOT / "tests" / "cases")
+    (tmp_path / "cases").mkdir()
+    for r in rs:
+        (tmp_path / "cases" / f"{r.name}.toml").write_text(
+            '[[group]]\nname = "big"\ndims = [[2000, 1]]\n')
+    with pytest.raises(spec_cases.CaseError, match="sizes in 0..1024"):
+        spec_cases.load_cases(rs, tmp_path / "cases")

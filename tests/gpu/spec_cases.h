@@ -1,0 +1,21 @@
+/* One GPU test case of a spec routine (generated/spec_cases.c, from tests/cases/<r>.toml). */
+#ifndef SHOAL_SPEC_CASES_H
+#define SHOAL_SPEC_CASES_H
+
+typedef struct spec_case {
+    const char *name;
+    int routine;                /* index into shoal_spec_routines */
+    char prec;
+    int pointer_array;
+    int opts[4], dims[4];       /* the spec's order */
+    long long batch;
+    int ld_pad;
+    double alpha, beta;
+    int nan;                    /* a NaN in problem 0's first operand; the others must pass */
+    int vendor;                 /* let the tables route to the vendor */
+} spec_case;
+
+extern const spec_case spec_cases[];
+extern const int spec_n_cases;
+
+#endif

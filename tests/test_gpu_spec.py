@@ -1,0 +1,36 @@
+"""GPU correctness of the spec routines (TRSM, SYRK, ...): one test per case of
+build/tests/test_spec_gpu (tests/gpu/test_spec_gpu.c, cases from tests/cases/<r>.toml). The program
+runs every case in one process (a case costs milliseconds, a process start far more); each test
+reads its case's verdict from that run. Skipped, with the program's reason, where no CUDA
+device is available."""
+import subprocess
+
+import pytest
+
+from conftest import CASE_TIMEOUT, REPO_ROOT, SKIP_EXIT, _skip_reason, program_path
+
+PROGRAM = "test_spec_gpu"
+
+
+@pytest.fixture(scope="session")
+def spec_run():
+    path = program_path(PROGRAM)
+    if not path.exists():
+        pytest.fail(f"{path} does not exist: run `make test`", pytrace=False)
+    proc = subprocess.run([str(path)], capture_output=True, text=True, timeout=CASE_TIMEOUT * 4,
+                          cwd=REPO_ROOT)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_gpu_spec(gpu_spec_case, spec_run):
+    name, why = gpu_spec_case
+    if name is None:
+        pytest.fail(why, pytrace=False)
+    rc, output = spec_run
+    if rc == SKIP_EXIT:
+        pytest.skip(_skip_reason(output))
+    lines = [ln for ln in output.splitlines() if f" {name} " in f" {ln} " or ln.startswith(f"FAILED {name}:")]
+    print("\n".join(lines))
+    if f"ok {name} (" not in output:
+        pytest.fail(f"{PROGRAM}: case {name} did not pass:\n" + "\n".join(lines or output.splitlines()[-20:]),
+                    pytrace=False)

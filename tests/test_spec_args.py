@@ -1,0 +1,24 @@
+"""Argument errors of the spec routines (generated/test_spec_args.c, one check per rule of each
+routine's spec): every invalid argument returns SHOAL_STATUS_INVALID_VALUE before anything is
+touched, and checks come before the handle. Needs no GPU."""
+import subprocess
+
+import pytest
+
+from conftest import REPO_ROOT, program_path
+from generator.emit_spec import routines_from
+from generator.search_space import discover
+
+ROUTINES = [r.name for r in routines_from(discover(REPO_ROOT / "search_space"))]
+
+
+@pytest.mark.parametrize("routine", ROUTINES)
+def test_spec_args(routine):
+    path = program_path("test_spec_args")
+    if not path.exists():
+        pytest.fail(f"{path} does not exist: run `make test`", pytrace=False)
+    proc = subprocess.run([str(path), routine], capture_output=True, text=True, timeout=60, cwd=REPO_ROOT)
+    print(proc.stdout)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    last = proc.stdout.strip().splitlines()[-1]
+    assert last.endswith(" 0 failed") and not last.startswith("0 passed"), last

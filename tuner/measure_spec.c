@@ -1,0 +1,146 @@
+/* The one measure driver of the spec routines: operands from the routine's oracle through the
+ * shared harness (oracle/spec_harness.h), tiled over a batch larger than the L2; the candidate
+ * (a kernel, the vendor or the driver) verified on the first problems, then timed with the
+ * written operands restored before every run. The kernel launches through runtime/spec_launch.c
+ * and the driver runs through the library, as they ship. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure_internal.h"
+#include "spec_harness.h"
+#include "spec_run.h"
+
+#define VERIFY_MAX 128 /* problems checked per candidate (host references cost O(n^3) each) */
+
+typedef struct spec_bufs {
+    char key[200];
+    spec_harness h;
+} spec_bufs;
+
+/* The scalars every tuned call uses: not 1 and not 0, so that the scaling paths run. */
+#define TUNE_ALPHA 1.5
+#define TUNE_BETA 0.5
+
+void tuner_release_spec(measure_env *env)
+{
+    if (!env->spec) return;
+    spec_harness_free(&env->spec->h);
+    free(env->spec);
+    env->spec = NULL;
+}
+
+static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, int routine)
+{
+    char key[200];
+    snprintf(key, sizeof key, "%s %c %d %d %d %d %d %lld", t->routine, t->prec, t->array_mode, t->m, t->n, t->k,
+             t->variant, t->batch);
+    if (env->spec && strcmp(env->spec->key, key) == 0) return cudaSuccess;
+    tuner_measure_release(env); /* one shape's operands at a time: memory */
+    spec_bufs *S = calloc(1, sizeof *S);
+    if (!S) return cudaErrorMemoryAllocation;
+    env->spec = S;
+    snprintf(S->key, sizeof S->key, "%s", key);
+    const shoal_spec_routine *ri = &shoal_spec_routines[routine];
+    /* the spec's dims from the task's (m, n, k) slots; the variant's option from the variant
+     * index, the other options 0 (as the generator's tasks say: generator/search_space.py) */
+    const int slots[3] = {t->m, t->n, t->k};
+    int dims[4] = {0}, opts[4] = {0};
+    for (int i = 0; i < ri->n_dims; ++i) dims[i] = slots[ri->dim_names[i] - 'm'];
+    opts[ri->variant_option] = t->variant;
+    return spec_harness_init(&S->h, routine, t->prec, t->array_mode ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED, dims,
+                             opts, TUNE_ALPHA, TUNE_BETA, t->batch, 0, tuner_key_seed(key));
+}
+
+typedef struct run_ctx {
+    measure_env *env;
+    const tuner_task *t;
+    const shoal_kernel_desc *kd;
+    const shoal_spec_routine *ri;
+    spec_harness *h;
+    shoal_spec_call vendor_call;  /* the vendor takes pointer arrays: made for strided tasks too */
+    void **vendor_ptrs[SHOAL_SPEC_MAX_OPERANDS];
+} run_ctx;
+
+static cudaError_t restore(void *p)
+{
+    run_ctx *r = p;
+    return spec_harness_restore(r->h);
+}
+
+static cudaError_t run_once(void *p)
+{
+    run_ctx *r = p;
+    if (r->kd) return shoal_spec_launch(r->kd, &r->h->call, r->ri->grid_y(r->kd, &r->h->call), 0);
+    if (strcmp(r->t->design, "driver") == 0) {
+        const shoal_status st = shoal_spec_run_driver(r->env->shoal, &r->h->call, r->t->p[0]);
+        return st == SHOAL_STATUS_SUCCESS ? cudaGetLastError() : cudaErrorLaunchFailure;
+    }
+    const int v = r->ri->vendor(r->env->cublas, &r->vendor_call);
+    return v == SHOAL_SPEC_VENDOR_OK ? cudaGetLastError() : cudaErrorNotSupported;
+}
+
+/* Pointer arrays over the harness's strided operands, for the vendor on a strided task. */
+static cudaError_t vendor_pointers(run_ctx *r)
+{
+    r->vendor_call = r->h->call;
+    if (r->h->call.mode == SHOAL_MODE_ARRAY) return cudaSuccess;
+    const long long batch = r->h->call.p.batch;
+    const size_t elem = (size_t)shoal_spec_elem_bytes(r->h->call.prec);
+    void **host = malloc(sizeof(void *) * (size_t)batch);
+    if (!host) return cudaErrorMemoryAllocation;
+    cudaError_t e = cudaSuccess;
+    for (int o = 0; o < r->ri->n_operands && e == cudaSuccess; ++o) {
+        const shoal_operand *op = &r->h->call.p.op[o];
+        for (long long i = 0; i < batch; ++i) host[i] = (char *)op->ptr + (size_t)(i * op->stride) * elem;
+        e = cudaMalloc((void **)&r->vendor_ptrs[o], sizeof(void *) * (size_t)batch);
+        if (e == cudaSuccess) e = cudaMemcpy(r->vendor_ptrs[o], host, sizeof(void *) * (size_t)batch, cudaMemcpyHostToDevice);
+        r->vendor_call.p.op[o].array = r->vendor_ptrs[o];
+    }
+    free(host);
+    return e;
+}
+
+void tuner_measure_spec(measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd, task_result *res)
+{
+    const int routine = shoal_spec_routine_id(t->routine);
+    const shoal_spec_routine *ri = &shoal_spec_routines[routine];
+    const int driver = !kd && strcmp(t->design, "driver") == 0;
+    if (!kd && !driver && !ri->vendor) {
+        res->status = "launch_failed";
+        snprintf(res->reason, sizeof res->reason, "routine %s has no vendor call", t->routine);
+        return;
+    }
+    if (driver && !env->shoal && shoal_create(&env->shoal) != SHOAL_STATUS_SUCCESS) {
+        res->status = "launch_failed";
+        snprintf(res->reason, sizeof res->reason, "shoal_create failed");
+        return;
+    }
+    cudaError_t e = prepare_shape(env, t, routine);
+    if (e != cudaSuccess) {
+        tuner_fail(res, "launch_failed", e, "operands");
+        return;
+    }
+    run_ctx r = {env, t, kd, ri, &env->spec->h, {0}, {0}};
+    if (!kd && !driver) e = vendor_pointers(&r);
+    /* verify */
+    if (e == cudaSuccess) e = restore(&r);
+    if (e == cudaSuccess) e = run_once(&r);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+        tuner_fail(res, "launch_failed", e, "verification run");
+        goto out;
+    }
+    long long bad = -1;
+    res->error = spec_harness_check(r.h, 0, VERIFY_MAX, NULL, 0, &bad);
+    if (bad >= 0) {
+        res->status = "wrong";
+        snprintf(res->reason, sizeof res->reason, "problem %lld: error %.3g eps", bad, res->error);
+        goto out;
+    }
+    e = tuner_time_runs(env->timed_runs, restore, run_once, &r, res);
+    if (e != cudaSuccess) tuner_fail(res, "launch_failed", e, "timed runs");
+out:
+    for (int o = 0; o < SHOAL_SPEC_MAX_OPERANDS; ++o) cudaFree(r.vendor_ptrs[o]);
+}
