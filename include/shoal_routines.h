@@ -7,6 +7,24 @@
 extern "C" {
 #endif
 
+/* trsm: Triangular solve with many right-hand sides, in place: op(A) X = alpha B (side left) or X op(A) = alpha B (side right); X overwrites B.
+ * A is t x t with t = m (left) or n (right); only its uplo triangle is read, and with
+ * diag unit not its diagonal. With alpha == 0, B = 0 and A is not read. A singular triangle gives
+ * Inf/NaN in its own problem only.
+ * t = m if side == 0 else n.
+ * A is t x t (in), lda >= max(1, t).
+ * B is m x n (inout), ldb >= max(1, m).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements); a written
+ * operand's stride must keep problems apart (>= ldX * cols when batch > 1).
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a negative or overlapping stride, a NULL operand where work
+ * is to be done -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
+ * no work (m == 0 or n == 0, or batch == 0) -> SUCCESS at once. */
+shoal_status shoal_strsm_batched(shoal_handle handle, shoal_side side, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int m, int n, float alpha, const float *const A[], int64_t lda, float *const B[], int64_t ldb, int64_t batch);
+shoal_status shoal_strsm_strided_batched(shoal_handle handle, shoal_side side, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int m, int n, float alpha, const float *A, int64_t lda, int64_t strideA, float *B, int64_t ldb, int64_t strideB, int64_t batch);
+shoal_status shoal_dtrsm_batched(shoal_handle handle, shoal_side side, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int m, int n, double alpha, const double *const A[], int64_t lda, double *const B[], int64_t ldb, int64_t batch);
+shoal_status shoal_dtrsm_strided_batched(shoal_handle handle, shoal_side side, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int m, int n, double alpha, const double *A, int64_t lda, int64_t strideA, double *B, int64_t ldb, int64_t strideB, int64_t batch);
+
 #ifdef __cplusplus
 }
 #endif
