@@ -7,6 +7,22 @@
 extern "C" {
 #endif
 
+/* syrk: Symmetric rank-k update of one triangle: C = alpha op(A) op(A)^T + beta C, op(A) n x k.
+ * Only the uplo triangle of C is read and written. With beta == 0, C is not read (NaN in C
+ * does not propagate); with alpha == 0 or k == 0, C = beta C and A is not read.
+ * A is (n if trans == 0 else k) x (k if trans == 0 else n) (in), lda >= max(1, (n if trans == 0 else k)).
+ * C is n x n (inout), ldc >= max(1, n).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements); a written
+ * operand's stride must keep problems apart (>= ldX * cols when batch > 1).
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a negative or overlapping stride, a NULL operand where work
+ * is to be done -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
+ * no work (n == 0, or batch == 0) -> SUCCESS at once. */
+shoal_status shoal_ssyrk_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, int n, int k, float alpha, const float *const A[], int64_t lda, float beta, float *const C[], int64_t ldc, int64_t batch);
+shoal_status shoal_ssyrk_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, int n, int k, float alpha, const float *A, int64_t lda, int64_t strideA, float beta, float *C, int64_t ldc, int64_t strideC, int64_t batch);
+shoal_status shoal_dsyrk_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, int n, int k, double alpha, const double *const A[], int64_t lda, double beta, double *const C[], int64_t ldc, int64_t batch);
+shoal_status shoal_dsyrk_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, int n, int k, double alpha, const double *A, int64_t lda, int64_t strideA, double beta, double *C, int64_t ldc, int64_t strideC, int64_t batch);
+
 /* trsm: Triangular solve with many right-hand sides, in place: op(A) X = alpha B (side left) or X op(A) = alpha B (side right); X overwrites B.
  * A is t x t with t = m (left) or n (right); only its uplo triangle is read, and with
  * diag unit not its diagonal. With alpha == 0, B = 0 and A is not read. A singular triangle gives
