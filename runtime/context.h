@@ -39,6 +39,7 @@ struct shoal_context {
     const shoal_table *lapack_table[SHOAL_LAPACK_N_ROUTINES]; /* NULL: portable default */
     shoal_dispatch_cache lapack_cache[SHOAL_LAPACK_N_ROUTINES];
     int *scratch;                  /* one device int: shoal_imax_device's result */
+    const char *served;            /* kernel or vendor of the last call with work (runtime/served.h) */
 };
 
 #ifdef __cplusplus

@@ -4,6 +4,7 @@
 
 #include "context.h"
 #include "dispatch.h"
+#include "served.h"
 
 struct shoal_context *shoal_context_get(shoal_handle h)
 {
@@ -105,5 +106,15 @@ shoal_status shoal_get_dispatch_info(shoal_handle handle, const char **table_dev
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
     if (table_device) *table_device = ctx->gemm_table ? ctx->gemm_table->device_name : "portable";
     if (match_level) *match_level = ctx->gemm_match_level;
+    return SHOAL_STATUS_SUCCESS;
+}
+
+shoal_status shoal_internal_take_served(shoal_handle handle, const char **name)
+{
+    struct shoal_context *ctx = shoal_context_get(handle);
+    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
+    if (!name) return SHOAL_STATUS_INVALID_VALUE;
+    *name = ctx->served;
+    ctx->served = NULL;
     return SHOAL_STATUS_SUCCESS;
 }

@@ -749,17 +749,13 @@ static int case_zero(const tcase *t, uint64_t seed)
 
 static void add_case(enum kind kind, char prec, shoal_operation ta, shoal_operation tb, int N, const char *suffix)
 {
-    if (g_ncases >= MAX_CASES) {
-        fprintf(stderr, "too many cases\n");
-        exit(2);
-    }
-    tcase *t = &g_cases[g_ncases++];
+    tcase *t = GPU_TEST_NEXT_CASE(g_cases, g_ncases);
     t->kind = kind;
     t->prec = prec;
     t->ta = ta;
     t->tb = tb;
     t->N = N;
-    snprintf(t->name, sizeof t->name, "%c_gemm_vbatched_%s", prec, suffix);
+    gpu_test_case_name(t->name, sizeof t->name, "%c_gemm_vbatched_%s", prec, suffix);
 }
 
 static void build_cases(void)
