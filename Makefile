@@ -39,9 +39,21 @@ RUNTIME_OBJS := $(patsubst runtime/%.c,$(BUILD)/obj/runtime/%.o,$(RUNTIME_SRCS))
                 $(patsubst runtime/%.cu,$(BUILD)/obj/runtime/%.cu.o,$(wildcard runtime/*.cu) $(wildcard runtime/drivers/*.cu))
 # oracle/: host references and checks and the device harness of the spec routines (tuner, tests, bench)
 ORACLE_OBJS := $(patsubst oracle/%.c,$(BUILD)/obj/oracle/%.o,$(wildcard oracle/*.c))
-# generated/sources.mk (written by emit, which make runs first) names GEN_CU and GEN_C
+                $(patsubst runtime/%.cu,$(BUILD)/obj/runtime/%.cu.o,$(wildcard runtime/*.cu))
+# generated/sources.mk (written by emit, which make runs first) names GEN_CU and GEN_C. A plain
+# `include`, not `-include`: make silently ignores a failed remake of a `-include`d file, which
+# once let a failed emit (no Jinja2) end in a libshoal without kernels and a later link error.
+# Goals that need no generated sources skip it, so `make clean` never runs the generator.
 GEN_DIR := generated
--include generated/sources.mk
+NO_GEN_GOALS := clean distclean venv deps
+ifneq ($(MAKECMDGOALS),)
+ifeq ($(filter-out $(NO_GEN_GOALS),$(MAKECMDGOALS)),)
+SKIP_GEN_SOURCES := 1
+endif
+endif
+ifndef SKIP_GEN_SOURCES
+include generated/sources.mk
+endif
 GEN_OBJS := $(patsubst generated/%.cu,$(BUILD)/obj/generated/%.o,$(GEN_CU)) \
             $(patsubst generated/%.c,$(BUILD)/obj/generated/%.o,$(GEN_C))
 # the tuner launches candidates through the library's own launch code and runs drivers through the
@@ -55,18 +67,33 @@ GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildca
 .PHONY: all deps venv tune test bench clean distclean show
 .DELETE_ON_ERROR:
 
-all: deps $(LIB_SHARED) $(LIB_STATIC) include/shoal.h shoal.pc $(TUNER)
+all: $(LIB_SHARED) $(LIB_STATIC) include/shoal.h shoal.pc $(TUNER)
 
+# What a target needs from the system is checked once per part, before the first command that
+# needs it, so each target asks only for its own parts: the library needs CUDA (nvcc, cuBLAS,
+# cuSOLVER) and the generator's Python; the tuner adds NVRTC; only the programs that compare with
+# OpenBLAS (test_gemm_gpu, shoal_bench, shoal_lapack_bench) need it. Nothing needs SQLite headers.
+# `make deps` checks every part.
+DEPS_OK := $(BUILD)/deps
+DEP_PARTS := python cuda nvrtc openblas
 deps:
-	@CC=$(CC) scripts/check_deps.sh $(CUDA_HOME)
+	@CC='$(CC)' CUDA_HOME='$(CUDA_HOME)' PYTHON='$(PYTHON)' scripts/check_deps.sh $(DEP_PARTS)
+$(DEPS_OK)/%.ok: scripts/check_deps.sh
+	@CC='$(CC)' CUDA_HOME='$(CUDA_HOME)' PYTHON='$(PYTHON)' scripts/check_deps.sh $*
+	@mkdir -p $(@D) && touch $@
+# kept: as files a pattern rule made, make would delete them as intermediates and check again
+.PRECIOUS: $(DEPS_OK)/%.ok
 
 # A virtual environment with the pinned packages. Without network (e.g. the GPU machine) it falls
 # back on the system's own Jinja2 and pytest, and says so.
 venv: $(VENV)/.stamp
 $(VENV)/.stamp: requirements.txt
+	@PYTHON='$(PYTHON)' scripts/check_deps.sh python
 	$(PYTHON) -m venv --system-site-packages $(VENV)
 	$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt || \
-	  ( $(VENV)/bin/python -c 'import jinja2, pytest' && echo "shoal: pip failed; using the system's jinja2 and pytest" )
+	  ( $(VENV)/bin/python -c 'import jinja2, pytest' && echo "shoal: pip failed; using the system's jinja2 and pytest" ) || \
+	  { echo "shoal: pip could not install requirements.txt and $(PYTHON) has no jinja2 and pytest of its own:" \
+	         "install them (e.g. apt-get install python3-jinja2 python3-pytest) or give pip a package index" >&2; exit 1; }
 	touch $@
 
 # The tuned database is committed as a reviewable SQL dump; the .sqlite file is derived from it.
@@ -78,26 +105,26 @@ generated/sources.mk: $(DB) $(GENERATOR_SRCS) | $(VENV)/.stamp
 	touch $@
 $(GEN_CU) $(GEN_C): generated/sources.mk
 
-$(BUILD)/obj/runtime/%.o: runtime/%.c $(RUNTIME_HDRS) include/shoal.h generated/sources.mk
+$(BUILD)/obj/runtime/%.o: runtime/%.c $(RUNTIME_HDRS) include/shoal.h generated/sources.mk | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(BUILD)/obj/runtime/%.cu.o: runtime/%.cu $(RUNTIME_HDRS) include/shoal.h generated/sources.mk
+$(BUILD)/obj/runtime/%.cu.o: runtime/%.cu $(RUNTIME_HDRS) include/shoal.h generated/sources.mk | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 $(BUILD)/obj/generated/%.o: generated/%.cu runtime/kernel_abi.h runtime/lapack_abi.h runtime/blas2_abi.h \
-                            runtime/spec_abi.h runtime/kernel_util.cuh
+                            runtime/spec_abi.h runtime/kernel_util.cuh | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
-$(BUILD)/obj/generated/%.o: generated/%.c runtime/dispatch_table.h runtime/spec_run.h include/shoal.h
+$(BUILD)/obj/generated/%.o: generated/%.c runtime/dispatch_table.h runtime/spec_run.h include/shoal.h | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(BUILD)/obj/oracle/%.o: oracle/%.c $(wildcard oracle/*.h) $(RUNTIME_HDRS) include/shoal.h
+$(BUILD)/obj/oracle/%.o: oracle/%.c $(wildcard oracle/*.h) $(RUNTIME_HDRS) include/shoal.h | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(BUILD)/obj/tuner/%.o: tuner/%.c $(wildcard tuner/*.h) $(RUNTIME_HDRS) generated/sources.mk
+$(BUILD)/obj/tuner/%.o: tuner/%.c $(wildcard tuner/*.h) $(RUNTIME_HDRS) generated/sources.mk | $(DEPS_OK)/cuda.ok $(DEPS_OK)/nvrtc.ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
-$(BUILD)/obj/tuner/device_util.o: tuner/device_util.cu tuner/device_util.h
+$(BUILD)/obj/tuner/device_util.o: tuner/device_util.cu tuner/device_util.h | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
@@ -132,12 +159,13 @@ tune: $(TUNER) $(DB) | $(VENV)/.stamp
 show: $(DB) | $(VENV)/.stamp
 	$(PY) -m generator show --db $(DB)
 
-test: all $(TEST_BINS) | $(VENV)/.stamp
+# The part checks first, so that a missing OpenBLAS is named before the long library build.
+test: $(DEPS_OK)/openblas.ok all $(TEST_BINS) | $(VENV)/.stamp
 	$(PY) -m pytest tests
 
 # GEMM (bench/run_bench.py) and the factorizations (bench/run_lapack_bench.py); results in
 # bench/results/.
-bench: all $(BENCH_BIN) $(LAPACK_BENCH_BIN) $(BLAS2_BENCH_BIN) $(SPEC_BENCH_BIN) | $(VENV)/.stamp
+bench: $(DEPS_OK)/openblas.ok all $(BENCH_BIN) $(LAPACK_BENCH_BIN) $(BLAS2_BENCH_BIN) $(SPEC_BENCH_BIN) | $(VENV)/.stamp
 	-$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r bench/requirements-plot.txt || \
 	  echo "shoal: matplotlib not installable here; the benchmark runs, the PNG is skipped"
 	$(PY) bench/run_bench.py

@@ -8,7 +8,7 @@ BENCH_OBJS := $(BENCH_OBJ_DIR)/shoal_bench.o $(BENCH_OBJ_DIR)/bench_kernels.o \
               $(BENCH_OBJ_DIR)/gemm_check.o $(BENCH_OBJ_DIR)/bench_util.o
 
 $(BENCH_OBJ_DIR)/shoal_bench.o: bench/shoal_bench.c bench/bench_kernels.h bench/bench_util.h tests/gpu/gemm_check.h \
-                                include/shoal.h
+                                include/shoal.h | $(DEPS_OK)/openblas.ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Ibench -Itests/gpu -c $< -o $@
 
@@ -17,13 +17,13 @@ $(BENCH_OBJ_DIR)/gemm_check.o: tests/gpu/gemm_check.c tests/gpu/gemm_check.h
 	$(CC) $(CFLAGS) -Itests/gpu -c $< -o $@
 
 # Data fill and pointer-array kernels.
-$(BENCH_OBJ_DIR)/bench_kernels.o: bench/bench_kernels.cu bench/bench_kernels.h
+$(BENCH_OBJ_DIR)/bench_kernels.o: bench/bench_kernels.cu bench/bench_kernels.h | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(@D)
 	$(NVCC) $(filter-out $(GENCODE),$(NVCCFLAGS)) $(GENCODE) -Ibench -c $< -o $@
 
 # Linked by the C compiler: the nvcc object needs the C++ runtime (-lstdc++), the baselines need
 # cuBLAS and OpenBLAS.
-$(BENCH_BIN): $(BENCH_OBJS) $(LIB_SHARED)
+$(BENCH_BIN): $(BENCH_OBJS) $(LIB_SHARED) | $(DEPS_OK)/openblas.ok
 	@mkdir -p $(@D)
 	$(CC) -fopenmp $(BENCH_OBJS) -o $@ $(LDLIBS_SHOAL) -lcublas -lcudart $(OPENBLAS_LIBS) \
 	    -lstdc++ -lm
@@ -35,7 +35,7 @@ LAPACK_BENCH_OBJS := $(BENCH_OBJ_DIR)/lapack_bench.o $(BENCH_OBJ_DIR)/lapack_che
                      $(BENCH_OBJ_DIR)/bench_kernels.o
 
 $(BENCH_OBJ_DIR)/lapack_bench.o: bench/lapack_bench.c bench/bench_kernels.h bench/bench_util.h bench/lapack_check.h \
-                                 include/shoal.h
+                                 include/shoal.h | $(DEPS_OK)/openblas.ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Ibench -c $< -o $@
 
@@ -44,7 +44,7 @@ $(BENCH_OBJ_DIR)/lapack_check.o: bench/lapack_check.c bench/lapack_check.h
 	$(CC) $(CFLAGS) -Ibench -c $< -o $@
 
 # cuSOLVER for the Cholesky baselines, OpenBLAS (with its LAPACK) for the CPU baseline.
-$(LAPACK_BENCH_BIN): $(LAPACK_BENCH_OBJS) $(LIB_SHARED)
+$(LAPACK_BENCH_BIN): $(LAPACK_BENCH_OBJS) $(LIB_SHARED) | $(DEPS_OK)/openblas.ok
 	@mkdir -p $(@D)
 	$(CC) -fopenmp $(LAPACK_BENCH_OBJS) -o $@ $(LDLIBS_SHOAL) -lcusolver -lcublas -lcudart \
 	    $(OPENBLAS_LIBS) -lstdc++ -lm

@@ -65,12 +65,14 @@ static shoal_status run(struct shoal_context *ctx, int routine, char prec, int v
     if (kernel == SHOAL_KERNEL_VENDOR || !shoal_blas2_kernel_fits(&ri->kernels[kernel], p->m, p->n, array, ctx->smem_optin)) {
         /* the vendor won, or no kernel of ours fits (sizes past the shared-memory limit) */
         const int r = vendor ? shoal_blas2_vendor(ctx->cublas, ri->name, prec, variant, p) : SHOAL_VENDOR_UNSUPPORTED;
+        if (vendor) ctx->served = "cublas";
         if (r == SHOAL_VENDOR_OK) return OK;
         if (r == SHOAL_VENDOR_FAILED) return SHOAL_STATUS_VENDOR_ERROR;
         kernel = choose(ctx, routine, prec, mode, variant, dims, 0);
         if (!shoal_blas2_kernel_fits(&ri->kernels[kernel], p->m, p->n, array, ctx->smem_optin))
             return SHOAL_STATUS_NOT_SUPPORTED;
     }
+    ctx->served = ri->kernels[kernel].name;
     const cudaError_t e = shoal_blas2_launch(&ri->kernels[kernel], p, ctx->sm_count, ctx->stream);
     return e == cudaSuccess ? OK : SHOAL_STATUS_CUDA_ERROR;
 }
@@ -270,6 +272,7 @@ static shoal_status gemm_v_run(shoal_handle handle, char prec, int variant, shoa
     if (p->m == 0 || p->n == 0 || p->batch == 0) return OK;
     const int dims[3] = {p->m, p->n, p->k};
     const int kernel = choose(ctx, SHOAL_GEMM_VBATCHED, prec, SHOAL_MODE_ARRAY, variant, dims, 0);
+    ctx->served = shoal_lapack_routines[SHOAL_GEMM_VBATCHED].kernels[kernel].name;
     const cudaError_t e = shoal_gemm_vbatched_launch(&shoal_lapack_routines[SHOAL_GEMM_VBATCHED].kernels[kernel], p,
                                                      ctx->sm_count, ctx->stream);
     return e == cudaSuccess ? OK : SHOAL_STATUS_CUDA_ERROR;

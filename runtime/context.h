@@ -44,6 +44,7 @@ struct shoal_context {
     shoal_dispatch_cache *spec_cache;
     /* drivers' workspace: pointer arrays of sub-matrices, SHOAL_WS_OPERANDS x SHOAL_WS_POINTERS */
     void **ws_ptrs;
+    const char *served;            /* kernel or vendor of the last call with work (runtime/served.h) */
 };
 
 #define SHOAL_WS_OPERANDS 3

@@ -86,6 +86,7 @@ static shoal_status run_gemm(shoal_handle handle, char prec, shoal_operation ta,
     const int vendor_usable = p->lda <= INT_MAX && p->ldb <= INT_MAX && p->ldc <= INT_MAX && p->k > 0 &&
                               p->alpha[0] != 0.0;
     const int kernel = choose_kernel(ctx, prec, mode, variant, p->m, p->n, p->k, vendor_usable);
+    ctx->served = kernel == SHOAL_KERNEL_VENDOR ? "cublas" : shoal_gemm_kernels[kernel].name;
     if (kernel == SHOAL_KERNEL_VENDOR)
         return shoal_gemm_vendor(ctx->cublas, prec, variant, p) == CUBLAS_STATUS_SUCCESS ? SHOAL_STATUS_SUCCESS
                                                                                           : SHOAL_STATUS_VENDOR_ERROR;

@@ -5,6 +5,7 @@
 #include "context.h"
 #include "dispatch.h"
 #include "spec_run.h"
+#include "served.h"
 
 struct shoal_context *shoal_context_get(shoal_handle h)
 {
@@ -136,5 +137,15 @@ shoal_status shoal_get_workspace_size(shoal_handle handle, size_t *bytes)
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
     if (!bytes) return SHOAL_STATUS_INVALID_VALUE;
     *bytes = sizeof(void *) * SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS;
+    return SHOAL_STATUS_SUCCESS;
+}
+
+shoal_status shoal_internal_take_served(shoal_handle handle, const char **name)
+{
+    struct shoal_context *ctx = shoal_context_get(handle);
+    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
+    if (!name) return SHOAL_STATUS_INVALID_VALUE;
+    *name = ctx->served;
+    ctx->served = NULL;
     return SHOAL_STATUS_SUCCESS;
 }

@@ -58,11 +58,13 @@ static shoal_status run(shoal_handle handle, int routine, char prec, int variant
     if (kernel == SHOAL_KERNEL_VENDOR) {
         const shoal_vendor_handles vh = {ctx->cublas, ctx->cusolver};
         const int r = shoal_lapack_vendor(&vh, ri->name, prec, variant, p);
+        ctx->served = shoal_lapack_vendor_name(ri->name);
         if (r == SHOAL_VENDOR_OK) return OK;
         if (r == SHOAL_VENDOR_FAILED) return SHOAL_STATUS_VENDOR_ERROR;
         kernel = choose_kernel(ctx, routine, prec, mode, variant, dims, 0); /* the vendor lacks this case */
     }
     const shoal_kernel_desc *kd = &ri->kernels[kernel];
+    ctx->served = kd->name;
     /* a resident grid's blocks per SM: asked once while the call repeats the cached kernel */
     shoal_dispatch_cache *c = &ctx->lapack_cache[routine];
     int resident = c->kernel == kernel ? c->resident_blocks : 0;

@@ -110,15 +110,19 @@ shoal_status shoal_spec_run(shoal_handle handle, const shoal_spec_call *c)
     int kernel = choose(ctx, ri, c, vendor, 0);
     if (kernel == SHOAL_KERNEL_VENDOR) {
         const int r = ri->vendor(ctx->cublas, c);
+        ctx->served = "cublas";
         if (r == SHOAL_SPEC_VENDOR_OK) return OK;
         if (r == SHOAL_SPEC_VENDOR_FAILED) return SHOAL_STATUS_VENDOR_ERROR;
         kernel = choose(ctx, ri, c, 0, 0); /* the vendor lacks this case */
     }
+    /* a driver's steps record what served them; the call as a whole was served by the driver */
+    shoal_status st = SHOAL_STATUS_NOT_SUPPORTED;
     if (kernel >= 0 && ri->kernels[kernel].design == SHOAL_DESIGN_DRIVER)
-        return ri->driver(ctx, c, ri->kernels[kernel].p[0]);
-    if (kernel >= 0) return launch(ctx, ri, kernel, c);
-    if (ri->driver && !ri->kernels_serve(c)) return ri->driver(ctx, c, DEFAULT_LEAF);
-    return SHOAL_STATUS_NOT_SUPPORTED;
+        st = ri->driver(ctx, c, ri->kernels[kernel].p[0]);
+    else if (kernel >= 0) st = launch(ctx, ri, kernel, c);
+    else if (ri->driver && !ri->kernels_serve(c)) st = ri->driver(ctx, c, DEFAULT_LEAF);
+    ctx->served = kernel >= 0 && ri->kernels[kernel].design != SHOAL_DESIGN_DRIVER ? ri->kernels[kernel].name : "driver";
+    return st;
 }
 
 shoal_status shoal_spec_run_driver(shoal_handle handle, const shoal_spec_call *c, int leaf)

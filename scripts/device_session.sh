@@ -39,7 +39,8 @@ if [ "${EMIT:-0}" = 1 ]; then
   tail -2 "$OUT/build.log"
 fi
 if [ -n "${TESTS:-}" ]; then
-  timeout "${TEST_SECONDS:-240}" python3 -m pytest -q -rf $TESTS > "$OUT/tests.log" 2>&1
+  # a GPU is expected here: a GPU test that skips fails
+  SHOAL_REQUIRE_GPU=1 timeout "${TEST_SECONDS:-240}" python3 -m pytest -q -rf $TESTS > "$OUT/tests.log" 2>&1
   grep -E "FAILED|passed|failed" "$OUT/tests.log" | tail -40
 fi
 for b in ${BENCH:-}; do

@@ -7,11 +7,17 @@ fixture: exit 0 passes, 77 skips (no GPU), anything else fails with the program'
 A program that is missing or cannot list its cases yields one failing test that says to run
 `make test`: a missing build must not look like a clean skip.
 
+A GPU case must have checked something: "ok NAME (0 runs)" fails.
+
 SHOAL_BUILD_DIR overrides the build directory (default: <repo>/build);
-SHOAL_TEST_TIMEOUT the per-case time limit in seconds (default 900).
+SHOAL_TEST_TIMEOUT the per-case time limit in seconds (default 900);
+SHOAL_REQUIRE_GPU=1, set wherever a GPU is expected, turns every skip of a GPU test (the files
+tests/test_gpu_*.py: no CUDA device, or any other reason) into a failure, so a machine whose GPU
+went missing cannot pass the suite by skipping it.
 """
 import os
 import pathlib
+import re
 import subprocess
 
 import pytest
@@ -21,6 +27,27 @@ BUILD_DIR = pathlib.Path(os.environ.get("SHOAL_BUILD_DIR", REPO_ROOT / "build"))
 TEST_BIN_DIR = BUILD_DIR / "tests"
 SKIP_EXIT = 77
 CASE_TIMEOUT = float(os.environ.get("SHOAL_TEST_TIMEOUT", "900"))
+GPU_TEST_PREFIX = "test_gpu_"
+
+
+def require_gpu():
+    """Whether SHOAL_REQUIRE_GPU asks for a GPU (set, and neither empty nor "0")."""
+    return os.environ.get("SHOAL_REQUIRE_GPU", "") not in ("", "0")
+
+
+def is_gpu_test(item):
+    return pathlib.Path(str(item.fspath)).name.startswith(GPU_TEST_PREFIX)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """With SHOAL_REQUIRE_GPU set, a skipped GPU test is reported as failed, with its reason."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and require_gpu() and is_gpu_test(item):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"SHOAL_REQUIRE_GPU is set, but this GPU test was skipped: {reason}"
 
 # pytest argument name -> program under build/tests/
 CASE_PROGRAMS = {
@@ -115,6 +142,10 @@ def run_program_case(program, case):
         pytest.fail(f"{' '.join(cmd)} {how}:\n{output}", pytrace=False)
     if f"ok {name}" not in output:
         pytest.fail(f"{' '.join(cmd)} exited with 0 but did not report 'ok {name}':\n{output}",
+                    pytrace=False)
+    runs = re.search(rf"^ok {re.escape(name)} \((\d+) runs?\)", output, re.M)
+    if runs and int(runs.group(1)) == 0:
+        pytest.fail(f"{' '.join(cmd)}: the case recorded no runs (it checked nothing):\n{output}",
                     pytrace=False)
 
 

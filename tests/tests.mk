@@ -7,7 +7,7 @@ TEST_BIN_DIR := $(BUILD)/tests
 TEST_OBJ_DIR := $(BUILD)/tests/obj
 # The command line, start-up and helpers every GPU test program shares (tests/gpu/gpu_test.h).
 GPU_TEST_OBJ := $(TEST_OBJ_DIR)/gpu_test.o
-$(GPU_TEST_OBJ): tests/gpu/gpu_test.c tests/gpu/gpu_test.h include/shoal.h
+$(GPU_TEST_OBJ): tests/gpu/gpu_test.c tests/gpu/gpu_test.h include/shoal.h | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/gpu -c $< -o $@
 
@@ -35,13 +35,13 @@ $(TEST_BIN_DIR)/test_dispatch: tests/c/test_dispatch.c tests/c/host_cases.h runt
 # Launch geometry: the launch sources alone (linked against the CUDA runtime, never calling it).
 LAUNCH_SRCS := runtime/lapack_launch.c runtime/blas2_launch.c runtime/gemm_launch.c
 $(TEST_BIN_DIR)/test_launch_geometry: tests/c/test_launch_geometry.c tests/c/host_cases.h $(LAUNCH_SRCS) runtime/lapack_launch.h \
-                                      runtime/blas2_launch.h runtime/gemm_launch.h runtime/dispatch_table.h
+                                      runtime/blas2_launch.h runtime/gemm_launch.h runtime/dispatch_table.h | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) tests/c/test_launch_geometry.c $(LAUNCH_SRCS) -o $@ $(CUDA_LIBS)
 
-# Host reference: OpenBLAS, parallel over the batch with OpenMP.
+# Host reference: OpenBLAS, parallel over the batch with OpenMP (the only test program that needs it).
 $(TEST_BIN_DIR)/test_gemm_gpu: tests/gpu/test_gemm_gpu.c $(TEST_OBJ_DIR)/gemm_check.o $(GPU_TEST_OBJ) \
-                               tests/gpu/gemm_check.h include/shoal.h $(LIB_SHARED)
+                               tests/gpu/gemm_check.h include/shoal.h $(LIB_SHARED) | $(DEPS_OK)/openblas.ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Itests/gpu $< $(TEST_OBJ_DIR)/gemm_check.o $(GPU_TEST_OBJ) -o $@ \
 	    $(LDLIBS_SHOAL) $(OPENBLAS_LIBS) -lm

@@ -1,6 +1,9 @@
 #include "gpu_test.h"
 
+#include <stdarg.h>
 #include <string.h>
+
+#include "served.h"
 
 const char *gpu_test_case = "init";
 static int g_runs, g_failed_runs; /* of the current case */
@@ -9,6 +12,55 @@ void gpu_test_record(int ok)
 {
     ++g_runs;
     if (!ok) ++g_failed_runs;
+}
+
+int gpu_test_next_case(int *count, int capacity, const char *table)
+{
+    if (*count >= capacity) {
+        fprintf(stderr, "case table %s is full (%d entries): enlarge it\n", table, capacity);
+        exit(2);
+    }
+    return (*count)++;
+}
+
+void gpu_test_case_name(char *dst, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(dst, size, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= size) {
+        fprintf(stderr, "case name \"%s...\" does not fit in %zu bytes: enlarge the name buffer\n", dst, size);
+        exit(2);
+    }
+}
+
+int gpu_test_is_vendor(const char *name)
+{
+    return name && (strcmp(name, "cublas") == 0 || strcmp(name, "cusolver") == 0);
+}
+
+void gpu_test_served_reset(shoal_handle h)
+{
+    const char *ignored = NULL;
+    shoal_internal_take_served(h, &ignored);
+}
+
+int gpu_test_check_served(shoal_handle h, const char *predicted, const char *fallback, const char **served,
+                          char *why, size_t len)
+{
+    const char *s = NULL;
+    const shoal_status st = shoal_internal_take_served(h, &s);
+    if (served) *served = s ? s : "none";
+    if (st == SHOAL_STATUS_SUCCESS && s && predicted &&
+        (strcmp(s, predicted) == 0 || (gpu_test_is_vendor(predicted) && fallback && strcmp(s, fallback) == 0)))
+        return 1;
+    const size_t u = strlen(why);
+    if (u < len)
+        snprintf(why + u, len - u, " served by %s, but the dispatch names %s%s%s", s ? s : "nothing",
+                 predicted ? predicted : "nothing", gpu_test_is_vendor(predicted) && fallback ? " or, declined, " : "",
+                 gpu_test_is_vendor(predicted) && fallback ? fallback : "");
+    return 0;
 }
 
 long long gpu_test_env_count(const char *name, long long dflt)
@@ -26,10 +78,12 @@ static int run_one(const gpu_test_suite *s, int i)
     s->run_case(i);
     if (g_failed_runs)
         printf("FAILED %s: %d of %d runs failed\n", gpu_test_case, g_failed_runs, g_runs);
+    else if (g_runs == 0)
+        printf("FAILED %s: the case recorded no runs (it checked nothing)\n", gpu_test_case);
     else
         printf("ok %s (%d runs)\n", gpu_test_case, g_runs);
     fflush(stdout);
-    return g_failed_runs != 0;
+    return g_failed_runs != 0 || g_runs == 0;
 }
 
 void *xmalloc(size_t bytes)
@@ -42,19 +96,36 @@ void *xmalloc(size_t bytes)
     return p;
 }
 
+/* Where a GPU is expected (SHOAL_REQUIRE_GPU=1), its absence is a failure, not a skip. */
+static int require_gpu(void)
+{
+    const char *v = getenv("SHOAL_REQUIRE_GPU");
+    return v && v[0] && strcmp(v, "0") != 0;
+}
+
+/* 77 (skip) or, where a GPU is required, 1; says why either way. */
+static int no_device(const char *why)
+{
+    if (require_gpu()) {
+        printf("FAILED: no CUDA device (%s) and SHOAL_REQUIRE_GPU is set\n", why);
+        return 1;
+    }
+    printf("SKIP: no CUDA device (%s)\n", why);
+    return 77;
+}
+
 /* 0 when ready, 77 when there is no device to test on, 1 on another failure. */
 static int init_gpu(const gpu_test_suite *s, shoal_handle *h)
 {
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        printf("SKIP: no CUDA device (%s)\n", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
-        return 77;
-    }
+    if (e != cudaSuccess || count == 0)
+        return no_device(e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
     shoal_status st = shoal_create(h);
     if (st == SHOAL_STATUS_NO_DEVICE) {
-        printf("SKIP: no CUDA device (shoal_create: %s)\n", shoal_status_string(st));
-        return 77;
+        char why[160];
+        snprintf(why, sizeof why, "shoal_create: %s", shoal_status_string(st));
+        return no_device(why);
     }
     if (st != SHOAL_STATUS_SUCCESS) {
         printf("FAILED: shoal_create returned %s\n", shoal_status_string(st));
@@ -73,8 +144,31 @@ static int init_gpu(const gpu_test_suite *s, shoal_handle *h)
     return s->setup && s->setup(*h) ? 1 : 0;
 }
 
+/* Every case has a distinct, nonempty name (pytest runs them by name); 0 when so. */
+static int check_case_names(const gpu_test_suite *s)
+{
+    for (int i = 0; i < s->n_cases; ++i) {
+        const char *a = s->case_name(i);
+        if (!a || !a[0]) {
+            fprintf(stderr, "case %d has no name\n", i);
+            return 2;
+        }
+        for (int j = 0; j < i; ++j)
+            if (strcmp(a, s->case_name(j)) == 0) {
+                fprintf(stderr, "cases %d and %d are both named '%s'\n", j, i, a);
+                return 2;
+            }
+    }
+    if (s->n_cases == 0) {
+        fprintf(stderr, "the case table is empty\n");
+        return 2;
+    }
+    return 0;
+}
+
 int gpu_test_main(int argc, char **argv, const gpu_test_suite *s, shoal_handle *handle)
 {
+    if (check_case_names(s)) return 2;
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
         for (int i = 0; i < s->n_cases; ++i) printf("%s\n", s->case_name(i));
         return 0;

@@ -4,9 +4,11 @@
  *   prog --list         print the case names (needs no GPU)
  *   prog --case NAME    run one case
  *   prog                run every case
- * Exit: 0 all passed, 1 a failure, 2 usage, 77 no CUDA device ("SKIP: ..." on stdout). The runner
- * prints "== NAME" before a case and, after it, "ok NAME (N runs)" or "FAILED NAME: F of N runs
- * failed" from what the case recorded with gpu_test_record. */
+ * Exit: 0 all passed, 1 a failure, 2 usage or a broken case table, 77 no CUDA device ("SKIP: ..."
+ * on stdout; with SHOAL_REQUIRE_GPU=1 in the environment that is a failure instead, exit 1). The
+ * runner prints "== NAME" before a case and, after it, "ok NAME (N runs)" or "FAILED NAME: ..."
+ * from what the case recorded with gpu_test_record; a case that recorded no run at all failed
+ * (it checked nothing). */
 #ifndef SHOAL_GPU_TEST_H
 #define SHOAL_GPU_TEST_H
 
@@ -33,6 +35,32 @@ int gpu_test_main(int argc, char **argv, const gpu_test_suite *suite, shoal_hand
 
 /* Counts one checked run of the current case; ok = 0 fails the case (the run says why). */
 void gpu_test_record(int ok);
+
+/* The index of the next entry of a fixed case table of capacity entries (*count of them used),
+ * counting it; a table that would overflow stops the program (exit 2) naming it, so a grown case
+ * list fails loudly instead of writing past the table. Use through GPU_TEST_NEXT_CASE. */
+int gpu_test_next_case(int *count, int capacity, const char *table);
+#define GPU_TEST_NEXT_CASE(table, count) \
+    (&(table)[gpu_test_next_case(&(count), (int)(sizeof(table) / sizeof((table)[0])), #table)])
+
+/* snprintf into a case name buffer; a name that does not fit stops the program (exit 2): a cut
+ * name could collide with another and run the wrong case. */
+void gpu_test_case_name(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Who served: clears the record of what served calls on h (before a checked call). */
+void gpu_test_served_reset(shoal_handle h);
+
+/* Checks who served the calls on h since the last reset (runtime/served.h) against the dispatch's
+ * own answer: predicted is the *_kernel_name answer with the handle's vendor setting at the call;
+ * fallback is that answer with vendor dispatch off (NULL when it was off). The call must have
+ * been served by predicted, or, where predicted is a vendor, by fallback (the vendor refused the
+ * case, or an argument such as alpha = 0 ruled it out). Returns 1 when so; else 0 with the reason
+ * appended to why. *served (may be NULL) gets the name that served, or "none". */
+int gpu_test_check_served(shoal_handle h, const char *predicted, const char *fallback, const char **served,
+                          char *why, size_t len);
+
+/* Whether name is a vendor library's ("cublas", "cusolver") rather than one of shoal's kernels. */
+int gpu_test_is_vendor(const char *name);
 
 /* A positive count from the environment variable name, else dflt (e.g. a test's big batch). */
 long long gpu_test_env_count(const char *name, long long dflt);

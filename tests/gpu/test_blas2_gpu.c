@@ -21,7 +21,10 @@
  *    problem of a run, except in runs too large for that, where the first 300, the last 300 and
  *    300 problems spread in between are checked;
  *  - vendor dispatch is off (shoal's own kernels) except in the *_vendor cases, which run each
- *    configuration with shoal_set_vendor_dispatch(h, 0) and (h, 1).
+ *    configuration with shoal_set_vendor_dispatch(h, 0) and (h, 1) and check who served each
+ *    call (runtime/served.h) against shoal_blas2_kernel_name: vendor off, that very kernel; vendor
+ *    on, the kernel or vendor it names, or, where the vendor declines, the kernel it names with
+ *    vendor dispatch off.
  * A run prints one line: routine, precision, mode, op, sizes, lda, increments, batch, the worst
  * normalized error, ok/FAILED, the kernel that served it and notes.
  *
@@ -87,6 +90,7 @@ typedef struct run_cfg {
     int64_t batch;
     int modes;                 /* MODE_STRIDED | MODE_ARRAY (vbatched: array only) */
     int vendor;                /* shoal_set_vendor_dispatch */
+    int check_served;          /* the *_vendor cases: who served must be who the dispatch names */
     int64_t offa, offx, offy;  /* elements before the first problem (misalignment) */
     int64_t gapa, gapx, gapy;  /* poisoned elements between problems */
     int align4;                /* round strides up to multiples of 4 elements */
@@ -827,16 +831,31 @@ static void run(const run_cfg *c)
                 max_m = max_n = c->vN;
             }
         }
-        const char *kernel = NULL;
+        const char *kernel = NULL, *kernel_off = NULL;
+        const char *rname = c->fam == F_GEMV ? "gemv" : c->fam == F_TRSV ? "trsv" : "gemv_vbatched";
         const int km = c->fam == F_GEMV_V ? max_m : c->fam == F_TRSV ? c->n : c->m;
         const int kn = c->fam == F_GEMV_V ? max_n : c->n;
         if (km < 1 || kn < 1 ||
-            shoal_blas2_kernel_name(g_h, c->fam == F_GEMV ? "gemv" : c->fam == F_TRSV ? "trsv" : "gemv_vbatched",
-                                    c->prec, mode == MODE_ARRAY, variant_of(c), km, kn,
-                                    &kernel) != SHOAL_STATUS_SUCCESS)
+            shoal_blas2_kernel_name(g_h, rname, c->prec, mode == MODE_ARRAY, variant_of(c), km, kn, &kernel) !=
+                SHOAL_STATUS_SUCCESS)
             kernel = NULL;
+        /* where the dispatch names the vendor, the vendor may decline (TRSV with incx != 1): then
+         * the kernel named with vendor dispatch off serves */
+        if (c->check_served && c->vendor && kernel) {
+            shoal_set_vendor_dispatch(g_h, 0);
+            if (shoal_blas2_kernel_name(g_h, rname, c->prec, mode == MODE_ARRAY, variant_of(c), km, kn, &kernel_off) !=
+                SHOAL_STATUS_SUCCESS)
+                kernel_off = NULL;
+            shoal_set_vendor_dispatch(g_h, 1);
+        }
         CUDA_CHECK(cudaDeviceSynchronize());
+        gpu_test_served_reset(g_h);
         const shoal_status st = call_shoal(c, &d, mode, max_m, max_n);
+        const char *served = NULL;
+        const int served_ok =
+            !c->check_served || gpu_test_check_served(g_h, kernel, kernel_off, &served, why, sizeof why);
+        if (served) kernel = served;
+        u = strlen(why);
         CUDA_CHECK(cudaDeviceSynchronize());
         CUDA_CHECK(cudaGetLastError());
         double err = INFINITY;
@@ -849,7 +868,7 @@ static void run(const run_cfg *c)
             err = judge(c, &d, why + u, sizeof why - u);
         }
         const double limit = c->fam == F_TRSV ? 2 * BLAS2_ERROR_LIMIT : BLAS2_ERROR_LIMIT;
-        const int ok = st == SHOAL_STATUS_SUCCESS && err <= limit && !extra_fail;
+        const int ok = st == SHOAL_STATUS_SUCCESS && err <= limit && !extra_fail && served_ok;
         char notes[256], op[4], lda_s[24], incx_s[24], incy_s[24];
         notes_of(c, notes, sizeof notes);
         snprintf(op, sizeof op, "%s", c->fam == F_TRSV ? variant_of(c) : c->trans ? "T" : "N");
@@ -1147,6 +1166,7 @@ static void case_gemv_vendor(char p)
                 const int m = sizes[i][0], n = sizes[i][1];
                 run_cfg c = gemv_cfg(p, trans, m, n, gemv_batch_for(m, n));
                 c.vendor = vendor;
+                c.check_served = 1;
                 run(&c);
                 if (i % 2 == 0) {
                     c.pad = 3;
@@ -1279,6 +1299,7 @@ static void case_trsv_vendor(char p)
                 const int n = sizes[i];
                 run_cfg c = trsv_cfg(p, v >> 1, v & 1, (i + v) % 2, n, trsv_batch_for(n));
                 c.vendor = vendor;
+                c.check_served = 1;
                 run(&c);
                 if (i % 2) {
                     c.incx = -1;
@@ -1450,13 +1471,13 @@ static int g_ncases;
 
 static void add_case(enum case_kind kind, char p, const char *name)
 {
-    tcase *t = &g_cases[g_ncases++];
+    tcase *t = GPU_TEST_NEXT_CASE(g_cases, g_ncases);
     t->kind = kind;
     t->prec = p;
     if (p)
-        snprintf(t->name, sizeof t->name, "%c_%s", p, name);
+        gpu_test_case_name(t->name, sizeof t->name, "%c_%s", p, name);
     else
-        snprintf(t->name, sizeof t->name, "%s", name);
+        gpu_test_case_name(t->name, sizeof t->name, "%s", name);
 }
 
 static void build_cases(void)

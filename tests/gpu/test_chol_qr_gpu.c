@@ -647,6 +647,18 @@ static void run(tcfg c)
                                      c.nrhs > 0 ? c.nrhs : 1, &kernel) != SHOAL_STATUS_SUCCESS ||
             !kernel)
             kernel = "?";
+        /* runs with vendor dispatch on check who served: the kernel or vendor the dispatch names,
+         * or, where it names the vendor and the vendor declines the call (potrs has no info array
+         * for cuSOLVER), the kernel it names with vendor dispatch off */
+        const char *kernel_off = NULL;
+        if (c.vendor) {
+            shoal_set_vendor_dispatch(g_h, 0);
+            if (shoal_lapack_kernel_name(g_h, ROUTINE_NAME[c.routine], c.prec, mode == MODE_ARRAY, vch, c.m, c.n,
+                                         c.nrhs > 0 ? c.nrhs : 1, &kernel_off) != SHOAL_STATUS_SUCCESS)
+                kernel_off = NULL;
+            shoal_set_vendor_dispatch(g_h, 1);
+        }
+        gpu_test_served_reset(g_h);
         CUDA_CHECK(cudaDeviceSynchronize());
         cudaStream_t stream = 0;
         shoal_get_stream(g_h, &stream);
@@ -659,6 +671,12 @@ static void run(tcfg c)
         CUDA_CHECK(cudaEventElapsedTime(&ms, g_ev0, g_ev1));
         verdict v;
         int ok;
+        char served_why[160] = "";
+        const char *served = NULL;
+        const int served_ok =
+            !c.vendor || gpu_test_check_served(g_h, strcmp(kernel, "?") ? kernel : NULL, kernel_off, &served,
+                                               served_why, sizeof served_why);
+        if (served) kernel = served;
         if (st != SHOAL_STATUS_SUCCESS) {
             memset(&v, 0, sizeof v);
             v.worst = INFINITY;
@@ -669,6 +687,7 @@ static void run(tcfg c)
             check_all(&c, &d, mode, &v);
             ok = v.worst <= LAPACK_ERROR_LIMIT && !v.bad_info && !v.bad_fail && !v.touched;
         }
+        ok = ok && served_ok;
         char notes[96];
         size_t u = 0;
         notes[0] = '\0';
@@ -680,10 +699,10 @@ static void run(tcfg c)
             u += (size_t)snprintf(notes + u, sizeof notes - u, " notPD/%d", c.bad_every);
         if (c.nan_at >= 0 && u < sizeof notes)
             u += (size_t)snprintf(notes + u, sizeof notes - u, " NaN@%lld", (long long)c.nan_at);
-        printf("  %-6s %-2c %-7s %-4s %3d %3d %4d %8lld %4d %-6s %10.4f %9.2e %-6s %s%s%s\n",
+        printf("  %-6s %-2c %-7s %-4s %3d %3d %4d %8lld %4d %-6s %10.4f %9.2e %-6s %s%s%s%s\n",
                ROUTINE_NAME[c.routine], c.prec, mode == MODE_ARRAY ? "array" : "strided",
                is_chol(c.routine) ? (c.uplo ? "U" : "L") : "-", c.m, c.n, c.nrhs, (long long)c.batch, c.pad,
-               c.vendor ? "on" : "off", ms, v.worst, ok ? "ok" : "FAILED", kernel, notes, v.why);
+               c.vendor ? "on" : "off", ms, v.worst, ok ? "ok" : "FAILED", kernel, notes, v.why, served_why);
         fflush(stdout);
         gpu_test_record(ok);
         ++g_run_index;
@@ -850,11 +869,11 @@ static int g_ncases;
 
 static void add_case(enum kind kind, int routine, char prec, const char *suffix)
 {
-    tcase *t = &g_cases[g_ncases++];
+    tcase *t = GPU_TEST_NEXT_CASE(g_cases, g_ncases);
     t->kind = kind;
     t->routine = routine;
     t->prec = prec;
-    snprintf(t->name, sizeof t->name, "%c%s_%s", prec, ROUTINE_NAME[routine], suffix);
+    gpu_test_case_name(t->name, sizeof t->name, "%c%s_%s", prec, ROUTINE_NAME[routine], suffix);
 }
 
 static void build_cases(void)

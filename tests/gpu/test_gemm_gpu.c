@@ -4,7 +4,8 @@
  * name and the run's index, computes the reference in double precision on the host (OpenBLAS
  * cblas_dgemm per matrix, float data widened first), then calls shoal in each requested mode
  * (strided, pointer array) with vendor dispatch on and off, so shoal's own kernels are checked on
- * every shape even where the tuned table routes to cuBLAS. Per matrix the error is
+ * every shape even where the tuned table routes to cuBLAS; every call with work checks who served
+ * it (runtime/served.h) against shoal_gemm_kernel_name (see served_as_named). Per matrix the error is
  *     max |C - Cref| / ((|alpha| k max|A| max|B| + |beta| max|C0|) eps)
  * and a run passes if it is <= 16 for every matrix. Every element of A, B, C outside the matrices
  * proper (rows beyond m when ld > rows, gaps between matrices, a guard after the last one) holds
@@ -396,13 +397,27 @@ static void upload_c(gdata *d)
     CUDA_CHECK(cudaMemcpy(d->dc, d->hc0, (size_t)d->nc * d->es, cudaMemcpyHostToDevice));
 }
 
+/* Who served the call just made (or captured), when the dispatch named a kernel: that kernel,
+ * or, where it named cuBLAS and cuBLAS was ruled out (alpha = 0, k = 0), kernel_off, the one it
+ * names with vendor dispatch off. Returns 1 when so; *kernel becomes the name that served. */
+static int served_as_named(const char **kernel, const char *kernel_off, char *why, size_t len)
+{
+    if (!*kernel) {
+        gpu_test_served_reset(g_h);
+        *kernel = "?";
+        return 1;
+    }
+    return gpu_test_check_served(g_h, *kernel, kernel_off, kernel, why, len);
+}
+
 /* Plain call on the handle's current stream, timed with events. */
-static void exec_plain(const gcfg *c, gdata *d, int mode, int vendor_on, const char *kernel)
+static void exec_plain(const gcfg *c, gdata *d, int mode, int vendor_on, const char *kernel, const char *kernel_off)
 {
     cudaStream_t s;
     shoal_get_stream(g_h, &s);
     upload_c(d);
     CUDA_CHECK(cudaDeviceSynchronize());
+    gpu_test_served_reset(g_h);
     CUDA_CHECK(cudaEventRecord(g_ev0, s));
     shoal_status st = call_shoal(c, d, mode);
     CUDA_CHECK(cudaEventRecord(g_ev1, s));
@@ -411,21 +426,24 @@ static void exec_plain(const gcfg *c, gdata *d, int mode, int vendor_on, const c
     float ms = 0.0f;
     CUDA_CHECK(cudaEventElapsedTime(&ms, g_ev0, g_ev1));
     char why[256] = "";
+    const int served_ok = served_as_named(&kernel, kernel_off, why, sizeof why);
     double err = INFINITY;
     if (st != SHOAL_STATUS_SUCCESS) {
-        snprintf(why, sizeof why, " returned %s", shoal_status_string(st));
+        const size_t u = strlen(why);
+        snprintf(why + u, sizeof why - u, " returned %s", shoal_status_string(st));
     } else {
         download_c(d);
-        err = check_result(c, d, why, sizeof why);
+        const size_t u = strlen(why);
+        err = check_result(c, d, why + u, sizeof why - u);
     }
-    int ok = st == SHOAL_STATUS_SUCCESS && err <= GC_ERROR_LIMIT;
+    int ok = st == SHOAL_STATUS_SUCCESS && err <= GC_ERROR_LIMIT && served_ok;
     print_row(c, d, mode == MODE_STRIDED ? "strided" : "array", vendor_on, ms, err, ok, kernel,
               why);
     gpu_test_record(ok);
 }
 
 /* Capture on a non-blocking stream, check that capturing ran nothing, replay twice. */
-static void exec_graph(const gcfg *c, gdata *d, int mode, int vendor_on, const char *kernel)
+static void exec_graph(const gcfg *c, gdata *d, int mode, int vendor_on, const char *kernel, const char *kernel_off)
 {
     const char *mname = mode == MODE_STRIDED ? "g-strd" : "g-array";
     char why[256] = "";
@@ -433,9 +451,15 @@ static void exec_graph(const gcfg *c, gdata *d, int mode, int vendor_on, const c
     CUDA_CHECK(cudaDeviceSynchronize());
     cudaGraph_t graph = NULL;
     cudaGraphExec_t exec = NULL;
+    gpu_test_served_reset(g_h);
     CUDA_CHECK(cudaStreamBeginCapture(g_stream, cudaStreamCaptureModeGlobal));
     shoal_status st = call_shoal(c, d, mode);
     cudaError_t ce = cudaStreamEndCapture(g_stream, &graph);
+    char served_why[160] = "";
+    if (!served_as_named(&kernel, kernel_off, served_why, sizeof served_why)) {
+        print_row(c, d, mname, vendor_on, 0.0, INFINITY, 0, kernel, served_why);
+        gpu_test_record(0);
+    }
     if (st != SHOAL_STATUS_SUCCESS || ce != cudaSuccess) {
         snprintf(why, sizeof why, " capture: shoal returned %s, cudaStreamEndCapture: %s",
                  shoal_status_string(st), cudaGetErrorString(ce));
@@ -503,15 +527,23 @@ static void run(gcfg c)
                 gpu_test_record(0);
                 continue;
             }
-            const char *kernel = NULL;
+            /* NULL: no kernel named (a call without work), so who served is not checked */
+            const char *kernel = NULL, *kernel_off = NULL;
             st = shoal_gemm_kernel_name(g_h, c.prec, mode == MODE_ARRAY, (shoal_operation)c.ta,
                                         (shoal_operation)c.tb, c.m, c.n, c.k, &kernel);
-            if (st != SHOAL_STATUS_SUCCESS || !kernel)
-                kernel = "?";
+            if (st != SHOAL_STATUS_SUCCESS || c.batch == 0)
+                kernel = NULL;
+            if (kernel && vendor_on) {
+                shoal_set_vendor_dispatch(g_h, 0);
+                if (shoal_gemm_kernel_name(g_h, c.prec, mode == MODE_ARRAY, (shoal_operation)c.ta,
+                                           (shoal_operation)c.tb, c.m, c.n, c.k, &kernel_off) != SHOAL_STATUS_SUCCESS)
+                    kernel_off = NULL;
+                shoal_set_vendor_dispatch(g_h, 1);
+            }
             if (c.graph)
-                exec_graph(&c, &d, mode, vendor_on, kernel);
+                exec_graph(&c, &d, mode, vendor_on, kernel, kernel_off);
             else
-                exec_plain(&c, &d, mode, vendor_on, kernel);
+                exec_plain(&c, &d, mode, vendor_on, kernel, kernel_off);
         }
     }
     shoal_set_vendor_dispatch(g_h, 1);
@@ -854,17 +886,17 @@ static int g_ncases;
 
 static void add_case(enum kind kind, char prec, int ta, int tb, const char *suffix)
 {
-    tcase *t = &g_cases[g_ncases++];
+    tcase *t = GPU_TEST_NEXT_CASE(g_cases, g_ncases);
     t->kind = kind;
     t->prec = prec;
     t->ta = ta;
     t->tb = tb;
     if (kind == K_SIZES || kind == K_RECT)
-        snprintf(t->name, sizeof t->name, "%c_%s_%s", prec, trans_str(ta, tb), suffix);
+        gpu_test_case_name(t->name, sizeof t->name, "%c_%s_%s", prec, trans_str(ta, tb), suffix);
     else if (kind == K_HANDLE)
-        snprintf(t->name, sizeof t->name, "%s", suffix);
+        gpu_test_case_name(t->name, sizeof t->name, "%s", suffix);
     else
-        snprintf(t->name, sizeof t->name, "%c_%s", prec, suffix);
+        gpu_test_case_name(t->name, sizeof t->name, "%c_%s", prec, suffix);
 }
 
 static void build_cases(void)

@@ -583,22 +583,39 @@ static void run(const run_cfg *c)
         if (shoal_lapack_kernel_name(g_h, RNAME[c->r], c->prec, mode == MODE_ARRAY, variant, c->m, c->n, nrhs_dim,
                                      &kernel) != SHOAL_STATUS_SUCCESS)
             kernel = NULL;
+        /* runs with vendor dispatch on check who served: the kernel or vendor the dispatch names,
+         * or, where it names the vendor and the vendor declines the call, the kernel it names
+         * with vendor dispatch off */
+        const char *kernel_off = NULL;
+        if (c->vendor) {
+            shoal_set_vendor_dispatch(g_h, 0);
+            if (shoal_lapack_kernel_name(g_h, RNAME[c->r], c->prec, mode == MODE_ARRAY, variant, c->m, c->n,
+                                         nrhs_dim, &kernel_off) != SHOAL_STATUS_SUCCESS)
+                kernel_off = NULL;
+            shoal_set_vendor_dispatch(g_h, 1);
+        }
         CUDA_CHECK(cudaDeviceSynchronize());
+        gpu_test_served_reset(g_h);
         const shoal_status st = call_shoal(c, &d, mode);
         CUDA_CHECK(cudaDeviceSynchronize());
         CUDA_CHECK(cudaGetLastError());
         char why[512] = "";
+        const char *served = NULL;
+        const int served_ok = !c->vendor || gpu_test_check_served(g_h, kernel, kernel_off, &served, why, sizeof why);
+        if (served) kernel = served;
         double err = INFINITY;
         if (st != SHOAL_STATUS_SUCCESS) {
-            snprintf(why, sizeof why, " returned %s", shoal_status_string(st));
+            const size_t u = strlen(why);
+            snprintf(why + u, sizeof why - u, " returned %s", shoal_status_string(st));
         } else {
             CUDA_CHECK(cudaMemcpy(d.oA, d.dA, (size_t)d.na * d.es, cudaMemcpyDeviceToHost));
             CUDA_CHECK(cudaMemcpy(d.oB, d.dB, (size_t)d.nb * d.es, cudaMemcpyDeviceToHost));
             CUDA_CHECK(cudaMemcpy(d.oP, d.dP, (size_t)d.np * sizeof(int), cudaMemcpyDeviceToHost));
             CUDA_CHECK(cudaMemcpy(d.oI, d.dI, (size_t)d.ni * sizeof(int), cudaMemcpyDeviceToHost));
-            err = judge(c, &d, mode, why, sizeof why);
+            const size_t u = strlen(why);
+            err = judge(c, &d, mode, why + u, sizeof why - u);
         }
-        const int ok = st == SHOAL_STATUS_SUCCESS && err <= LAPACK_ERROR_LIMIT;
+        const int ok = st == SHOAL_STATUS_SUCCESS && err <= LAPACK_ERROR_LIMIT && served_ok;
         char notes[128];
         notes_of(c, c->vendor, notes, sizeof notes);
         printf("  %-11s %-2c %-7s %5d %5d %5d %8lld %10.3e %-6s %s%s%s\n", RNAME[c->r], c->prec,
@@ -762,11 +779,11 @@ static int g_ncases;
 
 static void add_case(enum case_kind kind, enum routine r, char p, const char *suffix)
 {
-    tcase *t = &g_cases[g_ncases++];
+    tcase *t = GPU_TEST_NEXT_CASE(g_cases, g_ncases);
     t->kind = kind;
     t->r = r;
     t->prec = p;
-    snprintf(t->name, sizeof t->name, "%c_%s_%s", p, RNAME[r], suffix);
+    gpu_test_case_name(t->name, sizeof t->name, "%c_%s_%s", p, RNAME[r], suffix);
 }
 
 static void build_cases(void)

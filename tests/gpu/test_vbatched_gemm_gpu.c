@@ -30,8 +30,8 @@
  *  - zero: max_m = 0, max_n = 0, batch = 0 (also with NULL arrays): SHOAL_STATUS_SUCCESS and
  *    nothing touched;
  *  - special: Inf and NaN among the operands must come out as IEEE arithmetic puts them (a
- *    kernel that splits operands into parts, as probe/vmma_tf32 did, would make Inf x 1 into
- *    Inf x 0 = NaN): op(A)(m/2, k/2) = +Inf in every third problem, op(B)(k-1, n-1)
+ *    kernel that splits operands into parts, as the TF32 probe of docs/experiments.md did, makes
+ *    Inf x 1 into Inf x 0 = NaN): op(A)(m/2, k/2) = +Inf in every third problem, op(B)(k-1, n-1)
  *    = NaN in every fifth, the other entries of A and B multiples of 2^-10 in [-1, 1], none zero
  *    (exact in TF32, so such a split has small parts of zero); sizes uniform in [1, 100], nn and
  *    tn. A non-finite reference entry must be matched exactly (NaN by any NaN), the finite ones
@@ -749,17 +749,13 @@ static int case_zero(const tcase *t, uint64_t seed)
 
 static void add_case(enum kind kind, char prec, shoal_operation ta, shoal_operation tb, int N, const char *suffix)
 {
-    if (g_ncases >= MAX_CASES) {
-        fprintf(stderr, "too many cases\n");
-        exit(2);
-    }
-    tcase *t = &g_cases[g_ncases++];
+    tcase *t = GPU_TEST_NEXT_CASE(g_cases, g_ncases);
     t->kind = kind;
     t->prec = prec;
     t->ta = ta;
     t->tb = tb;
     t->N = N;
-    snprintf(t->name, sizeof t->name, "%c_gemm_vbatched_%s", prec, suffix);
+    gpu_test_case_name(t->name, sizeof t->name, "%c_gemm_vbatched_%s", prec, suffix);
 }
 
 static void build_cases(void)
