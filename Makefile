@@ -144,6 +144,7 @@ shoal.pc: Makefile
 
 include tests/tests.mk
 include bench/bench.mk
+include python/python.mk
 
 # Tune this machine's GPU; resumable, so an interrupted run continues where it stopped.
 # e.g. make tune ROUTINES=gemm PRECISIONS=d TUNE_MINUTES=9

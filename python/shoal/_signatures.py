@@ -1,0 +1,92 @@
+"""The C prototypes of include/shoal.h that the package calls, as ctypes argument codes.
+
+Codes: h handle, p pointer (device or host), s const char *, i int or enum, l int64_t,
+c char, R the precision's real scalar (float for s, d for double). Precision-generic entries
+are written once with a leading '?' in the name and expanded for s and d.
+tests/python/test_py_signatures.py checks this table against the header, so a prototype change
+there cannot silently shift the arguments of a call.
+"""
+from __future__ import annotations
+
+import ctypes
+
+PRECISIONS = {"s": ctypes.c_float, "d": ctypes.c_double}
+
+# name -> argument codes (space separated); every function returns shoal_status (int)
+# unless listed in RETURNS.
+_GENERIC = {
+    "shoal_?gemm_batched": "h i i i i i R p l p l R p l l",
+    "shoal_?gemm_strided_batched": "h i i i i i R p l l p l l R p l l l",
+    "shoal_?gemv_batched": "h i i i R p l p l R p l l",
+    "shoal_?gemv_strided_batched": "h i i i R p l l p l l R p l l l",
+    "shoal_?trsv_batched": "h i i i i p l p l l",
+    "shoal_?trsv_strided_batched": "h i i i i p l l p l l l",
+    "shoal_?getrf_batched": "h i i p l p p l",
+    "shoal_?getrf_strided_batched": "h i i p l l p l p l",
+    "shoal_?getrs_batched": "h i i i p l p p l l",
+    "shoal_?getrs_strided_batched": "h i i i p l l p l p l l l",
+    "shoal_?gesv_batched": "h i i p l p p l p l",
+    "shoal_?gesv_strided_batched": "h i i p l l p l p l l p l",
+    "shoal_?getri_batched": "h i p l p p l p l",
+    "shoal_?getri_strided_batched": "h i p l l p l p l l p l",
+    "shoal_?getri_fused_batched": "h i p l p l p l",
+    "shoal_?getri_fused_strided_batched": "h i p l l p l l p l",
+    "shoal_?potrf_batched": "h i i p l p l",
+    "shoal_?potrf_strided_batched": "h i i p l l p l",
+    "shoal_?potrs_batched": "h i i i p l p l l",
+    "shoal_?potrs_strided_batched": "h i i i p l l p l l l",
+    "shoal_?posv_batched": "h i i i p l p l p l",
+    "shoal_?posv_strided_batched": "h i i i p l l p l l p l",
+    "shoal_?geqrf_batched": "h i i p l p l",
+    "shoal_?geqrf_strided_batched": "h i i p l l p l l",
+    "shoal_?gemv_vbatched": "h i p p i i R p p p p R p p l",
+    "shoal_?gemm_vbatched": "h i i p p p i i i R p p p p R p p l",
+}
+
+_PLAIN = {
+    "shoal_status_string": "i",
+    "shoal_create": "p",
+    "shoal_destroy": "h",
+    "shoal_set_stream": "h p",
+    "shoal_get_stream": "h p",
+    "shoal_get_dispatch_info": "h p p",
+    "shoal_set_vendor_dispatch": "h i",
+    "shoal_gemm_kernel_name": "h c i i i i i i p",
+    "shoal_lapack_kernel_name": "h s c i c i i i p",
+    "shoal_blas2_kernel_name": "h s c i s i i p",
+    "shoal_imax_device": "h p l p",
+}
+
+# Present only in newer libraries; looked up if there, never required.
+OPTIONAL = {
+    "shoal_get_version": "p",
+    "shoal_create_error_string": "",
+}
+
+RETURNS = {"shoal_status_string": ctypes.c_char_p, "shoal_create_error_string": ctypes.c_char_p}
+
+
+def _expand() -> dict[str, str]:
+    table = dict(_PLAIN)
+    for name, codes in _GENERIC.items():
+        for p, real in (("s", "f"), ("d", "d")):
+            table[name.replace("?", p)] = codes.replace("R", real)
+    return table
+
+
+SIGNATURES: dict[str, str] = _expand()
+
+_CTYPES = {
+    "h": ctypes.c_void_p,
+    "p": ctypes.c_void_p,
+    "s": ctypes.c_char_p,
+    "i": ctypes.c_int,
+    "l": ctypes.c_int64,
+    "c": ctypes.c_char,
+    "f": ctypes.c_float,
+    "d": ctypes.c_double,
+}
+
+
+def argtypes(codes: str) -> list[type]:
+    return [_CTYPES[c] for c in codes.split()]

@@ -1,0 +1,130 @@
+"""Batched GEMM, GEMV and TRSV (shoal_?gemm_*, shoal_?gemv_*, shoal_?trsv_*).
+
+Row-major operands cost nothing here: a row-major matrix is the column-major transpose, and
+GEMM (C^T = op(B)^T op(A)^T), GEMV and TRSV (flip op, and uplo for TRSV) absorb it exactly.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ._common import batch_shape, flag, operand, output, precision, flat
+from ._context import Call
+from ._layout import Matrices, common_batch, matrices, vectors
+
+_OP = {"N": 0, "T": 1}
+
+
+def gemm_plan(A: Matrices, B: Matrices, C: Matrices, transa: str, transb: str):
+    """(first, second, op_first, op_second, m, n, k) for the column-major call computing
+    C = op(A) op(B) in the caller's layouts; ops are booleans (True = T)."""
+    ta, tb = transa == "T", transb == "T"
+    am, ak = (A.cols, A.rows) if ta else (A.rows, A.cols)
+    bk, bn = (B.cols, B.rows) if tb else (B.rows, B.cols)
+    if ak != bk or am != C.rows or bn != C.cols:
+        raise ValueError(f"gemm: op(A) is {am} x {ak}, op(B) {bk} x {bn}, C {C.rows} x {C.cols}")
+    if not C.transposed:
+        return A, B, ta != A.transposed, tb != B.transposed, am, bn, ak
+    # C stored row-major: compute C^T = op(B)^T op(A)^T into its column-major view.
+    return B, A, (not tb) != B.transposed, (not ta) != A.transposed, bn, am, ak
+
+
+def gemm(A: Any, B: Any, C: Any = None, *, alpha: float = 1.0, beta: float = 0.0,
+         transa: str = "N", transb: str = "N", stream: Any = None) -> Any:
+    """C = alpha op(A) op(B) + beta C for every matrix of the batch; returns C.
+
+    A, B, C: (batch, rows, cols) arrays, single matrices (shared by the batch when read-only), or
+    lists of matrices (pointer-array batch). C is written in place; with C None a new column-major
+    C is returned (beta must then be 0)."""
+    transa, transb = flag(transa, "NT", "transa"), flag(transb, "NT", "transb")
+    a, b = operand(A, "A", stream), operand(B, "B", stream)
+    call = Call(flat(a, b), stream)
+    Am, Bm = matrices(a, "A"), matrices(b, "B")
+    if C is None:
+        if beta != 0:
+            raise ValueError("gemm: C is needed when beta != 0")
+        if Am.ptrs is not None or Bm.ptrs is not None:
+            raise ValueError("gemm: pass C for pointer-array (list) batches")
+        m = Am.cols if transa == "T" else Am.rows
+        n = Bm.rows if transb == "T" else Bm.cols
+        batch = max(Am.batch, Bm.batch)
+        c = call.empty(batch_shape(Am.single and Bm.single, batch) + (m, n), a.dtype, "C",
+                       column_major=True)
+    else:
+        c = operand(C, "C", stream)
+    p = precision(a, b, c)
+    Cm = matrices(c, "C")
+    batch = common_batch([Cm], [Am, Bm])
+    first, second, op1, op2, m, n, k = gemm_plan(Am, Bm, Cm, transa, transb)
+    if Cm.ptrs is None and first.ptrs is None and second.ptrs is None:
+        call(f"shoal_{p}gemm_strided_batched", int(op1), int(op2), m, n, k, alpha,
+             first.ptr, first.ld, first.stride_for(batch), second.ptr, second.ld,
+             second.stride_for(batch), beta, Cm.ptr, Cm.ld, Cm.stride, batch)
+    else:
+        p1, p2, pc = call.device_arrays([first.addresses(batch), second.addresses(batch),
+                                         Cm.addresses(batch)])
+        call(f"shoal_{p}gemm_batched", int(op1), int(op2), m, n, k, alpha, p1, first.ld,
+             p2, second.ld, beta, pc, Cm.ld, batch)
+    return C if C is not None else c.obj
+
+
+def gemv(A: Any, x: Any, y: Any = None, *, alpha: float = 1.0, beta: float = 0.0,
+         trans: str = "N", stream: Any = None) -> Any:
+    """y = alpha op(A) x + beta y; A (batch, m, n), x (batch, n or m), y (batch, m or n), or
+    single ones, or lists. Returns y (new and contiguous when y is None; beta must then be 0)."""
+    trans = flag(trans, "NT", "trans")
+    a, xi = operand(A, "A", stream), operand(x, "x", stream)
+    call = Call(flat(a, xi), stream)
+    Am, xv = matrices(a, "A"), vectors(xi, "x")
+    out_len = Am.cols if trans == "T" else Am.rows
+    if y is None:
+        if beta != 0:
+            raise ValueError("gemv: y is needed when beta != 0")
+        if Am.ptrs is not None or xv.ptrs is not None:
+            raise ValueError("gemv: pass y for pointer-array (list) batches")
+        batch = max(Am.batch, xv.batch)
+        yi = call.empty(batch_shape(Am.single and xv.single, batch) + (out_len,), a.dtype, "y")
+    else:
+        yi = operand(y, "y", stream)
+    p = precision(a, xi, yi)
+    yv = vectors(yi, "y")
+    in_len = Am.rows if trans == "T" else Am.cols
+    if xv.n != in_len or yv.n != out_len:
+        raise ValueError(f"gemv: op(A) is {out_len} x {in_len}, x has {xv.n} elements, y {yv.n}")
+    batch = common_batch([yv], [Am, xv])
+    op = (trans == "T") != Am.transposed
+    m, n = Am.view_rows, Am.view_cols
+    if yv.ptrs is None and Am.ptrs is None and xv.ptrs is None:
+        call(f"shoal_{p}gemv_strided_batched", int(op), m, n, alpha, Am.ptr, Am.ld,
+             Am.stride_for(batch), xv.ptr, xv.inc, xv.stride_for(batch), beta, yv.ptr, yv.inc,
+             yv.stride, batch)
+    else:
+        pa, px, py = call.device_arrays([Am.addresses(batch), xv.addresses(batch),
+                                         yv.addresses(batch)])
+        call(f"shoal_{p}gemv_batched", int(op), m, n, alpha, pa, Am.ld, px, xv.inc, beta, py,
+             yv.inc, batch)
+    return y if y is not None else yi.obj
+
+
+def trsv(A: Any, x: Any, *, uplo: str = "L", trans: str = "N", diag: str = "N",
+         stream: Any = None) -> Any:
+    """Solves op(A) x = b in place (x holds b on entry) with A triangular (uplo); returns x.
+    diag='U' takes A's diagonal as ones. No singularity check (BLAS)."""
+    uplo, trans, diag = flag(uplo, "LU", "uplo"), flag(trans, "NT", "trans"), flag(diag, "NU", "diag")
+    a, xi = operand(A, "A", stream), operand(x, "x", stream)
+    call = Call(flat(a, xi), stream)
+    p = precision(a, xi)
+    Am, xv = matrices(a, "A"), vectors(xi, "x")
+    if Am.rows != Am.cols or xv.n != Am.rows:
+        raise ValueError(f"trsv: A is {Am.rows} x {Am.cols}, x has {xv.n} elements")
+    batch = common_batch([xv], [Am])
+    # A row-major: its column-major view is A^T, whose other triangle holds A's (uplo flips).
+    lower = (uplo == "L") != Am.transposed
+    op = (trans == "T") != Am.transposed
+    args = (0 if lower else 1, int(op), 0 if diag == "N" else 1, Am.rows)
+    if xv.ptrs is None and Am.ptrs is None:
+        call(f"shoal_{p}trsv_strided_batched", *args, Am.ptr, Am.ld, Am.stride_for(batch),
+             xv.ptr, xv.inc, xv.stride, batch)
+    else:
+        pa, px = call.device_arrays([Am.addresses(batch), xv.addresses(batch)])
+        call(f"shoal_{p}trsv_batched", *args, pa, Am.ld, px, xv.inc, batch)
+    return x

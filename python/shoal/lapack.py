@@ -1,0 +1,276 @@
+"""Factorizations, solves and inversion of small matrices (n <= 32): LU, Cholesky, QR.
+
+LAPACK semantics per matrix: ipiv is 1-based (int32, like torch.linalg.lu_factor's pivots),
+info[i] > 0 reports a zero pivot (LU) or a non-positive-definite leading minor (Cholesky) of
+matrix i and never stops the others. Nothing raises on info > 0: check it.
+The factors are written in place, so the matrices that receive them (getrf, gesv, geqrf's A,
+getri's C) and the right-hand sides B of the solves must be column-major per matrix; the
+Cholesky routines also take row-major A (the view's other triangle is used).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ._common import batch_shape, flag, flat, operand, output, precision
+from ._context import Call
+from ._layout import Matrices, common_batch, matrices, require_column_major
+
+_WHY_FACTORS = "the factors are written in place in LAPACK's column-major form"
+_WHY_RHS = "the solutions are written in place and a row-major B would be B^T"
+
+
+def _square(M: Matrices, routine: str) -> int:
+    if M.rows != M.cols:
+        raise ValueError(f"{routine}: {M.name} is {M.rows} x {M.cols}; it must be square")
+    return M.rows
+
+
+def _rhs(B: Matrices, n: int, routine: str) -> None:
+    require_column_major(B, _WHY_RHS)
+    if B.rows != n:
+        raise ValueError(f"{routine}: B has {B.rows} rows; A is {n} x {n}")
+
+
+def _pivots(call: Call, given: Any, M: Matrices, batch: int, what: str = "ipiv"):
+    return output(call, given, batch_shape(M.single, batch) + (min(M.rows, M.cols),), "int32", what)
+
+
+def _info(call: Call, given: Any, M: Matrices, batch: int):
+    return output(call, given, batch_shape(M.single, batch), "int32", "info")
+
+
+def _pointer_form(*ops: Matrices) -> bool:
+    return any(op.ptrs is not None for op in ops)
+
+
+def getrf(A: Any, *, ipiv: Any = None, info: Any = None, stream: Any = None) -> tuple[Any, Any]:
+    """LU with partial pivoting, A = P L U, in place (m x n, m != n allowed).
+    Returns (ipiv, info): ipiv (batch, min(m, n)) int32 1-based, info (batch,) int32."""
+    a = operand(A, "A", stream)
+    call = Call(flat(a), stream)
+    p = precision(a)
+    Am = matrices(a, "A")
+    require_column_major(Am, _WHY_FACTORS)
+    batch = common_batch([Am], [])
+    piv, inf = _pivots(call, ipiv, Am, batch), _info(call, info, Am, batch)
+    kmin = min(Am.rows, Am.cols)
+    if not _pointer_form(Am):
+        call(f"shoal_{p}getrf_strided_batched", Am.rows, Am.cols, Am.ptr, Am.ld, Am.stride,
+             piv.ptr, kmin, inf.ptr, batch)
+    else:
+        (pa,) = call.device_arrays([Am.addresses(batch)])
+        call(f"shoal_{p}getrf_batched", Am.rows, Am.cols, pa, Am.ld, piv.ptr, inf.ptr, batch)
+    return piv.obj, inf.obj
+
+
+def _given_pivots(call: Call, ipiv: Any, LU: Matrices, batch: int, pointer_form: bool):
+    piv = output(call, ipiv, batch_shape(LU.single, LU.batch) + (LU.rows,), "int32", "ipiv")
+    if pointer_form and LU.batch != batch:
+        raise ValueError("a pointer-array call needs one LU factorization per right-hand side "
+                         "(ipiv is read as batch consecutive pivot vectors)")
+    return piv, (LU.rows if LU.batch == batch else 0)
+
+
+def getrs(LU: Any, ipiv: Any, B: Any, *, trans: str = "N", stream: Any = None) -> Any:
+    """Solves op(A) X = B with getrf's factors and pivots; B (batch, n, nrhs) is overwritten by
+    X and returned. One LU (2-D) may serve a batch of right-hand sides."""
+    trans = flag(trans, "NT", "trans")
+    lu, b = operand(LU, "LU", stream), operand(B, "B", stream)
+    call = Call(flat(lu, b), stream)
+    p = precision(lu, b)
+    LUm, Bm = matrices(lu, "LU"), matrices(b, "B")
+    require_column_major(LUm, "it holds getrf's factors")
+    n = _square(LUm, "getrs")
+    _rhs(Bm, n, "getrs")
+    batch = common_batch([Bm], [LUm])
+    pointer = _pointer_form(LUm, Bm)
+    piv, stride_p = _given_pivots(call, ipiv, LUm, batch, pointer)
+    op = _OP[trans]
+    if not pointer:
+        call(f"shoal_{p}getrs_strided_batched", op, n, Bm.cols, LUm.ptr, LUm.ld,
+             LUm.stride_for(batch), piv.ptr, stride_p, Bm.ptr, Bm.ld, Bm.stride, batch)
+    else:
+        pa, pb = call.device_arrays([LUm.addresses(batch), Bm.addresses(batch)])
+        call(f"shoal_{p}getrs_batched", op, n, Bm.cols, pa, LUm.ld, piv.ptr, pb, Bm.ld, batch)
+    return B
+
+
+_OP = {"N": 0, "T": 1}
+
+
+def gesv(A: Any, B: Any, *, ipiv: Any = None, info: Any = None,
+         stream: Any = None) -> tuple[Any, Any]:
+    """Solves A X = B in one kernel: A <- its LU factors, B <- X (B unchanged where
+    info > 0). Returns (ipiv, info)."""
+    a, b = operand(A, "A", stream), operand(B, "B", stream)
+    call = Call(flat(a, b), stream)
+    p = precision(a, b)
+    Am, Bm = matrices(a, "A"), matrices(b, "B")
+    require_column_major(Am, _WHY_FACTORS)
+    n = _square(Am, "gesv")
+    _rhs(Bm, n, "gesv")
+    batch = common_batch([Am, Bm], [])
+    piv, inf = _pivots(call, ipiv, Am, batch), _info(call, info, Am, batch)
+    if not _pointer_form(Am, Bm):
+        call(f"shoal_{p}gesv_strided_batched", n, Bm.cols, Am.ptr, Am.ld, Am.stride, piv.ptr, n,
+             Bm.ptr, Bm.ld, Bm.stride, inf.ptr, batch)
+    else:
+        pa, pb = call.device_arrays([Am.addresses(batch), Bm.addresses(batch)])
+        call(f"shoal_{p}gesv_batched", n, Bm.cols, pa, Am.ld, piv.ptr, pb, Bm.ld, inf.ptr, batch)
+    return piv.obj, inf.obj
+
+
+def _inverse_out(call: Call, C: Any, A: Matrices, batch: int, dtype: str, stream: Any,
+                 column_major: bool) -> Any:
+    if C is None:
+        if A.ptrs is not None:
+            raise ValueError("pass C for pointer-array (list) batches")
+        shape = batch_shape(A.single, batch) + (A.rows, A.rows)
+        return call.empty(shape, dtype, "C", column_major=column_major)
+    return operand(C, "C", stream)
+
+
+def getri(LU: Any, ipiv: Any, C: Any = None, *, info: Any = None,
+          stream: Any = None) -> tuple[Any, Any]:
+    """C = inv(A) from getrf's factors and pivots, out of place (LU unchanged).
+    Returns (C, info); C is new and column-major when None; where info > 0, C is all NaN."""
+    lu = operand(LU, "LU", stream)
+    call = Call(flat(lu), stream)
+    LUm = matrices(lu, "LU")
+    require_column_major(LUm, "it holds getrf's factors")
+    n = _square(LUm, "getri")
+    c = _inverse_out(call, C, LUm, LUm.batch, lu[0].dtype if isinstance(lu, list) else lu.dtype,
+                     stream, True)
+    p = precision(lu, c)
+    Cm = matrices(c, "C")
+    require_column_major(Cm, "the inverse of the column-major factors is written there")
+    if (Cm.rows, Cm.cols) != (n, n):
+        raise ValueError(f"getri: C is {Cm.rows} x {Cm.cols}; LU is {n} x {n}")
+    batch = common_batch([Cm], [LUm])
+    pointer = _pointer_form(LUm, Cm)
+    piv, stride_p = _given_pivots(call, ipiv, LUm, batch, pointer)
+    inf = _info(call, info, Cm, batch)
+    if not pointer:
+        call(f"shoal_{p}getri_strided_batched", n, LUm.ptr, LUm.ld, LUm.stride_for(batch),
+             piv.ptr, stride_p, Cm.ptr, Cm.ld, Cm.stride, inf.ptr, batch)
+    else:
+        pa, pc = call.device_arrays([LUm.addresses(batch), Cm.addresses(batch)])
+        call(f"shoal_{p}getri_batched", n, pa, LUm.ld, piv.ptr, pc, Cm.ld, inf.ptr, batch)
+    return (C if C is not None else c.obj), inf.obj
+
+
+def getri_fused(A: Any, C: Any = None, *, info: Any = None, stream: Any = None) -> tuple[Any, Any]:
+    """C = inv(A) in one kernel (factor and invert), A unchanged. Returns (C, info).
+    A and C may be row-major as long as both are (inv(A^T) = inv(A)^T); a new C takes A's order."""
+    a = operand(A, "A", stream)
+    call = Call(flat(a), stream)
+    Am = matrices(a, "A")
+    n = _square(Am, "getri_fused")
+    c = _inverse_out(call, C, Am, Am.batch, a[0].dtype if isinstance(a, list) else a.dtype,
+                     stream, not Am.transposed)
+    p = precision(a, c)
+    Cm = matrices(c, "C")
+    if (Cm.rows, Cm.cols) != (n, n):
+        raise ValueError(f"getri_fused: C is {Cm.rows} x {Cm.cols}; A is {n} x {n}")
+    if Cm.transposed != Am.transposed:
+        raise ValueError("getri_fused: A and C must both be column-major or both row-major")
+    batch = common_batch([Cm], [Am])
+    inf = _info(call, info, Cm, batch)
+    if not _pointer_form(Am, Cm):
+        call(f"shoal_{p}getri_fused_strided_batched", n, Am.ptr, Am.ld, Am.stride_for(batch),
+             Cm.ptr, Cm.ld, Cm.stride, inf.ptr, batch)
+    else:
+        pa, pc = call.device_arrays([Am.addresses(batch), Cm.addresses(batch)])
+        call(f"shoal_{p}getri_fused_batched", n, pa, Am.ld, pc, Cm.ld, inf.ptr, batch)
+    return (C if C is not None else c.obj), inf.obj
+
+
+def _fill(uplo: str, M: Matrices) -> int:
+    """SHOAL_FILL_* of the column-major view: a row-major matrix's lower triangle is its view's
+    upper one (A symmetric: the view A^T holds the same matrix)."""
+    lower = (uplo == "L") != M.transposed
+    return 0 if lower else 1
+
+
+def potrf(A: Any, *, uplo: str = "L", info: Any = None, stream: Any = None) -> Any:
+    """Cholesky A = L L^T (uplo 'L') or U^T U ('U') in place in that triangle; the other is not
+    referenced. Row-major A allowed. Returns info (batch,) int32."""
+    uplo = flag(uplo, "LU", "uplo")
+    a = operand(A, "A", stream)
+    call = Call(flat(a), stream)
+    p = precision(a)
+    Am = matrices(a, "A")
+    n = _square(Am, "potrf")
+    batch = common_batch([Am], [])
+    inf = _info(call, info, Am, batch)
+    fill = _fill(uplo, Am)
+    if not _pointer_form(Am):
+        call(f"shoal_{p}potrf_strided_batched", fill, n, Am.ptr, Am.ld, Am.stride, inf.ptr, batch)
+    else:
+        (pa,) = call.device_arrays([Am.addresses(batch)])
+        call(f"shoal_{p}potrf_batched", fill, n, pa, Am.ld, inf.ptr, batch)
+    return inf.obj
+
+
+def potrs(L: Any, B: Any, *, uplo: str = "L", stream: Any = None) -> Any:
+    """Solves A X = B with potrf's factor (uplo as factored); B <- X, returned."""
+    uplo = flag(uplo, "LU", "uplo")
+    f, b = operand(L, "L", stream), operand(B, "B", stream)
+    call = Call(flat(f, b), stream)
+    p = precision(f, b)
+    Fm, Bm = matrices(f, "L"), matrices(b, "B")
+    n = _square(Fm, "potrs")
+    _rhs(Bm, n, "potrs")
+    batch = common_batch([Bm], [Fm])
+    fill = _fill(uplo, Fm)
+    if not _pointer_form(Fm, Bm):
+        call(f"shoal_{p}potrs_strided_batched", fill, n, Bm.cols, Fm.ptr, Fm.ld,
+             Fm.stride_for(batch), Bm.ptr, Bm.ld, Bm.stride, batch)
+    else:
+        pf, pb = call.device_arrays([Fm.addresses(batch), Bm.addresses(batch)])
+        call(f"shoal_{p}potrs_batched", fill, n, Bm.cols, pf, Fm.ld, pb, Bm.ld, batch)
+    return B
+
+
+def posv(A: Any, B: Any, *, uplo: str = "L", info: Any = None, stream: Any = None) -> Any:
+    """Cholesky factor and solve in one kernel: A <- factor, B <- X (B unchanged where
+    info > 0). Returns info."""
+    uplo = flag(uplo, "LU", "uplo")
+    a, b = operand(A, "A", stream), operand(B, "B", stream)
+    call = Call(flat(a, b), stream)
+    p = precision(a, b)
+    Am, Bm = matrices(a, "A"), matrices(b, "B")
+    n = _square(Am, "posv")
+    _rhs(Bm, n, "posv")
+    batch = common_batch([Am, Bm], [])
+    inf = _info(call, info, Am, batch)
+    fill = _fill(uplo, Am)
+    if not _pointer_form(Am, Bm):
+        call(f"shoal_{p}posv_strided_batched", fill, n, Bm.cols, Am.ptr, Am.ld, Am.stride,
+             Bm.ptr, Bm.ld, Bm.stride, inf.ptr, batch)
+    else:
+        pa, pb = call.device_arrays([Am.addresses(batch), Bm.addresses(batch)])
+        call(f"shoal_{p}posv_batched", fill, n, Bm.cols, pa, Am.ld, pb, Bm.ld, inf.ptr, batch)
+    return inf.obj
+
+
+def geqrf(A: Any, *, tau: Any = None, stream: Any = None) -> Any:
+    """Householder QR in place (LAPACK output: R on and above the diagonal, the reflectors
+    below it). Returns tau (batch, min(m, n)) of A's dtype (torch.geqrf's convention)."""
+    a = operand(A, "A", stream)
+    call = Call(flat(a), stream)
+    p = precision(a)
+    Am = matrices(a, "A")
+    require_column_major(Am, _WHY_FACTORS)
+    batch = common_batch([Am], [])
+    kmin = min(Am.rows, Am.cols)
+    dtype = a[0].dtype if isinstance(a, list) else a.dtype
+    t = output(call, tau, batch_shape(Am.single, batch) + (kmin,), dtype, "tau")
+    if not _pointer_form(Am):
+        call(f"shoal_{p}geqrf_strided_batched", Am.rows, Am.cols, Am.ptr, Am.ld, Am.stride,
+             t.ptr, kmin, batch)
+    else:
+        taus = [t.ptr + i * kmin * t.itemsize for i in range(batch)]
+        pa, pt = call.device_arrays([Am.addresses(batch), taus])
+        call(f"shoal_{p}geqrf_batched", Am.rows, Am.cols, pa, Am.ld, pt, batch)
+    return t.obj

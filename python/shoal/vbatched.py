@@ -1,0 +1,81 @@
+"""Variable-size batches: shoal_?gemm_vbatched and shoal_?gemv_vbatched over lists of arrays.
+
+The per-matrix sizes, leading dimensions and increments, and the pointer arrays, are built on
+the host from the lists and uploaded in one copy per call, on the call's stream; the maxima are
+known on the host, so no shoal_imax_device synchronization is needed. The C routine takes one
+transpose flag per operand, so the matrices of a list must share their memory order (the
+transposes that absorb row-major storage must be the same for every problem).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ._common import flag, flat, operand, precision
+from ._context import Call
+from ._layout import same_order, vectors
+from .blas import gemm_plan
+
+
+def _lists(*pairs: tuple[Any, str]) -> int:
+    count = None
+    for value, name in pairs:
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(f"{name} must be a list of arrays (one per problem)")
+        if count is None:
+            count = len(value)
+        elif len(value) != count:
+            raise ValueError(f"{name} has {len(value)} entries; {pairs[0][1]} has {count}")
+    return count or 0
+
+
+def gemm_vbatched(A: list, B: list, C: list, *, alpha: float = 1.0, beta: float = 0.0,
+                  transa: str = "N", transb: str = "N", stream: Any = None) -> list:
+    """C[i] = alpha op(A[i]) op(B[i]) + beta C[i] for matrices of different sizes; returns C."""
+    transa, transb = flag(transa, "NT", "transa"), flag(transb, "NT", "transb")
+    count = _lists((A, "A"), (B, "B"), (C, "C"))
+    if count == 0:
+        return C
+    a, b, c = operand(list(A), "A", stream), operand(list(B), "B", stream), operand(list(C), "C", stream)
+    call = Call(flat(a, b, c), stream)
+    p = precision(a, b, c)
+    As, Bs, Cs = same_order(a, "A"), same_order(b, "B"), same_order(c, "C")
+    plans = [gemm_plan(Am, Bm, Cm, transa, transb) for Am, Bm, Cm in zip(As, Bs, Cs)]
+    _, _, op1, op2, *_ = plans[0]  # one memory order per list: one plan shape for all
+    ms, ns, ks = ([pl[i] for pl in plans] for i in (4, 5, 6))
+    p1, p2, pc, dm, dn, dk, d1, d2, dc = call.device_arrays(
+        [[pl[0].ptr for pl in plans], [pl[1].ptr for pl in plans], [Cm.ptr for Cm in Cs]],
+        [ms, ns, ks, [pl[0].ld for pl in plans], [pl[1].ld for pl in plans], [Cm.ld for Cm in Cs]])
+    call(f"shoal_{p}gemm_vbatched", int(op1), int(op2), dm, dn, dk, max(ms), max(ns), max(ks),
+         alpha, p1, d1, p2, d2, beta, pc, dc, count)
+    return C
+
+
+def gemv_vbatched(A: list, x: list, y: list, *, alpha: float = 1.0, beta: float = 0.0,
+                  trans: str = "N", stream: Any = None) -> list:
+    """y[i] = alpha op(A[i]) x[i] + beta y[i] for matrices of different sizes; returns y."""
+    trans = flag(trans, "NT", "trans")
+    count = _lists((A, "A"), (x, "x"), (y, "y"))
+    if count == 0:
+        return y
+    a, xs, ys = operand(list(A), "A", stream), operand(list(x), "x", stream), operand(list(y), "y", stream)
+    call = Call(flat(a, xs, ys), stream)
+    p = precision(a, xs, ys)
+    Ams = same_order(a, "A")
+    xv = [vectors(xi, f"x[{i}]") for i, xi in enumerate(xs)]
+    yv = [vectors(yi, f"y[{i}]") for i, yi in enumerate(ys)]
+    transposed = Ams[0].transposed
+    for i, (Am, xi, yi) in enumerate(zip(Ams, xv, yv)):
+        need_x, need_y = (Am.rows, Am.cols) if trans == "T" else (Am.cols, Am.rows)
+        if (xi.n, yi.n) != (need_x, need_y):
+            raise ValueError(f"gemv_vbatched: op(A[{i}]) is {need_y} x {need_x}, x[{i}] has {xi.n} "
+                             f"elements, y[{i}] {yi.n}")
+        if not xi.single or not yi.single:
+            raise ValueError(f"gemv_vbatched: x[{i}] and y[{i}] must be 1-D")
+    op = (trans == "T") != transposed
+    ms, ns = [Am.view_rows for Am in Ams], [Am.view_cols for Am in Ams]
+    pa, px, py, dm, dn, dlda, dix, diy = call.device_arrays(
+        [[Am.ptr for Am in Ams], [v.ptr for v in xv], [v.ptr for v in yv]],
+        [ms, ns, [Am.ld for Am in Ams], [v.inc for v in xv], [v.inc for v in yv]])
+    call(f"shoal_{p}gemv_vbatched", int(op), dm, dn, max(ms), max(ns), alpha, pa, dlda, px, dix,
+         beta, py, diy, count)
+    return y

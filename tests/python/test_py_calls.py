@@ -1,0 +1,361 @@
+"""What each routine passes to libshoal, checked against a fake library that logs its calls
+(no GPU, nothing dereferenced): argument order, transposes absorbed, strides, outputs, errors."""
+import array
+import struct
+
+import pytest
+
+import shoal
+from _fakes import FakeArray, col_batch, row_batch
+
+
+def P(x):
+    return hex(x)
+
+
+def args_of(call):
+    name, args = call
+    return name, args[1:]  # drop the handle
+
+
+def ints(buf: bytes, fmt="q"):
+    return list(array.array(fmt, buf))
+
+
+def upload(fake, address):
+    """The content of the uploaded buffer holding `address`, from `address` on."""
+    for base, data in fake.uploads:
+        if base <= address < base + len(data):
+            return data[address - base:]
+    raise AssertionError(f"{address:#x} is not in an uploaded buffer")
+
+
+# ---- GEMM -------------------------------------------------------------------------------
+
+def test_gemm_column_major_strided(fake):
+    A, B, C = col_batch(5, 4, 3), col_batch(5, 3, 2), col_batch(5, 4, 2)
+    assert shoal.gemm(A, B, C, alpha=2.0, beta=0.5) is C
+    assert args_of(fake.last()) == ("shoal_dgemm_strided_batched", [
+        "0", "0", "4", "2", "3", "2", P(A.ptr), "4", "12", P(B.ptr), "3", "6", "0.5",
+        P(C.ptr), "4", "8", "5"])
+
+
+def test_gemm_row_major_computes_the_transpose(fake):
+    A, B, C = row_batch(5, 4, 3), row_batch(5, 3, 2), row_batch(5, 4, 2)
+    shoal.gemm(A, B, C)
+    # C^T (2 x 4) = B^T (2 x 3, B's storage, ld 2) * A^T (3 x 4, A's storage, ld 3)
+    assert args_of(fake.last()) == ("shoal_dgemm_strided_batched", [
+        "0", "0", "2", "4", "3", "1", P(B.ptr), "2", "6", P(A.ptr), "3", "12", "0",
+        P(C.ptr), "2", "8", "5"])
+
+
+@pytest.mark.parametrize("transa, transb", [("N", "N"), ("T", "N"), ("N", "T"), ("T", "T")])
+@pytest.mark.parametrize("orders", ["ccc", "rcc", "crc", "ccr", "rrr", "rrc", "crr"])
+def test_gemm_transposes_are_absorbed(fake, transa, transb, orders):
+    """Whatever the memory orders, the call computes C = op(A) op(B): checked by evaluating
+    the column-major call on symbolic matrices."""
+    m, n, k, b = 4, 2, 3, 3
+    mk = {"c": col_batch, "r": row_batch}
+    A = mk[orders[0]](b, *((k, m) if transa == "T" else (m, k)))
+    B = mk[orders[1]](b, *((n, k) if transb == "T" else (k, n)))
+    C = mk[orders[2]](b, m, n)
+    shoal.gemm(A, B, C, transa=transa, transb=transb)
+    name, a = args_of(fake.last())
+    op1, op2, mm, nn, kk = (int(v) for v in a[:5])
+    first, ld1, second, ld2, ldc = int(a[6], 16), int(a[7]), int(a[9], 16), int(a[10]), int(a[14])
+
+    def element(arr, i, j):  # logical element (i, j) of matrix 0 as (array, address)
+        return arr.ptr + (i * arr.strides[1] + j * arr.strides[2]) * 8
+
+    def view(ptr, ld, op, i, j):  # element (i, j) of op(column-major matrix at ptr)
+        r, c = (j, i) if op else (i, j)
+        return ptr + (r + c * ld) * 8
+
+    # Every product term of the call's C element (i, j) must be the right A and B elements.
+    for i in range(mm):
+        for j in range(nn):
+            cview = C.ptr + (i + j * ldc) * 8
+            for l in range(kk):
+                got = {view(first, ld1, op1, i, l), view(second, ld2, op2, l, j)}
+                # which logical C element this is
+                ci, cj = [(ii, jj) for ii in range(m) for jj in range(n) if element(C, ii, jj) == cview][0]
+                a_el = element(A, *((l, ci) if transa == "T" else (ci, l)))
+                b_el = element(B, *((cj, l) if transb == "T" else (l, cj)))
+                assert got == {a_el, b_el}
+
+
+def test_gemm_allocates_a_column_major_c(fake):
+    A, B = col_batch(5, 4, 3), row_batch(5, 3, 2)
+    C = shoal.gemm(A, B)
+    assert fake.allocated[-1][0] == "C" and C.shape == (5, 4, 2) and C.strides == (8, 1, 4)
+    assert args_of(fake.last())[1][13:16] == [P(C.ptr), "4", "8"]
+    with pytest.raises(ValueError, match="beta"):
+        shoal.gemm(A, B, beta=1.0)
+
+
+def test_gemm_shares_a_single_matrix(fake):
+    A, B, C = FakeArray((4, 3), (1, 4)), col_batch(5, 3, 2), col_batch(5, 4, 2)
+    shoal.gemm(A, B, C)
+    assert args_of(fake.last())[1][6:9] == [P(A.ptr), "4", "0"]
+
+
+def test_gemm_lists_use_pointer_arrays(fake):
+    As = [FakeArray((4, 3), (1, 4)) for _ in range(3)]
+    Bs = col_batch(3, 3, 2)
+    Cs = [FakeArray((4, 2), (1, 4)) for _ in range(3)]
+    shoal.gemm(As, Bs, Cs)
+    name, a = args_of(fake.last())
+    assert name == "shoal_dgemm_batched" and a[:5] == ["0", "0", "4", "2", "3"]
+    assert ints(upload(fake, int(a[6], 16))[:24]) == [x.ptr for x in As]
+    assert ints(upload(fake, int(a[8], 16))[:24]) == [Bs.ptr + i * 48 for i in range(3)]
+    assert ints(upload(fake, int(a[11], 16))[:24]) == [x.ptr for x in Cs]
+    assert a[7] == "4" and a[9] == "3" and a[12] == "4" and a[13] == "3"
+
+
+def test_gemm_precision_and_dtype_errors(fake):
+    shoal.gemm(col_batch(2, 2, 2, "f4"), col_batch(2, 2, 2, "f4"), col_batch(2, 2, 2, "f4"))
+    assert fake.last()[0] == "shoal_sgemm_strided_batched"
+    with pytest.raises(TypeError, match="share a dtype"):
+        shoal.gemm(col_batch(2, 2, 2, "f4"), col_batch(2, 2, 2), col_batch(2, 2, 2))
+    with pytest.raises(TypeError, match="float32 and float64"):
+        shoal.gemm(col_batch(2, 2, 2, "f2"), col_batch(2, 2, 2, "f2"), col_batch(2, 2, 2, "f2"))
+
+
+def test_gemm_shape_and_flag_errors(fake):
+    with pytest.raises(ValueError, match="op\\(A\\) is 4 x 3, op\\(B\\) 2 x 2"):
+        shoal.gemm(col_batch(2, 4, 3), col_batch(2, 2, 2), col_batch(2, 4, 2))
+    with pytest.raises(ValueError, match="transa='X'"):
+        shoal.gemm(col_batch(2, 2, 2), col_batch(2, 2, 2), col_batch(2, 2, 2), transa="X")
+    with pytest.raises(TypeError, match="not a CUDA array"):
+        shoal.gemm([[1.0]], col_batch(1, 1, 1), col_batch(1, 1, 1))
+    assert fake.routine_calls() == []
+
+
+# ---- errors, handles, streams, devices ----------------------------------------------------
+
+def test_bad_status_raises_with_its_name(fake):
+    shoal.gemm(col_batch(2, 2, 2), col_batch(2, 2, 2), col_batch(2, 2, 2))  # handle and stream set
+    fake.set_status(2)
+    with pytest.raises(shoal.ShoalError) as e:
+        shoal.gemm(col_batch(2, 2, 2), col_batch(2, 2, 2), col_batch(2, 2, 2))
+    assert e.value.name == "SHOAL_STATUS_INVALID_VALUE" and e.value.status == 2
+    assert "shoal_dgemm_strided_batched" in str(e.value)
+
+
+def test_create_failure_names_the_cause_and_is_retried(fake):
+    fake.set_create_status(5)
+    with pytest.raises(shoal.ShoalError, match="NO_DEVICE.*fake driver missing") as e:
+        shoal.gemm(col_batch(2, 2, 2), col_batch(2, 2, 2), col_batch(2, 2, 2))
+    assert e.value.function == "shoal_create"
+    fake.set_create_status(0)
+    shoal.gemm(col_batch(2, 2, 2), col_batch(2, 2, 2), col_batch(2, 2, 2))
+    assert [c[0] for c in fake.calls()].count("shoal_create") == 2
+
+
+def test_one_handle_and_stream_set_only_when_it_changes(fake):
+    args = lambda: (col_batch(2, 2, 2), col_batch(2, 2, 2), col_batch(2, 2, 2))  # noqa: E731
+    shoal.gemm(*args())
+    shoal.gemm(*args())
+    shoal.gemm(*args(), stream=0x1234)
+    shoal.gemm(*args(), stream=0x1234)
+    names = [c[0] for c in fake.calls()]
+    assert names.count("shoal_create") == 1
+    streams = [c[1][1] for c in fake.calls() if c[0] == "shoal_set_stream"]
+    assert streams == ["(nil)", "0x1234"]
+
+
+def test_cuda_array_interface_v3_stream_is_used(fake):
+    A = FakeArray((2, 2, 2), (4, 1, 2), version=3, stream=0x99)
+    shoal.gemm(A, col_batch(2, 2, 2), col_batch(2, 2, 2))
+    assert [c[1][1] for c in fake.calls() if c[0] == "shoal_set_stream"] == ["0x99"]
+
+
+def test_stream_objects(fake):
+    class TorchLikeStream:
+        cuda_stream = 0x77
+    shoal.gemm(col_batch(2, 2, 2), col_batch(2, 2, 2), col_batch(2, 2, 2), stream=TorchLikeStream())
+    assert [c[1][1] for c in fake.calls() if c[0] == "shoal_set_stream"] == ["0x77"]
+    with pytest.raises(TypeError, match="stream="):
+        shoal.gemm(col_batch(2, 2, 2), col_batch(2, 2, 2), col_batch(2, 2, 2), stream="s")
+
+
+def test_dispatch_info_and_vendor_switch(fake):
+    assert shoal.dispatch_info() == ("fake", 3)
+    shoal.set_vendor_dispatch(False)
+    assert fake.last() [0] == "shoal_set_vendor_dispatch" and fake.last()[1][1] == "0"
+
+
+# ---- level 2 ----------------------------------------------------------------------------
+
+def test_gemv_row_major_flips_op_and_negative_increment(fake):
+    A = row_batch(3, 4, 5)
+    x = FakeArray((3, 5), (10, -2))
+    y = FakeArray((3, 4))
+    shoal.gemv(A, x, y, alpha=1.5, beta=1.0)
+    assert args_of(fake.last()) == ("shoal_dgemv_strided_batched", [
+        "1", "5", "4", "1.5", P(A.ptr), "5", "20", P(x.ptr - 4 * 2 * 8), "-2", "10", "1",
+        P(y.ptr), "1", "4", "3"])
+
+
+def test_gemv_allocates_y(fake):
+    y = shoal.gemv(col_batch(3, 4, 5), FakeArray((3, 4)), trans="T")
+    assert y.shape == (3, 5) and args_of(fake.last())[1][0] == "1"
+    with pytest.raises(ValueError, match="x has 5 elements"):
+        shoal.gemv(col_batch(3, 4, 5), FakeArray((3, 5)), trans="T")
+
+
+@pytest.mark.parametrize("order, uplo, trans, expect_fill, expect_op", [
+    ("c", "L", "N", "0", "0"), ("c", "U", "T", "1", "1"),
+    ("r", "L", "N", "1", "1"), ("r", "U", "T", "0", "0")])
+def test_trsv_row_major_flips_uplo_and_op(fake, order, uplo, trans, expect_fill, expect_op):
+    A = (col_batch if order == "c" else row_batch)(3, 4, 4)
+    x = FakeArray((3, 4))
+    assert shoal.trsv(A, x, uplo=uplo, trans=trans, diag="U") is x
+    assert args_of(fake.last()) == ("shoal_dtrsv_strided_batched", [
+        expect_fill, expect_op, "1", "4", P(A.ptr), "4", "16", P(x.ptr), "1", "4", "3"])
+
+
+# ---- LAPACK -----------------------------------------------------------------------------
+
+def test_getrf_with_given_outputs(fake):
+    A = col_batch(5, 4, 3, ld=6)
+    ipiv, info = FakeArray((5, 3), dtype="i4"), FakeArray((5,), dtype="i4")
+    assert shoal.getrf(A, ipiv=ipiv, info=info) == (ipiv, info)
+    assert args_of(fake.last()) == ("shoal_dgetrf_strided_batched", [
+        "4", "3", P(A.ptr), "6", "18", P(ipiv.ptr), "3", P(info.ptr), "5"])
+
+
+def test_getrf_allocates_int32_outputs_like_torch(fake):
+    ipiv, info = shoal.getrf(col_batch(5, 4, 3))
+    assert (ipiv.shape, ipiv.dtype, info.shape, info.dtype) == ((5, 3), "i4", (5,), "i4")
+    ipiv, info = shoal.getrf(FakeArray((3, 3), (1, 3)))
+    assert (ipiv.shape, info.shape) == ((3,), ())
+
+
+def test_getrf_output_checks(fake):
+    A = col_batch(5, 3, 3)
+    with pytest.raises(TypeError, match="int32"):
+        shoal.getrf(A, ipiv=FakeArray((5, 3), dtype="i8"))
+    with pytest.raises(ValueError, match="expected \\(5, 3\\)"):
+        shoal.getrf(A, ipiv=FakeArray((5, 2), dtype="i4"))
+    with pytest.raises(ValueError, match="contiguous"):
+        shoal.getrf(A, ipiv=FakeArray((5, 3), (6, 2), dtype="i4"))
+
+
+def test_in_place_factorizations_need_column_major(fake):
+    for fn in (shoal.getrf, shoal.geqrf):
+        with pytest.raises(ValueError, match="must be column-major"):
+            fn(row_batch(2, 3, 3))
+    with pytest.raises(ValueError, match="must be column-major"):
+        shoal.gesv(row_batch(2, 3, 3), col_batch(2, 3, 2))
+    with pytest.raises(ValueError, match="B must be column-major"):
+        shoal.posv(col_batch(2, 3, 3), row_batch(2, 3, 2))
+    assert fake.routine_calls() == []
+
+
+def test_solves_take_a_contiguous_single_right_hand_side(fake):
+    B = FakeArray((2, 3, 1))  # torch's b.unsqueeze(-1): strides (3, 1, 1) read column-major
+    shoal.posv(col_batch(2, 3, 3), B)
+    assert args_of(fake.last())[1][6:9] == [P(B.ptr), "3", "3"]
+
+
+def test_getrs_shares_one_factorization(fake):
+    LU, ipiv, B = FakeArray((3, 3), (1, 3)), FakeArray((3,), dtype="i4"), col_batch(4, 3, 2)
+    assert shoal.getrs(LU, ipiv, B, trans="T") is B
+    assert args_of(fake.last()) == ("shoal_dgetrs_strided_batched", [
+        "1", "3", "2", P(LU.ptr), "3", "0", P(ipiv.ptr), "0", P(B.ptr), "3", "6", "4"])
+
+
+def test_gesv_lists(fake):
+    As = [FakeArray((3, 3), (1, 3)) for _ in range(2)]
+    Bs = [FakeArray((3, 1)) for _ in range(2)]
+    ipiv, info = shoal.gesv(As, Bs)
+    name, a = args_of(fake.last())
+    assert name == "shoal_dgesv_batched" and a[:2] == ["3", "1"]
+    assert ints(upload(fake, int(a[2], 16))[:16]) == [x.ptr for x in As]
+    assert a[4] == P(ipiv.ptr) and a[7] == P(info.ptr) and ipiv.shape == (2, 3)
+
+
+@pytest.mark.parametrize("order, uplo, fill", [("c", "L", "0"), ("c", "U", "1"), ("r", "L", "1"), ("r", "U", "0")])
+def test_cholesky_row_major_flips_uplo(fake, order, uplo, fill):
+    A = (col_batch if order == "c" else row_batch)(2, 4, 4)
+    shoal.potrf(A, uplo=uplo)
+    assert args_of(fake.last())[1][:4] == [fill, "4", P(A.ptr), "4"]
+    B = col_batch(2, 4, 3)
+    shoal.potrs(A, B, uplo=uplo)
+    assert args_of(fake.last())[0] == "shoal_dpotrs_strided_batched"
+    assert args_of(fake.last())[1][:3] == [fill, "4", "3"]
+
+
+def test_getri_and_getri_fused(fake):
+    LU, ipiv = col_batch(2, 3, 3), FakeArray((2, 3), dtype="i4")
+    C, info = shoal.getri(LU, ipiv)
+    assert C.strides == (9, 1, 3) and info.shape == (2,)
+    assert args_of(fake.last())[0] == "shoal_dgetri_strided_batched"
+    A = row_batch(2, 3, 3)
+    C, info = shoal.getri_fused(A)
+    assert C.strides == (9, 3, 1)  # a new C takes A's memory order: inv(A^T) = inv(A)^T
+    with pytest.raises(ValueError, match="both be column-major or both row-major"):
+        shoal.getri_fused(A, col_batch(2, 3, 3))
+
+
+def test_geqrf_tau(fake):
+    A = col_batch(3, 5, 4)
+    tau = shoal.geqrf(A)
+    assert tau.shape == (3, 4) and tau.dtype == "f8"
+    assert args_of(fake.last()) == ("shoal_dgeqrf_strided_batched", [
+        "5", "4", P(A.ptr), "5", "20", P(tau.ptr), "4", "3"])
+    As = [FakeArray((5, 4), (1, 5), dtype="f4") for _ in range(2)]
+    tau = shoal.geqrf(As)
+    name, a = args_of(fake.last())
+    assert name == "shoal_sgeqrf_batched"
+    assert ints(upload(fake, int(a[4], 16))[:16]) == [tau.ptr, tau.ptr + 16]
+
+
+# ---- variable size ----------------------------------------------------------------------
+
+def test_gemm_vbatched(fake):
+    sizes = [(2, 3, 4), (5, 1, 2), (3, 3, 3)]
+    A = [FakeArray((m, k), (1, m)) for m, n, k in sizes]
+    B = [FakeArray((k, n), (1, k)) for m, n, k in sizes]
+    C = [FakeArray((m, n), (1, m)) for m, n, k in sizes]
+    assert shoal.gemm_vbatched(A, B, C, alpha=1.0, beta=0.0) is C
+    name, a = args_of(fake.last())
+    assert name == "shoal_dgemm_vbatched" and a[:2] == ["0", "0"]
+    assert a[5:8] == ["5", "3", "4"]
+    m_arr, n_arr, k_arr = (upload(fake, int(a[i], 16)) for i in (2, 3, 4))
+    assert ints(m_arr[:12], "i") == [2, 5, 3] and ints(n_arr[:12], "i") == [3, 1, 3]
+    assert ints(k_arr[:12], "i") == [4, 2, 3]
+    assert ints(upload(fake, int(a[9], 16))[:24]) == [x.ptr for x in A]
+    assert ints(upload(fake, int(a[10], 16))[:12], "i") == [2, 5, 3]  # lda
+
+
+def test_gemm_vbatched_row_major_lists(fake):
+    sizes = [(2, 3, 4), (1, 5, 2)]
+    A = [FakeArray((m, k)) for m, n, k in sizes]
+    B = [FakeArray((k, n)) for m, n, k in sizes]
+    C = [FakeArray((m, n)) for m, n, k in sizes]
+    shoal.gemm_vbatched(A, B, C)
+    name, a = args_of(fake.last())
+    # C^T = B^T A^T: first operand B, m <- n
+    assert ints(upload(fake, int(a[2], 16))[:8], "i") == [3, 5]
+    assert ints(upload(fake, int(a[9], 16))[:16]) == [x.ptr for x in B]
+
+
+def test_gemm_vbatched_argument_errors(fake):
+    with pytest.raises(TypeError, match="list"):
+        shoal.gemm_vbatched(col_batch(2, 2, 2), [], [])
+    with pytest.raises(ValueError, match="B has 1 entries"):
+        shoal.gemm_vbatched([FakeArray((2, 2))] * 2, [FakeArray((2, 2))], [FakeArray((2, 2))] * 2)
+    assert shoal.gemm_vbatched([], [], []) == []
+
+
+def test_gemv_vbatched(fake):
+    A = [FakeArray((3, 2), (1, 3)), FakeArray((4, 4), (1, 4))]
+    x = [FakeArray((2,)), FakeArray((4,), (-1,))]
+    y = [FakeArray((3,)), FakeArray((4,))]
+    shoal.gemv_vbatched(A, x, y, beta=1.0)
+    name, a = args_of(fake.last())
+    assert name == "shoal_dgemv_vbatched" and a[0] == "0" and a[3:5] == ["4", "4"]
+    assert ints(upload(fake, int(a[9], 16))[:8], "i") == [1, -1]
+    assert ints(upload(fake, int(a[8], 16))[:16]) == [x[0].ptr, x[1].ptr - 3 * 8]

@@ -1,0 +1,303 @@
+"""The package on a GPU, with PyTorch tensors and CuPy arrays, against numpy references on the
+host: every routine in s and d, column- and row-major operands where the routine takes both.
+Skipped without a CUDA device, PyTorch/CuPy, numpy or libshoal (SHOAL_REQUIRE_GPU=1: failures).
+Errors are normalized LAPACK-style, in units of the precision's eps."""
+import pytest
+
+import shoal
+
+DTYPES = ["float32", "float64"]
+BATCH = 33
+TOL = 30.0
+
+
+def rng(seed=0):
+    import numpy
+    return numpy.random.default_rng(seed)
+
+
+def eps(dtype):
+    import numpy
+    return float(numpy.finfo(dtype).eps)
+
+
+def rand(shape, dtype, seed=0):
+    return rng(seed).standard_normal(shape).astype(dtype)
+
+
+def norm(a):
+    import numpy
+    return float(numpy.max(numpy.abs(a))) if a.size else 0.0
+
+
+def op(a, t):
+    return a.swapaxes(-1, -2) if t == "T" else a
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("orders", ["ccc", "rrr", "rcr", "crc"])
+@pytest.mark.parametrize("transa, transb", [("N", "N"), ("T", "N"), ("N", "T"), ("T", "T")])
+def test_gemm(xp, dtype, orders, transa, transb):
+    m, n, k = 7, 5, 9
+    a = rand((BATCH,) + ((k, m) if transa == "T" else (m, k)), dtype, 1)
+    b = rand((BATCH,) + ((n, k) if transb == "T" else (k, n)), dtype, 2)
+    c0 = rand((BATCH, m, n), dtype, 3)
+    order = {"c": "col", "r": "row"}
+    A, B, C = (xp.from_numpy(x, order[o]) for x, o in zip((a, b, c0), orders))
+    assert shoal.gemm(A, B, C, alpha=1.5, beta=-0.5, transa=transa, transb=transb) is C
+    ref = 1.5 * (op(a, transa).astype("float64") @ op(b, transb)) - 0.5 * c0.astype("float64")
+    err = norm(xp.to_numpy(C) - ref) / ((1.5 * k * norm(a) * norm(b) + 0.5 * norm(c0)) * eps(dtype))
+    assert err < 16, err
+
+
+def test_gemm_new_c_lists_and_shared_operand(xp):
+    a, b = rand((BATCH, 6, 4), "float64", 1), rand((4, 3), "float64", 2)
+    C = shoal.gemm(xp.from_numpy(a), xp.from_numpy(b))  # B shared by the batch
+    assert xp.is_native(C) and tuple(C.shape) == (BATCH, 6, 3)
+    assert norm(xp.to_numpy(C) - a @ b) < 1e-12
+    As = [xp.from_numpy(x) for x in a[:5]]
+    Cs = [xp.from_numpy(numpy_zeros((6, 3))) for _ in range(5)]
+    shoal.gemm(As, xp.from_numpy(b), Cs)
+    for i in range(5):
+        assert norm(xp.to_numpy(Cs[i]) - a[i] @ b) < 1e-12
+
+
+def numpy_zeros(shape, dtype="float64"):
+    import numpy
+    return numpy.zeros(shape, dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", ["col", "row"])
+@pytest.mark.parametrize("trans", ["N", "T"])
+def test_gemv(xp, dtype, order, trans):
+    m, n = 9, 6
+    a = rand((BATCH, m, n), dtype, 1)
+    x = rand((BATCH, m if trans == "T" else n), dtype, 2)
+    y0 = rand((BATCH, n if trans == "T" else m), dtype, 3)
+    Y = xp.from_numpy(y0)
+    shoal.gemv(xp.from_numpy(a, order), xp.from_numpy(x), Y, alpha=2.0, beta=1.0, trans=trans)
+    ref = 2.0 * (op(a, trans).astype("float64") @ x[..., None])[..., 0] + y0
+    err = norm(xp.to_numpy(Y) - ref) / ((2 * max(m, n) * norm(a) * norm(x) + norm(y0)) * eps(dtype))
+    assert err < 16, err
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", ["col", "row"])
+@pytest.mark.parametrize("uplo, trans", [("L", "N"), ("L", "T"), ("U", "N"), ("U", "T")])
+def test_trsv(xp, dtype, order, uplo, trans):
+    import numpy
+    n = 12
+    a = rand((BATCH, n, n), dtype, 1) + n * numpy.eye(n, dtype=dtype)
+    a = numpy.tril(a) if uplo == "L" else numpy.triu(a)
+    b = rand((BATCH, n), dtype, 2)
+    X = xp.from_numpy(b)
+    shoal.trsv(xp.from_numpy(a, order), X, uplo=uplo, trans=trans)
+    x = xp.to_numpy(X).astype("float64")
+    res = (op(a, trans).astype("float64") @ x[..., None])[..., 0] - b
+    err = norm(res) / (n * norm(a) * norm(x) * eps(dtype))
+    assert err < TOL, err
+
+
+def lu_residual(a, lu, ipiv, dtype):
+    import numpy
+    m, n = a.shape[-2:]
+    kmin = min(m, n)
+    worst = 0.0
+    for i in range(a.shape[0]):
+        pa = a[i].astype("float64").copy()
+        for j in range(kmin):
+            p = int(ipiv[i][j]) - 1
+            assert j <= p < m, f"pivot {p + 1} out of range"
+            pa[[j, p]] = pa[[p, j]]
+        L = numpy.tril(lu[i], -1)[:, :kmin] + numpy.eye(m, kmin)
+        U = numpy.triu(lu[i])[:kmin, :]
+        worst = max(worst, norm(pa - L @ U) / (max(m, n) * norm(a[i]) * eps(dtype)))
+    return worst
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("m, n", [(1, 1), (8, 8), (32, 32), (9, 5), (5, 9)])
+def test_getrf(xp, dtype, m, n):
+    a = rand((BATCH, m, n), dtype, 1)
+    A = xp.from_numpy(a)
+    ipiv, info = shoal.getrf(A)
+    assert xp.is_native(ipiv) and xp.is_native(info)
+    assert tuple(ipiv.shape) == (BATCH, min(m, n)) and tuple(info.shape) == (BATCH,)
+    assert not xp.to_numpy(info).any()
+    assert lu_residual(a, xp.to_numpy(A), xp.to_numpy(ipiv), dtype) < TOL
+
+
+def test_getrf_reports_singular_matrices(xp):
+    a = rand((4, 6, 6), "float64", 1)
+    a[2, :, 3] = 0.0  # column 4 of matrix 2 is zero: U(4, 4) = 0 exactly
+    A = xp.from_numpy(a)
+    _, info = shoal.getrf(A)
+    assert list(xp.to_numpy(info)) == [0, 0, 4, 0]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n, nrhs", [(1, 1), (7, 3), (32, 1), (16, 16)])
+@pytest.mark.parametrize("trans", ["N", "T"])
+def test_getrs_and_gesv(xp, dtype, n, nrhs, trans):
+    a, b = rand((BATCH, n, n), dtype, 1), rand((BATCH, n, nrhs), dtype, 2)
+    LU = xp.from_numpy(a)
+    ipiv, info = shoal.getrf(LU)
+    X = shoal.getrs(LU, ipiv, xp.from_numpy(b), trans=trans)
+    x = xp.to_numpy(X).astype("float64")
+    res = norm(op(a, trans).astype("float64") @ x - b) / (n * norm(a) * norm(x) * eps(dtype))
+    assert res < TOL * 10, res  # cond(A) of random matrices adds a little
+    if trans == "N":
+        A2, B2 = xp.from_numpy(a), xp.from_numpy(b)
+        ipiv2, info2 = shoal.gesv(A2, B2)
+        x2 = xp.to_numpy(B2).astype("float64")
+        assert not xp.to_numpy(info2).any()
+        assert norm(a.astype("float64") @ x2 - b) / (n * norm(a) * norm(x2) * eps(dtype)) < TOL * 10
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 6, 32])
+@pytest.mark.parametrize("order", ["col", "row"])
+def test_getri_and_getri_fused(xp, dtype, n, order):
+    import numpy
+    a = rand((BATCH, n, n), dtype, 1) + 2 * numpy.eye(n, dtype=dtype)
+    C, info = shoal.getri_fused(xp.from_numpy(a, order))
+    assert not xp.to_numpy(info).any()
+    c = xp.to_numpy(C).astype("float64")
+    assert norm(a @ c - numpy.eye(n)) / (n * norm(a) * norm(c) * eps(dtype)) < TOL * 10
+    if order == "col":
+        LU = xp.from_numpy(a)
+        ipiv, _ = shoal.getrf(LU)
+        C2, info2 = shoal.getri(LU, ipiv)
+        c2 = xp.to_numpy(C2).astype("float64")
+        assert norm(a @ c2 - numpy.eye(n)) / (n * norm(a) * norm(c2) * eps(dtype)) < TOL * 10
+
+
+def spd(n, dtype, seed=1):
+    import numpy
+    m = rand((BATCH, n, n), dtype, seed)
+    return (m @ m.swapaxes(-1, -2) / n + numpy.eye(n, dtype=dtype)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 5, 32])
+@pytest.mark.parametrize("order", ["col", "row"])
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_cholesky(xp, dtype, n, order, uplo):
+    import numpy
+    a = spd(n, dtype)
+    A = xp.from_numpy(a, order)
+    info = shoal.potrf(A, uplo=uplo)
+    assert not xp.to_numpy(info).any()
+    f = xp.to_numpy(A).astype("float64")
+    L = numpy.tril(f) if uplo == "L" else numpy.triu(f).swapaxes(-1, -2)
+    assert norm(L @ L.swapaxes(-1, -2) - a) / (n * norm(a) * eps(dtype)) < TOL
+    b = rand((BATCH, n, 3), dtype, 2)
+    X = shoal.potrs(A, xp.from_numpy(b), uplo=uplo)
+    x = xp.to_numpy(X).astype("float64")
+    assert norm(a @ x - b) / (n * norm(a) * norm(x) * eps(dtype)) < TOL * 10
+    A2, B2 = xp.from_numpy(a, order), xp.from_numpy(b)
+    info2 = shoal.posv(A2, B2, uplo=uplo)
+    assert not xp.to_numpy(info2).any()
+    x2 = xp.to_numpy(B2).astype("float64")
+    assert norm(a @ x2 - b) / (n * norm(a) * norm(x2) * eps(dtype)) < TOL * 10
+
+
+def test_potrf_reports_non_spd(xp):
+    a = spd(4, "float64")
+    a[1, 2, 2] = -5.0
+    info = shoal.potrf(xp.from_numpy(a))
+    assert list(xp.to_numpy(info))[:3] == [0, 3, 0]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("m, n", [(1, 1), (8, 8), (32, 32), (12, 5), (5, 12)])
+def test_geqrf(xp, dtype, m, n):
+    import numpy
+    a = rand((BATCH, m, n), dtype, 1)
+    A = xp.from_numpy(a)
+    tau = shoal.geqrf(A)
+    assert xp.is_native(tau) and tuple(tau.shape) == (BATCH, min(m, n))
+    f, t = xp.to_numpy(A).astype("float64"), xp.to_numpy(tau).astype("float64")
+    worst = 0.0
+    for i in range(BATCH):
+        q = numpy.eye(m)
+        for j in range(min(m, n)):
+            v = numpy.zeros(m)
+            v[j], v[j + 1:] = 1.0, f[i, j + 1:, j]
+            q = q @ (numpy.eye(m) - t[i, j] * numpy.outer(v, v))
+        r = numpy.triu(f[i])
+        worst = max(worst, norm(q @ r - a[i]) / (max(m, n) * norm(a[i]) * eps(dtype)))
+    assert worst < TOL, worst
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_lists_of_matrices(xp, dtype):
+    a = spd(6, dtype)[:4]
+    b = rand((4, 6, 2), dtype, 2)
+    As = [xp.from_numpy(x) for x in a]
+    Bs = [xp.from_numpy(x) for x in b]
+    ipiv, info = shoal.gesv(As, Bs)
+    assert tuple(ipiv.shape) == (4, 6)
+    for i in range(4):
+        x = xp.to_numpy(Bs[i]).astype("float64")
+        assert norm(a[i] @ x - b[i]) / (6 * norm(a[i]) * norm(x) * eps(dtype)) < TOL * 10
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", ["col", "row"])
+def test_gemm_vbatched(xp, dtype, order):
+    sizes = [(1, 1, 1), (7, 3, 5), (16, 16, 16), (2, 9, 1), (33, 4, 20)]
+    a = [rand((m, k), dtype, i) for i, (m, n, k) in enumerate(sizes)]
+    b = [rand((k, n), dtype, 10 + i) for i, (m, n, k) in enumerate(sizes)]
+    c = [rand((m, n), dtype, 20 + i) for i, (m, n, k) in enumerate(sizes)]
+    A = [xp.from_numpy(x, order) for x in a]
+    B = [xp.from_numpy(x, order) for x in b]
+    C = [xp.from_numpy(x, order) for x in c]
+    shoal.gemm_vbatched(A, B, C, alpha=1.0, beta=2.0)
+    for i, (m, n, k) in enumerate(sizes):
+        ref = a[i].astype("float64") @ b[i] + 2.0 * c[i]
+        err = norm(xp.to_numpy(C[i]) - ref) / ((k * norm(a[i]) * norm(b[i]) + 2 * norm(c[i])) * eps(dtype))
+        assert err < 16, (i, err)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_gemv_vbatched(xp, dtype):
+    sizes = [(1, 1), (7, 3), (40, 16)]
+    a = [rand((m, n), dtype, i) for i, (m, n) in enumerate(sizes)]
+    x = [rand((n,), dtype, 10 + i) for i, (m, n) in enumerate(sizes)]
+    y = [xp.from_numpy(numpy_zeros((m,), dtype)) for m, n in sizes]
+    shoal.gemv_vbatched([xp.from_numpy(v) for v in a], [xp.from_numpy(v) for v in x], y)
+    for i, (m, n) in enumerate(sizes):
+        err = norm(xp.to_numpy(y[i]) - a[i].astype("float64") @ x[i]) / (n * norm(a[i]) * norm(x[i]) * eps(dtype))
+        assert err < 16, (i, err)
+
+
+def test_runs_on_the_current_stream(xp):
+    import ctypes
+    from shoal import _context, _library
+    a = rand((BATCH, 8, 8), "float64", 1)
+    stream, ctx, ptr = xp.side_stream()
+    with ctx:
+        C = shoal.gemm(xp.from_numpy(a), xp.from_numpy(a))
+    stream.synchronize()
+    lib = _library.load()
+    h = _context.handle(_context.current_device(lib), lib)
+    got = ctypes.c_void_p()
+    assert lib.shoal_get_stream(h.ptr, ctypes.byref(got)) == 0
+    assert (got.value or 0) == ptr
+    assert norm(xp.to_numpy(C) - a @ a) < 1e-12
+
+
+def test_bad_call_raises_with_the_status_name(xp):
+    a = rand((2, 40, 40), "float64", 1)  # getrf serves n <= 32
+    with pytest.raises(shoal.ShoalError, match="SHOAL_STATUS_NOT_SUPPORTED") as e:
+        shoal.getrf(xp.from_numpy(a))
+    assert e.value.name == "SHOAL_STATUS_NOT_SUPPORTED"
+
+
+def test_column_major_helper(xp):
+    a = rand((3, 4, 5), "float64", 1)
+    X = shoal.column_major(xp.from_numpy(a, "row"))
+    assert norm(xp.to_numpy(X) - a) == 0
+    shoal.geqrf(X)  # accepted: column-major now
