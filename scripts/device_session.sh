@@ -3,6 +3,9 @@
 # tuned_db/shoal.sqlite carried from the build machine (the GPU machine has no OpenBLAS headers
 # and no network, so test and benchmark programs are built here and link libshoal dynamically).
 # What it does is chosen by environment variables, in this order:
+#   BUILD=1    build everything there first (16 cores: library, tuner, test programs, benchmarks;
+#              ARCHS default 90), with the system's Python packages (no network there)
+#   PRE="cmd"  a command run after the build (e.g. one test program), its output in pre.log
 #   TUNE="gemm:s,d:3 getrf,potrf:d:2"  tune ROUTINES:PRECISIONS:MINUTES, one budget per item
 #   EMIT=1     emit the dispatch tables from this machine's (newest) database and rebuild libshoal
 #              for ARCHS (default 90: the GPU at hand)
@@ -16,6 +19,17 @@ OUT=${OUT:-/tmp/shoal_out}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv > "$OUT/gpu.txt"
+if [ "${BUILD:-0}" = 1 ]; then
+  python3 -m venv --system-site-packages .venv && touch .venv/.stamp
+  t0=$(date +%s)
+  make -j16 PY=python3 CUDA_ARCHS="${ARCHS:-90}" all ${BUILD_TARGETS:-} > "$OUT/build.log" 2>&1 ||
+    { tail -40 "$OUT/build.log"; exit 1; }
+  echo "build: $(( $(date +%s) - t0 )) s"
+fi
+if [ -n "${PRE:-}" ]; then
+  bash -c "$PRE" > "$OUT/pre.log" 2>&1
+  echo "pre exit $?"; tail -${PRE_TAIL:-30} "$OUT/pre.log"
+fi
 build/bin/shoal_tune --device-info >> "$OUT/gpu.txt" || exit 1
 # the database, from the committed dump unless a newer .sqlite was carried
 [ -f tuned_db/shoal.sqlite ] || python3 -m generator load-db --sql tuned_db/shoal.sql --db tuned_db/shoal.sqlite
