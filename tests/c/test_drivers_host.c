@@ -1,0 +1,259 @@
+/* The recursive drivers' arithmetic on the CPU (no GPU): runtime/drivers/trsm_recursive.c and
+ * syrk_recursive.c linked against host versions of their steps (strided operands in host
+ * memory: the leaf TRSM/SYRK calls and the dispatched GEMM done by plain loops), judged by the
+ * same oracles as the GPU (oracle/blas3.c). What this proves: the split points, the sub-matrix
+ * offsets, the GEMM operands, transpositions and scalars of every option combination, the
+ * order of the steps, alpha = 0, and leaves of every size. What it cannot: the kernels.
+ *
+ *   test_drivers_host            every case; last line "N passed, M failed" */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver_steps.h"
+#include "oracle.h"
+
+/* ---- host versions of the steps (strided operands, host pointers) ---- */
+
+int shoal_spec_elem_bytes(char prec) { return prec == 's' ? 4 : prec == 'd' ? 8 : 0; }
+
+static double get(const shoal_spec_call *c, const shoal_operand *op, long long b, long long i, long long j)
+{
+    const long long at = b * op->stride + i + j * op->ld;
+    return c->prec == 's' ? ((const float *)op->ptr)[at] : ((const double *)op->ptr)[at];
+}
+
+static void put(const shoal_spec_call *c, const shoal_operand *op, long long b, long long i, long long j, double v)
+{
+    const long long at = b * op->stride + i + j * op->ld;
+    if (c->prec == 's') ((float *)op->ptr)[at] = (float)v;
+    else ((double *)op->ptr)[at] = v;
+}
+
+shoal_spec_call shoal_driver_chunk(const shoal_spec_call *c, long long b0, long long nb)
+{
+    shoal_spec_call s = *c;
+    for (int o = 0; o < SHOAL_SPEC_MAX_OPERANDS; ++o)
+        if (s.p.op[o].ptr) s.p.op[o].ptr = (char *)s.p.op[o].ptr + b0 * s.p.op[o].stride * shoal_spec_elem_bytes(c->prec);
+    s.p.batch = nb;
+    return s;
+}
+
+cudaError_t shoal_driver_sub(struct shoal_context *ctx, const shoal_spec_call *c, int o, long long row,
+                             long long col, int slot, shoal_operand *out)
+{
+    (void)ctx;
+    (void)slot;
+    *out = c->p.op[o];
+    out->ptr = (char *)out->ptr + (row + col * out->ld) * shoal_spec_elem_bytes(c->prec);
+    return cudaSuccess;
+}
+
+static int gemm_calls;
+
+shoal_status shoal_driver_gemm(struct shoal_context *ctx, const shoal_spec_call *c, int ta, int tb, int m, int n,
+                               int k, double alpha, shoal_operand A, shoal_operand B, double beta,
+                               shoal_operand C)
+{
+    (void)ctx;
+    ++gemm_calls;
+    for (long long b = 0; b < c->p.batch; ++b)
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < m; ++i) {
+                double s = 0.0;
+                if (alpha != 0.0)
+                    for (int l = 0; l < k; ++l)
+                        s += (ta ? get(c, &A, b, l, i) : get(c, &A, b, i, l)) * (tb ? get(c, &B, b, j, l) : get(c, &B, b, l, j));
+                put(c, &C, b, i, j, alpha * s + (beta == 0.0 ? 0.0 : beta * get(c, &C, b, i, j)));
+            }
+    return SHOAL_STATUS_SUCCESS;
+}
+
+static int leaf_calls, leaf_max;
+
+/* The leaf kernels: TRSM (routine 1) and SYRK (routine 0) in double, as the kernels define them. */
+shoal_status shoal_spec_run_kernel(struct shoal_context *ctx, const shoal_spec_call *c)
+{
+    (void)ctx;
+    ++leaf_calls;
+    const shoal_operand *A = &c->p.op[0], *X = &c->p.op[1];
+    if (c->routine == 1) {
+        const int left = c->p.opts[0] == 0, upper = c->p.opts[1], trans = c->p.opts[2], unit = c->p.opts[3];
+        const int m = c->p.dims[0], n = c->p.dims[1], t = left ? m : n, r = left ? n : m;
+        if (t > leaf_max) leaf_max = t;
+        double *x = malloc(sizeof(double) * (size_t)t);
+        for (long long b = 0; b < c->p.batch; ++b)
+            for (int v = 0; v < r; ++v) {
+                /* op'(A) x = alpha b with op' = op (left) or op^T (right, on the rows of B) */
+                const int tr = trans ^ !left, lower = (upper == 0) == (tr == 0);
+                for (int i = 0; i < t; ++i) x[i] = c->p.alpha * (left ? get(c, X, b, i, v) : get(c, X, b, v, i));
+                if (c->p.alpha != 0.0)
+                    for (int s = 0; s < t; ++s) {
+                        const int i = lower ? s : t - 1 - s;
+                        for (int q = 0; q < s; ++q) {
+                            const int j = lower ? q : t - 1 - q;
+                            x[i] -= (tr ? get(c, A, b, j, i) : get(c, A, b, i, j)) * x[j];
+                        }
+                        if (!unit) x[i] /= get(c, A, b, i, i);
+                    }
+                for (int i = 0; i < t; ++i) {
+                    if (left) put(c, X, b, i, v, x[i]);
+                    else put(c, X, b, v, i, x[i]);
+                }
+            }
+        free(x);
+        return SHOAL_STATUS_SUCCESS;
+    }
+    const int upper = c->p.opts[0], trans = c->p.opts[1], n = c->p.dims[0], k = c->p.dims[1];
+    if (n > leaf_max) leaf_max = n;
+    for (long long b = 0; b < c->p.batch; ++b)
+        for (int j = 0; j < n; ++j)
+            for (int i = upper ? 0 : j; upper ? i <= j : i < n; ++i) {
+                double s = 0.0;
+                if (c->p.alpha != 0.0)
+                    for (int l = 0; l < k; ++l)
+                        s += (trans ? get(c, A, b, l, i) : get(c, A, b, i, l)) * (trans ? get(c, A, b, l, j) : get(c, A, b, j, l));
+                put(c, X, b, i, j, c->p.alpha * s + (c->p.beta == 0.0 ? 0.0 : c->p.beta * get(c, X, b, i, j)));
+            }
+    return SHOAL_STATUS_SUCCESS;
+}
+
+/* never reached with strided operands */
+cudaError_t shoal_displace_pointers(void **out, void *const *in, long long offset_bytes, long long n,
+                                    cudaStream_t stream)
+{
+    (void)out, (void)in, (void)offset_bytes, (void)n, (void)stream;
+    return cudaErrorNotSupported;
+}
+
+shoal_status shoal_driver_trsm_recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf);
+shoal_status shoal_driver_syrk_recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf);
+
+/* ---- cases ---- */
+
+static int passed, failed;
+
+/* One driver call on `batch` problems of the oracle's making, judged by the oracle. */
+static void run(int routine, char prec, const int *opts, const int *dims, double alpha, double beta, int leaf)
+{
+    const oracle *orc = oracle_find(routine == 1 ? "trsm" : "syrk");
+    const int n_opts = routine == 1 ? 4 : 2, batch = 3;
+    oracle_problem shape;
+    memset(&shape, 0, sizeof shape);
+    memcpy(shape.dims, dims, sizeof shape.dims);
+    memcpy(shape.opts, opts, sizeof(int) * (size_t)n_opts);
+    shape.alpha = alpha;
+    shape.beta = beta;
+    if (routine == 1) {
+        const int t = opts[0] == 0 ? dims[0] : dims[1];
+        shape.rows[0] = shape.cols[0] = t;
+        shape.rows[1] = dims[0];
+        shape.cols[1] = dims[1];
+    } else {
+        shape.rows[0] = opts[1] ? dims[1] : dims[0];
+        shape.cols[0] = opts[1] ? dims[0] : dims[1];
+        shape.rows[1] = shape.cols[1] = dims[0];
+    }
+    const int ld_pad = 2;
+    shoal_spec_call c;
+    memset(&c, 0, sizeof c);
+    c.routine = routine;
+    c.prec = prec;
+    c.mode = SHOAL_MODE_STRIDED;
+    memcpy(c.p.dims, dims, sizeof c.p.dims);
+    memcpy(c.p.opts, opts, sizeof(int) * (size_t)n_opts);
+    c.p.alpha = alpha;
+    c.p.beta = beta;
+    c.p.batch = batch;
+    const size_t elem = (size_t)shoal_spec_elem_bytes(prec);
+    double *in[2][3], *packed_out[2][3];
+    void *dev[2];
+    for (int o = 0; o < 2; ++o) {
+        const long long ld = shape.rows[o] + ld_pad, st = ld * shape.cols[o];
+        c.p.op[o].ld = ld;
+        c.p.op[o].stride = st;
+        dev[o] = calloc((size_t)(st * batch + 1), elem);
+        c.p.op[o].ptr = dev[o];
+        for (int b = 0; b < batch; ++b) {
+            in[o][b] = malloc(sizeof(double) * (size_t)(shape.rows[o] * shape.cols[o] + 1));
+            packed_out[o][b] = malloc(sizeof(double) * (size_t)(shape.rows[o] * shape.cols[o] + 1));
+        }
+    }
+    for (int b = 0; b < batch; ++b) {
+        double *ins[ORACLE_MAX_OPERANDS] = {in[0][b], in[1][b]};
+        orc->generate(&shape, 1234u + 77u * (unsigned)b, ins);
+        for (int o = 0; o < 2; ++o)
+            for (int j = 0; j < shape.cols[o]; ++j)
+                for (int i = 0; i < shape.rows[o]; ++i) put(&c, &c.p.op[o], b, i, j, in[o][b][i + j * shape.rows[o]]);
+    }
+    /* what a lower precision makes of the inputs is the input the check must see */
+    for (int o = 0; o < 2; ++o)
+        for (int b = 0; b < batch; ++b)
+            for (int j = 0; j < shape.cols[o]; ++j)
+                for (int i = 0; i < shape.rows[o]; ++i) in[o][b][i + j * shape.rows[o]] = get(&c, &c.p.op[o], b, i, j);
+    gemm_calls = leaf_calls = leaf_max = 0;
+    const shoal_status st = routine == 1 ? shoal_driver_trsm_recursive(NULL, &c, leaf)
+                                         : shoal_driver_syrk_recursive(NULL, &c, leaf);
+    double worst = 0.0;
+    const double eps = prec == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    for (int b = 0; b < batch; ++b) {
+        oracle_problem p = shape;
+        for (int o = 0; o < 2; ++o) {
+            for (int j = 0; j < shape.cols[o]; ++j)
+                for (int i = 0; i < shape.rows[o]; ++i) packed_out[o][b][i + j * shape.rows[o]] = get(&c, &c.p.op[o], b, i, j);
+            p.in[o] = in[o][b];
+            p.out[o] = packed_out[o][b];
+        }
+        const double e = orc->check(&p, eps);
+        if (!(e <= worst)) worst = e;
+    }
+    const int ok = st == SHOAL_STATUS_SUCCESS && worst <= ORACLE_ERROR_LIMIT && leaf_max <= leaf &&
+                   (alpha == 0.0 && routine == 1 ? gemm_calls == 0 : 1);
+    if (ok) ++passed;
+    else ++failed;
+    printf("%s %c%s opts", ok ? "ok    " : "FAILED", prec, routine == 1 ? "trsm" : "syrk");
+    for (int i = 0; i < n_opts; ++i) printf(" %d", opts[i]);
+    printf(" dims %d %d alpha %g beta %g leaf %d: error %.3g eps, %d leaves (largest %d), %d GEMMs\n", dims[0], dims[1],
+           alpha, beta, leaf, worst, leaf_calls, leaf_max, gemm_calls);
+    for (int o = 0; o < 2; ++o) {
+        free(dev[o]);
+        for (int b = 0; b < batch; ++b) {
+            free(in[o][b]);
+            free(packed_out[o][b]);
+        }
+    }
+}
+
+int main(void)
+{
+    const int trsm_dims[][2] = {{33, 5}, {70, 9}, {130, 3}, {8, 40}, {100, 100}};
+    const int leaves[] = {8, 16, 32};
+    for (int code = 0; code < 16; ++code) {
+        const int opts[4] = {code & 1, (code >> 1) & 1, (code >> 2) & 1, (code >> 3) & 1};
+        for (size_t d = 0; d < sizeof trsm_dims / sizeof trsm_dims[0]; ++d)
+            for (size_t l = 0; l < sizeof leaves / sizeof leaves[0]; ++l) {
+                int dims[4] = {trsm_dims[d][0], trsm_dims[d][1], 0, 0};
+                if (opts[0]) { /* side right: the triangle is n */
+                    dims[0] = trsm_dims[d][1];
+                    dims[1] = trsm_dims[d][0];
+                }
+                run(1, l == 0 ? 's' : 'd', opts, dims, 1.5, 0.0, leaves[l]);
+            }
+        const int dims[4] = {opts[0] ? 4 : 50, opts[0] ? 50 : 4, 0, 0};
+        run(1, 'd', opts, dims, 0.0, 0.0, 16);
+    }
+    const int syrk_dims[][2] = {{33, 7}, {70, 70}, {130, 5}, {64, 0}};
+    for (int code = 0; code < 4; ++code) {
+        const int opts[2] = {code & 1, (code >> 1) & 1};
+        for (size_t d = 0; d < sizeof syrk_dims / sizeof syrk_dims[0]; ++d)
+            for (size_t l = 0; l < sizeof leaves / sizeof leaves[0]; ++l) {
+                const int dims[4] = {syrk_dims[d][0], syrk_dims[d][1], 0, 0};
+                run(0, l == 1 ? 's' : 'd', opts, dims, 1.5, l == 2 ? 0.0 : 0.5, leaves[l]);
+            }
+        const int dims[4] = {50, 6, 0, 0};
+        run(0, 'd', opts, dims, 0.0, 0.5, 16);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}
