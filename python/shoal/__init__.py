@@ -9,8 +9,10 @@ memory-order, in-place and output conventions.
 from __future__ import annotations
 
 from ._errors import LibraryNotFoundError, ShoalError
-from ._info import column_major, dispatch_info, library_path, library_version, set_vendor_dispatch
+from ._info import (column_major, dispatch_info, library_path, library_version,
+                    set_vendor_dispatch, workspace_size)
 from .blas import gemm, gemv, trsv
+from .blas3 import syrk, trsm
 from .lapack import geqrf, gesv, getrf, getri, getri_fused, getrs, posv, potrf, potrs
 from .vbatched import gemm_vbatched, gemv_vbatched
 
@@ -18,7 +20,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ShoalError", "LibraryNotFoundError",
-    "gemm", "gemv", "trsv", "gemm_vbatched", "gemv_vbatched",
+    "gemm", "gemv", "trsv", "trsm", "syrk", "gemm_vbatched", "gemv_vbatched",
     "getrf", "getrs", "gesv", "getri", "getri_fused", "potrf", "potrs", "posv", "geqrf",
-    "column_major", "dispatch_info", "set_vendor_dispatch", "library_version", "library_path",
+    "column_major", "dispatch_info", "set_vendor_dispatch", "workspace_size", "library_version",
+    "library_path",
 ]

@@ -153,18 +153,21 @@ def _no_allocator(what: str) -> TypeError:
 
 
 def empty(fw: str, device: int, shape: tuple[int, ...], dtype: str, column_major: bool,
-          what: str) -> Any:
-    """A new array of the framework; with column_major the last two axes are column-major."""
+          what: str, zero: bool = False) -> Any:
+    """A new array of the framework; with column_major the last two axes are column-major.
+    With zero it is filled with zeros (on the current stream: the caller's, see allocating_on),
+    for outputs a routine writes only in part (syrk's triangle)."""
     flip = column_major and len(shape) >= 2
     alloc_shape = shape[:-2] + (shape[-1], shape[-2]) if flip else shape
     if fw == "torch":
         torch = sys.modules["torch"]
-        out = torch.empty(alloc_shape, dtype=getattr(torch, dtype), device=f"cuda:{device}")
+        make = torch.zeros if zero else torch.empty
+        out = make(alloc_shape, dtype=getattr(torch, dtype), device=f"cuda:{device}")
         return out.transpose(-1, -2) if flip else out
     if fw == "cupy":
         cupy = sys.modules["cupy"]
         with cupy.cuda.Device(device):
-            out = cupy.empty(alloc_shape, dtype=dtype)
+            out = (cupy.zeros if zero else cupy.empty)(alloc_shape, dtype=dtype)
         return out.swapaxes(-1, -2) if flip else out
     raise _no_allocator(what)
 

@@ -117,9 +117,11 @@ class Call:
             self.stream = _arrays.current_stream(self.framework, self.device)
         self.keep: list[Any] = [a.keep for a in arrays if a.keep is not None]
 
-    def empty(self, shape: tuple[int, ...], dtype: str, what: str, column_major: bool = False) -> ArrayInfo:
+    def empty(self, shape: tuple[int, ...], dtype: str, what: str, column_major: bool = False,
+              zero: bool = False) -> ArrayInfo:
         with _arrays.allocating_on(self.framework, self.device, self.stream):
-            out = _arrays.empty(self.framework, self.device, shape, dtype, column_major, what)
+            out = _arrays.empty(self.framework, self.device, shape, dtype, column_major, what,
+                                zero=zero)
         return _arrays.describe(out, what)
 
     def device_arrays(self, int64: list[list[int]], int32: list[list[int]] = ()) -> list[int]:

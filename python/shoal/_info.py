@@ -1,5 +1,5 @@
-"""Small services around the library: which table serves a device, vendor dispatch, version,
-and a column-major copy helper."""
+"""Small services around the library: which table serves a device, vendor dispatch, workspace,
+version, and a column-major copy helper."""
 from __future__ import annotations
 
 import ctypes
@@ -31,6 +31,17 @@ def set_vendor_dispatch(enabled: bool, device: int | None = None) -> None:
     h = _context.handle(_device(device, lib), lib)
     _context.check(lib, lib.shoal_set_vendor_dispatch(h.ptr, int(bool(enabled))),
                    "shoal_set_vendor_dispatch")
+
+
+def workspace_size(device: int | None = None) -> int:
+    """Bytes of device workspace the device's handle holds (allocated once, at its creation, for
+    the routines served by a recursive driver: calls never allocate)."""
+    lib = _library.load()
+    h = _context.handle(_device(device, lib), lib)
+    size = ctypes.c_size_t()
+    _context.check(lib, lib.shoal_get_workspace_size(h.ptr, ctypes.byref(size)),
+                   "shoal_get_workspace_size")
+    return size.value
 
 
 def library_version() -> tuple[int, int, int] | None:

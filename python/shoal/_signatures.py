@@ -1,4 +1,5 @@
-"""The C prototypes of include/shoal.h that the package calls, as ctypes argument codes.
+"""The C prototypes of include/shoal.h (and the shoal_routines.h it includes) that the package
+calls, as ctypes argument codes.
 
 Codes: h handle, p pointer (device or host), s const char *, i int or enum, l int64_t,
 c char, R the precision's real scalar (float for s, d for double). Precision-generic entries
@@ -41,6 +42,11 @@ _GENERIC = {
     "shoal_?geqrf_strided_batched": "h i i p l l p l l",
     "shoal_?gemv_vbatched": "h i p p i i R p p p p R p p l",
     "shoal_?gemm_vbatched": "h i i p p p i i i R p p p p R p p l",
+    # spec routines (include/shoal_routines.h, generated)
+    "shoal_?trsm_batched": "h i i i i i i R p l p l l",
+    "shoal_?trsm_strided_batched": "h i i i i i i R p l l p l l l",
+    "shoal_?syrk_batched": "h i i i i R p l R p l l",
+    "shoal_?syrk_strided_batched": "h i i i i R p l l R p l l l",
 }
 
 _PLAIN = {
@@ -55,6 +61,8 @@ _PLAIN = {
     "shoal_lapack_kernel_name": "h s c i c i i i p",
     "shoal_blas2_kernel_name": "h s c i s i i p",
     "shoal_imax_device": "h p l p",
+    "shoal_spec_kernel_name": "h s c i p p p",
+    "shoal_get_workspace_size": "h p",
 }
 
 # Present only in newer libraries; looked up if there, never required.

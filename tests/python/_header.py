@@ -1,5 +1,6 @@
-"""Reading include/shoal.h: its prototypes as ctypes argument codes, and a fake libshoal built
-from them that records every call (for the CPU tests of the Python package)."""
+"""Reading include/shoal.h with the headers it includes by quotes (shoal_routines.h, generated
+from spec/routines/): its prototypes as ctypes argument codes, and a fake libshoal built from
+them that records every call (for the CPU tests of the Python package)."""
 from __future__ import annotations
 
 import pathlib
@@ -9,6 +10,7 @@ import subprocess
 REPO = pathlib.Path(__file__).resolve().parents[2]
 HEADER = REPO / "include" / "shoal.h"
 
+_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 _PROTO = re.compile(r"\s*((?:const\s+)?\w+\s*\**)\s*(shoal_\w+)\s*\(([^)]*)\)\s*", re.S)
 
 
@@ -32,9 +34,27 @@ def _code(param: str) -> tuple[str, str]:
                 base, ("i", "int"))
 
 
+def headers(header: pathlib.Path = HEADER) -> list[pathlib.Path]:
+    """header and, recursively, the files it includes by quotes (relative to its directory, as
+    the compiler looks first); <system> headers are not shoal's API."""
+    out: list[pathlib.Path] = []
+
+    def visit(path: pathlib.Path) -> None:
+        if path in out:
+            return
+        if not path.exists():
+            raise FileNotFoundError(f"{path} (included by shoal.h) does not exist")
+        out.append(path)
+        for name in _INCLUDE.findall(path.read_text()):
+            visit((path.parent / name).resolve())
+
+    visit(header.resolve())
+    return out
+
+
 def prototypes(header: pathlib.Path = HEADER) -> dict[str, tuple[str, list[tuple[str, str]]]]:
-    """name -> (return type, [(code, C type) per parameter])."""
-    text = _strip_comments(header.read_text())
+    """name -> (return type, [(code, C type) per parameter]) over header and its includes."""
+    text = "\n".join(_strip_comments(h.read_text()) for h in headers(header))
     out = {}
     for statement in re.split(r"[;{}]", text):
         match = _PROTO.fullmatch(statement)
@@ -77,6 +97,8 @@ _SPECIAL = {
     *(void **)h = (void *)(0x1000L + 0x10L * ++g_handles + g_device); return 0; }""",
     "shoal_get_dispatch_info": r"""int shoal_get_dispatch_info(void *h, void *name, void *level) {
     (void)h; *(const char **)name = "fake"; *(int *)level = 3; return g_status; }""",
+    "shoal_get_workspace_size": r"""int shoal_get_workspace_size(void *h, void *bytes) {
+    (void)h; logf_("shoal_get_workspace_size()\n"); *(size_t *)bytes = 123456; return g_status; }""",
 }
 
 

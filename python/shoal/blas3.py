@@ -1,0 +1,90 @@
+"""Batched TRSM and SYRK (shoal_?trsm_*, shoal_?syrk_*: the spec routines of
+include/shoal_routines.h).
+
+Row-major operands cost nothing here either. A row-major matrix's column-major view is its
+transpose, and both routines absorb that exactly:
+  - trsm, A row-major: op(A) = op'(A^T) with the op flipped, and A^T holds A's triangle in the
+    other triangle (uplo flips); B row-major: op(A) X = alpha B is X^T op(A)^T = alpha B^T, a
+    solve on B's view from the other side with the op flipped (and m, n swapped).
+  - syrk, A row-major: the op flips; C row-major: C is symmetric where it is defined, so its
+    view C^T holds the same update in the other triangle (uplo flips).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ._common import batch_shape, flag, flat, operand, precision
+from ._context import Call
+from ._layout import Matrices, common_batch, matrices
+
+
+def _pointer_form(*ops: Matrices) -> bool:
+    return any(op.ptrs is not None for op in ops)
+
+
+def trsm(A: Any, B: Any, *, side: str = "L", uplo: str = "L", trans: str = "N", diag: str = "N",
+         alpha: float = 1.0, stream: Any = None) -> Any:
+    """Solves op(A) X = alpha B (side 'L') or X op(A) = alpha B (side 'R') in place: B
+    (batch, m, n) is overwritten by X and returned. A is triangular (uplo), t x t with t = m
+    (left) or n (right); only its uplo triangle is read, and with diag='U' not its diagonal
+    (taken as ones). A single A (2-D) serves the whole batch. No singularity check (BLAS)."""
+    side, uplo = flag(side, "LR", "side"), flag(uplo, "LU", "uplo")
+    trans, diag = flag(trans, "NT", "trans"), flag(diag, "NU", "diag")
+    a, b = operand(A, "A", stream), operand(B, "B", stream)
+    call = Call(flat(a, b), stream)
+    p = precision(a, b)
+    Am, Bm = matrices(a, "A"), matrices(b, "B")
+    t = Bm.rows if side == "L" else Bm.cols
+    if Am.rows != Am.cols or Am.rows != t:
+        raise ValueError(f"trsm: A is {Am.rows} x {Am.cols}, B {Bm.rows} x {Bm.cols}; side "
+                         f"{side!r} needs A {t} x {t}")
+    batch = common_batch([Bm], [Am])
+    left = (side == "L") != Bm.transposed
+    lower = (uplo == "L") != Am.transposed
+    op = ((trans == "T") != Am.transposed) != Bm.transposed  # not a chained comparison
+    args = (0 if left else 1, 0 if lower else 1, int(op), 0 if diag == "N" else 1,
+            Bm.view_rows, Bm.view_cols, alpha)
+    if not _pointer_form(Am, Bm):
+        call(f"shoal_{p}trsm_strided_batched", *args, Am.ptr, Am.ld, Am.stride_for(batch),
+             Bm.ptr, Bm.ld, Bm.stride, batch)
+    else:
+        pa, pb = call.device_arrays([Am.addresses(batch), Bm.addresses(batch)])
+        call(f"shoal_{p}trsm_batched", *args, pa, Am.ld, pb, Bm.ld, batch)
+    return B
+
+
+def syrk(A: Any, C: Any = None, *, uplo: str = "L", trans: str = "N", alpha: float = 1.0,
+         beta: float = 0.0, stream: Any = None) -> Any:
+    """C = alpha op(A) op(A)^T + beta C on the uplo triangle of C only (op(A) n x k, C n x n):
+    the other triangle is neither read nor written. Returns C; with C None a new column-major
+    C whose other triangle is zero (beta must then be 0). A single A (2-D) serves the batch."""
+    uplo, trans = flag(uplo, "LU", "uplo"), flag(trans, "NT", "trans")
+    a = operand(A, "A", stream)
+    call = Call(flat(a), stream)
+    Am = matrices(a, "A")
+    n, k = (Am.cols, Am.rows) if trans == "T" else (Am.rows, Am.cols)
+    if C is None:
+        if beta != 0:
+            raise ValueError("syrk: C is needed when beta != 0")
+        if Am.ptrs is not None:
+            raise ValueError("syrk: pass C for pointer-array (list) batches")
+        c = call.empty(batch_shape(Am.single, Am.batch) + (n, n), a.dtype, "C",
+                       column_major=True, zero=True)
+    else:
+        c = operand(C, "C", stream)
+    p = precision(a, c)
+    Cm = matrices(c, "C")
+    if (Cm.rows, Cm.cols) != (n, n):
+        raise ValueError(f"syrk: op(A) is {n} x {k}, so C must be {n} x {n}; it is "
+                         f"{Cm.rows} x {Cm.cols}")
+    batch = common_batch([Cm], [Am])
+    lower = (uplo == "L") != Cm.transposed
+    op = (trans == "T") != Am.transposed
+    args = (0 if lower else 1, int(op), n, k, alpha)
+    if not _pointer_form(Am, Cm):
+        call(f"shoal_{p}syrk_strided_batched", *args, Am.ptr, Am.ld, Am.stride_for(batch), beta,
+             Cm.ptr, Cm.ld, Cm.stride, batch)
+    else:
+        pa, pc = call.device_arrays([Am.addresses(batch), Cm.addresses(batch)])
+        call(f"shoal_{p}syrk_batched", *args, pa, Am.ld, beta, pc, Cm.ld, batch)
+    return C if C is not None else c.obj
