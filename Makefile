@@ -39,7 +39,6 @@ RUNTIME_OBJS := $(patsubst runtime/%.c,$(BUILD)/obj/runtime/%.o,$(RUNTIME_SRCS))
                 $(patsubst runtime/%.cu,$(BUILD)/obj/runtime/%.cu.o,$(wildcard runtime/*.cu) $(wildcard runtime/drivers/*.cu))
 # oracle/: host references and checks and the device harness of the spec routines (tuner, tests, bench)
 ORACLE_OBJS := $(patsubst oracle/%.c,$(BUILD)/obj/oracle/%.o,$(wildcard oracle/*.c))
-                $(patsubst runtime/%.cu,$(BUILD)/obj/runtime/%.cu.o,$(wildcard runtime/*.cu))
 # generated/sources.mk (written by emit, which make runs first) names GEN_CU and GEN_C. A plain
 # `include`, not `-include`: make silently ignores a failed remake of a `-include`d file, which
 # once let a failed emit (no Jinja2) end in a libshoal without kernels and a later link error.

@@ -101,7 +101,7 @@ def header(routines: list[Routine]) -> str:
         for o in spec.operands:
             out.append(f" * {_shape_doc(spec, o)}.")
         out.append(" * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements); a written")
-        out.append(" * operand's stride must keep problems apart (>= ldX * cols when batch > 1).")
+        out.append(" * non-empty operand's stride must keep problems apart (>= ldX * cols when batch > 1).")
         out.append(" * Errors, in order: an option out of range, a negative dimension or batch, a leading")
         out.append(" * dimension below its bound, a negative or overlapping stride, a NULL operand where work")
         out.append(" * is to be done -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then")
@@ -138,8 +138,9 @@ def _checks(r: Routine, form: str) -> list[str]:
             if o.access == "in":
                 out.append(f"    if ({o.stride} < 0) return BAD;")
             else:
-                out.append(f"    if ({o.stride} < 0 || (batch > 1 && {o.stride} < {o.ld} * {c_expr(o.cols)})) "
-                           "return BAD;")
+                # an empty operand has nothing to overlap
+                out.append(f"    if ({o.stride} < 0 || (batch > 1 && {c_expr(o.rows)} > 0 && "
+                           f"{o.stride} < {o.ld} * {c_expr(o.cols)})) return BAD;")
     work = f"!({c_expr(spec.quick_return)}) && batch > 0"
     nulls = " || ".join(f"!{o.name}" for o in spec.operands)
     out.append(f"    if ({work} && ({nulls})) return BAD;")
