@@ -496,9 +496,10 @@ def emit_files(spaces: list[SearchSpace], gen_dir: Path, repo_root: Path) -> dic
         gen_dir / "spec_invoke.c": invoke_c(rs),
         gen_dir / "spec_cases.c": spec_cases.cases_c(spec_cases.load_cases(rs, repo_root / "tests" / "cases")),
     }
-    # the public header and the docs table belong to a checkout with specs (not to a test's
-    # fixture project)
-    if (repo_root / "spec").is_dir():
+    # the public header and the docs table describe every spec of the checkout: written only by
+    # an emission of all of them (not by a test emitting one routine, nor a fixture project)
+    declared = {p.stem for p in (repo_root / "spec" / "routines").glob("*.toml")}
+    if declared and declared == {r.name for r in rs}:
         files[repo_root / "include" / "shoal_routines.h"] = header(rs)
         files[repo_root / "docs" / "routines.md"] = routines_md(rs)
     return files

@@ -13,7 +13,7 @@ extern "C" {
  * A is (n if trans == 0 else k) x (k if trans == 0 else n) (in), lda >= max(1, (n if trans == 0 else k)).
  * C is n x n (inout), ldc >= max(1, n).
  * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements); a written
- * operand's stride must keep problems apart (>= ldX * cols when batch > 1).
+ * non-empty operand's stride must keep problems apart (>= ldX * cols when batch > 1).
  * Errors, in order: an option out of range, a negative dimension or batch, a leading
  * dimension below its bound, a negative or overlapping stride, a NULL operand where work
  * is to be done -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
@@ -31,7 +31,7 @@ shoal_status shoal_dsyrk_strided_batched(shoal_handle handle, shoal_fill_mode up
  * A is t x t (in), lda >= max(1, t).
  * B is m x n (inout), ldb >= max(1, m).
  * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements); a written
- * operand's stride must keep problems apart (>= ldX * cols when batch > 1).
+ * non-empty operand's stride must keep problems apart (>= ldX * cols when batch > 1).
  * Errors, in order: an option out of range, a negative dimension or batch, a leading
  * dimension below its bound, a negative or overlapping stride, a NULL operand where work
  * is to be done -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then

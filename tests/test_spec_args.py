@@ -5,16 +5,16 @@ import subprocess
 
 import pytest
 
-from conftest import REPO_ROOT, program_path
 from generator.emit_spec import routines_from
+from generator.project import REPO_ROOT
 from generator.search_space import discover
 
 ROUTINES = [r.name for r in routines_from(discover(REPO_ROOT / "search_space"))]
 
 
 @pytest.mark.parametrize("routine", ROUTINES)
-def test_spec_args(routine):
-    path = program_path("test_spec_args")
+def test_spec_args(routine, build_dir):
+    path = build_dir / "tests" / "test_spec_args"
     if not path.exists():
         pytest.fail(f"{path} does not exist: run `make test`", pytrace=False)
     proc = subprocess.run([str(path), routine], capture_output=True, text=True, timeout=60, cwd=REPO_ROOT)

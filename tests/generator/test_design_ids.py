@@ -14,9 +14,13 @@ RUNTIME = PROJECT.include_dir   # runtime/
 
 
 def _designs() -> set[str]:
+    """Designs of the hand-wired routines; a spec routine's designs are numbered by the
+    generator (SHOAL_DESIGN_SPEC + index, runtime/spec_run.h) and need no name of their own."""
     names: set[str] = set()
     for path in PROJECT.search_space_dir.glob("*.toml"):
-        names |= {d.name for d in load_routine(PROJECT.search_space_dir, path.stem).designs}
+        space = load_routine(PROJECT.search_space_dir, path.stem)
+        if space.routine.spec is None:
+            names |= {d.name for d in space.designs}
     return names
 
 
