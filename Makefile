@@ -102,7 +102,9 @@ $(DB): $(wildcard $(DB_SQL)) tuned_db/schema.sql | $(VENV)/.stamp
 generated/sources.mk: $(DB) $(GENERATOR_SRCS) | $(VENV)/.stamp
 	$(PY) -m generator emit --db $(DB) --out generated
 	touch $@
-$(GEN_CU) $(GEN_C): generated/sources.mk
+# emit also writes the spec routines' test and benchmark glue (not part of the library)
+GEN_TEST_C := generated/test_spec_args.c generated/spec_invoke.c generated/spec_cases.c
+$(GEN_CU) $(GEN_C) $(GEN_TEST_C): generated/sources.mk
 
 $(BUILD)/obj/runtime/%.o: runtime/%.c $(RUNTIME_HDRS) include/shoal.h generated/sources.mk | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
