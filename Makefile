@@ -44,7 +44,8 @@ TUNER_OBJS := $(patsubst tuner/%.c,$(BUILD)/obj/tuner/%.o,$(wildcard tuner/*.c))
               $(patsubst %,$(BUILD)/obj/runtime/%.o,gemm_launch gemm_vendor lapack_launch lapack_vendor \
                 lapack_vendor_lu lapack_vendor_chol_qr blas2_launch blas2_vendor)
 TUNER := $(BUILD)/bin/shoal_tune
-GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard search_space/*.toml)
+GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard templates/lib/*.j2) \
+                  $(wildcard search_space/*.toml) spec/precisions.toml
 
 .PHONY: all deps venv tune test bench clean distclean show
 .DELETE_ON_ERROR:
