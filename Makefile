@@ -60,8 +60,8 @@ GEN_OBJS := $(patsubst generated/%.cu,$(BUILD)/obj/generated/%.o,$(GEN_CU)) \
 TUNER_OBJS := $(patsubst tuner/%.c,$(BUILD)/obj/tuner/%.o,$(wildcard tuner/*.c)) $(BUILD)/obj/tuner/device_util.o \
               $(ORACLE_OBJS)
 TUNER := $(BUILD)/bin/shoal_tune
-GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard search_space/*.toml) \
-                  $(wildcard spec/routines/*.toml)
+GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard templates/lib/*.j2) \
+                  $(wildcard search_space/*.toml) spec/precisions.toml $(wildcard spec/routines/*.toml)
 
 .PHONY: all deps venv tune test bench clean distclean show
 .DELETE_ON_ERROR:

@@ -1,4 +1,5 @@
-"""Command line: `python -m generator {tune,emit,show,count,load-db,dump-db,prune-db,merge-db} ...`."""
+"""Command line: `python -m generator {tune,emit,show,count,load-db,dump-db,prune-db,merge-db,
+carry-version} ...`."""
 from __future__ import annotations
 
 import argparse
@@ -38,7 +39,15 @@ def cmd_tune(args: argparse.Namespace) -> int:
 def cmd_emit(args: argparse.Namespace) -> int:
     from .emit import emit_from_path
     project = _project(args)
-    res = emit_from_path(Path(args.db), project, discover(project.search_space_dir), Path(args.out))
+    use: dict[str, str] = {}
+    for item in args.use_version or []:
+        routine, sep, version = item.partition("=")
+        if not sep or not routine or not version:
+            print(f"error: --use-version {item!r}: expected ROUTINE=VERSION", file=sys.stderr)
+            return 2
+        use[routine] = version
+    res = emit_from_path(Path(args.db), project, discover(project.search_space_dir), Path(args.out),
+                         use)
     for p in res.written:
         print(f"[emit] wrote {p}")
     if res.unchanged:
@@ -111,6 +120,48 @@ def cmd_merge_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_carry_version(args: argparse.Namespace) -> int:
+    from .compare import CompareError, compare, routine_of
+    from .search_space import load_routine
+    project = default_project()
+    routines = _csv(args.routine)
+    if not Path(args.db).is_file():
+        print(f"{args.db} does not exist (run load-db first)", file=sys.stderr)
+        return 1
+    try:
+        rep = compare(args.base, Path(args.db), routines, work=Path(args.work) if args.work else None,
+                      samples=args.samples, jobs=args.jobs)
+    except CompareError as e:
+        print(f"[carry-version] error: {e}", file=sys.stderr)
+        return 1
+    for f in rep.files:
+        if f.how not in ("bytes", "tokens", "cubin"):
+            print(f"[carry-version] {f.name}: {f.how} {f.detail}", file=sys.stderr)
+    print(f"[carry-version] {rep.summary()}")
+    if not rep.ok:
+        print("[carry-version] refused: the kernels differ; retune instead", file=sys.stderr)
+        return 1
+    conn = db.connect(args.db)
+    try:
+        for r in routines:
+            old, new = rep.versions[r]
+            if new != template_version(project, load_routine(project.search_space_dir, r)):
+                raise AssertionError("the working tree changed during the comparison")
+            if old == new:
+                print(f"[carry-version] {r}: version {new} unchanged, nothing to carry")
+                continue
+            mine = [f for f in rep.files if routine_of(Path(f.name).name, routines) == r]
+            counts = ", ".join(f"{n} {h}" for h, n in sorted(
+                {h: sum(1 for f in mine if f.how == h) for h in {f.how for f in mine}}.items()))
+            evidence = (f"generator/compare.py vs {rep.base}: shipped kernels and "
+                        f"{args.samples} sample(s) per design equal ({counts})")
+            added = db.carry_version(conn, r, old, new, evidence)
+            print(f"[carry-version] {r}: {old} -> {new} {'recorded' if added else 'already recorded'}")
+    finally:
+        conn.close()
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m generator", description=__doc__)
     common = argparse.ArgumentParser(add_help=False)
@@ -134,6 +185,9 @@ def parser() -> argparse.ArgumentParser:
     e = sub.add_parser("emit", parents=[common], help="write generated/ from the database")
     e.add_argument("--db", required=True)
     e.add_argument("--out", required=True)
+    e.add_argument("--use-version", action="append", metavar="ROUTINE=VERSION",
+                   help="emit ROUTINE from the measurements of this template version instead of "
+                   "the current one (for comparisons; repeatable)")
     e.set_defaults(func=cmd_emit)
 
     s = sub.add_parser("show", parents=[common], help="winners per shape vs the vendor")
@@ -175,6 +229,18 @@ def parser() -> argparse.ArgumentParser:
     mg.add_argument("--db", required=True)
     mg.add_argument("--other", required=True, help="the other .sqlite file")
     mg.set_defaults(func=cmd_merge_db)
+    cv = sub.add_parser("carry-version", help="record that a routine's measurements of the "
+                        "template version at --base stand for the working tree's version, after "
+                        "proving that both render the same kernels (generator/compare.py)")
+    cv.add_argument("--db", required=True)
+    cv.add_argument("--routine", required=True, help="routine(s), comma-separated")
+    cv.add_argument("--base", default="HEAD", help="git revision of the old templates "
+                    "(default HEAD: the working tree's uncommitted edits)")
+    cv.add_argument("--samples", type=int, default=2,
+                    help="sample configurations rendered per design and precision (default 2)")
+    cv.add_argument("--jobs", type=int, default=2, help="parallel nvcc compiles")
+    cv.add_argument("--work", help="keep the renderings in this folder")
+    cv.set_defaults(func=cmd_carry_version)
     return ap
 
 

@@ -40,10 +40,10 @@ def connect(path: str | Path, schema: Path = SCHEMA_PATH) -> sqlite3.Connection:
     conn = sqlite3.connect(str(path))
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA foreign_keys = ON")
-    has_tables = conn.execute(
-        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'measurements'"
-    ).fetchone()[0]
-    if not has_tables:
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    # A database made before some table or view of the schema existed gets it added (every
+    # statement of the schema is CREATE ... IF NOT EXISTS); rows already there stay as they are.
+    if not {"measurements", "carried_versions", "carried_winners"} <= names:
         create_schema(conn, schema)
         conn.commit()
     return conn
@@ -210,26 +210,70 @@ def insert_measurement(conn: sqlite3.Connection, meas: Measurement) -> None:
 MeasuredKey = tuple[str, str, str, str, int, int, int, str]
 
 
+# -- carried template versions (schema: carried_versions, carried_winners) -----------------------
+def version_chain(conn: sqlite3.Connection, routine: str, version: str) -> list[str]:
+    """The versions whose measurements serve `version` of `routine`: itself, then those carried
+    to it directly or through a chain, nearest first (ties by name)."""
+    hops = {version: 0}
+    frontier = [version]
+    while frontier:
+        nxt = []
+        for v in frontier:
+            for (src,) in conn.execute("SELECT from_version FROM carried_versions WHERE routine = ?"
+                                       " AND to_version = ? ORDER BY from_version", (routine, v)):
+                if src not in hops:
+                    hops[src] = hops[v] + 1
+                    nxt.append(src)
+        frontier = nxt
+    return sorted(hops, key=lambda v: (hops[v], v))
+
+
+def carry_version(conn: sqlite3.Connection, routine: str, from_version: str, to_version: str,
+                  evidence: str) -> bool:
+    """Records that from_version's measurements stand for to_version (the caller has shown that
+    their kernels are the same). Refuses a carry that would close a cycle; returns False where
+    the row exists already."""
+    if from_version == to_version:
+        raise ValueError(f"{routine}: carrying version {from_version} to itself")
+    if to_version in version_chain(conn, routine, from_version):
+        raise ValueError(f"{routine}: {to_version} already stands for {from_version}; carrying "
+                         f"{from_version} to {to_version} would close a cycle")
+    cur = conn.execute("INSERT INTO carried_versions (routine, from_version, to_version, evidence,"
+                       " created) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                       (routine, from_version, to_version, evidence, now()))
+    conn.commit()
+    return cur.rowcount == 1
+
+
+def _in(values: list[str]) -> str:
+    return "(" + ", ".join("?" for _ in values) + ")"
+
+
 def measured_keys(conn: sqlite3.Connection, device_id: int, template_version: str,
                   routine: str) -> set[MeasuredKey]:
-    """(routine, precision, mode, variant, m, n, k, kernel) already recorded: every stored
-    status is final, so a resumed run skips all of them."""
+    """(routine, precision, mode, variant, m, n, k, kernel) already recorded under this version or
+    one carried to it: every stored status is final, so a resumed run skips all of them."""
+    chain = version_chain(conn, routine, template_version)
     rows = conn.execute(
         "SELECT routine, precision, mode, variant, m, n, k, kernel FROM measurements"
-        " WHERE device_id = ? AND template_version = ? AND routine = ?",
-        (device_id, template_version, routine))
+        f" WHERE device_id = ? AND routine = ? AND template_version IN {_in(chain)}",
+        (device_id, routine, *chain))
     return {tuple(r) for r in rows}  # type: ignore[misc]
 
 
 def prune_versions(conn: sqlite3.Connection, keep: Mapping[str, str]) -> int:
-    """Deletes the measurements of template versions other than keep[routine] (they describe
-    kernels the templates no longer produce; git history keeps the dumps that held them), then the
-    runs left without measurements. Returns the number of measurements deleted."""
+    """Deletes the measurements of template versions other than keep[routine] and those carried
+    to it (they describe kernels the templates no longer produce; git history keeps the dumps
+    that held them), then the runs left without measurements and the carries that no longer
+    lead to a kept version. Returns the number of measurements deleted."""
     deleted = 0
     for routine, version in keep.items():
-        cur = conn.execute("DELETE FROM measurements WHERE routine = ? AND template_version != ?",
-                           (routine, version))
+        chain = version_chain(conn, routine, version)
+        cur = conn.execute("DELETE FROM measurements WHERE routine = ? AND template_version NOT IN "
+                           f"{_in(chain)}", (routine, *chain))
         deleted += cur.rowcount
+        conn.execute(f"DELETE FROM carried_versions WHERE routine = ? AND to_version NOT IN "
+                     f"{_in(chain)}", (routine, *chain))
     conn.execute("DELETE FROM runs WHERE id NOT IN (SELECT DISTINCT run_id FROM measurements)")
     conn.commit()
     return deleted
@@ -237,8 +281,9 @@ def prune_versions(conn: sqlite3.Connection, keep: Mapping[str, str]) -> int:
 
 def merge_from(conn: sqlite3.Connection, other_path: str | Path) -> int:
     """Copies the devices, runs and measurements of another tuned database into this one (tuning
-    split over machines or sessions). Ids are remapped; where both hold a measurement with the
-    same key, this database's row stays. Returns the number of measurements added."""
+    split over machines or sessions), and its carried versions. Ids are remapped; where both hold
+    a measurement with the same key, this database's row stays. Returns the number of
+    measurements added."""
     other = connect(other_path)
     try:
         other.row_factory = sqlite3.Row
@@ -262,6 +307,9 @@ def merge_from(conn: sqlite3.Connection, other_path: str | Path) -> int:
                 f"VALUES ({', '.join(':' + f for f in _MEAS_FIELDS)}) "
                 f"ON CONFLICT ({', '.join(_KEY)}) DO NOTHING", row)
             added += cur.rowcount
+        for r in other.execute("SELECT * FROM carried_versions ORDER BY routine, from_version, to_version"):
+            conn.execute("INSERT INTO carried_versions (routine, from_version, to_version, evidence,"
+                         " created) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", tuple(r))
         conn.execute("DELETE FROM runs WHERE id NOT IN (SELECT DISTINCT run_id FROM measurements)")
         conn.commit()
         return added

@@ -1,8 +1,10 @@
 """`python -m generator emit`: the tuned database -> generated/<routine>_<p>_<variant>.cu (the winning
 kernels) and generated/<routine>_tables.c (the arrays of runtime/dispatch_table.h).
 
-Only measurements under the current template version are used: after a template edit the kernel
-names still match but the code behind them does not, so old timings say nothing about it. Output
+Only measurements under the current template version, or a version carried to it (tuned_db
+carried_versions: shown to compile to the same kernels), are used: after a template edit the
+kernel names still match but the code behind them may not, so old timings say nothing about it
+unless carried. Output
 is sorted and free of timestamps, and files are rewritten only when their bytes change, so make
 rebuilds only what a new tuning result actually changed."""
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Mapping
 
 from . import db, emit_spec, render
 from .project import Project, template_version
@@ -65,17 +68,18 @@ def _kernel_ref(space: SearchSpace, prec: str, variant: str, design_name: str, c
 def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str,
              res: EmitResult) -> tuple[list[Table], dict[str, KernelRef]]:
     routine = space.routine.name
-    stale = conn.execute("SELECT count(*) FROM measurements WHERE routine = ? AND "
-                         "template_version <> ?", (routine, version)).fetchone()[0]
+    chain = db.version_chain(conn, routine, version)
+    stale = conn.execute("SELECT count(*) FROM measurements WHERE routine = ? AND template_version"
+                         f" NOT IN ({', '.join('?' for _ in chain)})", (routine, *chain)).fetchone()[0]
     if stale:
         res.warnings.append(
             f"{routine}: ignored {stale} measurements of other template versions (current "
-            f"{version}); retune to use the current templates")
+            f"{version}); retune, or carry-version if the kernels are unchanged")
     kernels: dict[str, KernelRef] = {}
     tables: dict[int, Table] = {}
     devices = {r["id"]: r for r in conn.execute("SELECT * FROM devices")}
     rows = conn.execute(
-        "SELECT * FROM winners WHERE routine = ? AND template_version = ? "
+        "SELECT * FROM carried_winners WHERE routine = ? AND template_version = ? "
         "ORDER BY device_id, precision, mode, variant, m, n, k", (routine, version)).fetchall()
     for r in rows:
         if r["precision"] not in space.routine.precisions or r["mode"] not in MODES \
@@ -190,12 +194,15 @@ def _tables_c(space: SearchSpace, version: str, tables: list[Table],
 
 
 def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
-         out_dir: Path) -> EmitResult:
+         out_dir: Path, use_versions: Mapping[str, str] | None = None) -> EmitResult:
+    """use_versions: routine -> the template version whose measurements to emit instead of the
+    current one (generator/compare.py renders the working tree's templates from the database's
+    old measurements this way, before any carry is recorded)."""
     res = EmitResult()
     env = render.environment(project)
     files: dict[Path, str] = {}
     for space in spaces:
-        version = template_version(project, space)
+        version = (use_versions or {}).get(space.routine.name) or template_version(project, space)
         tables, kernels = _collect(conn, space, version, res)
         r = space.routine.name
         # one translation unit per precision and variant, so that a parallel build spreads them
@@ -221,7 +228,7 @@ def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
 
 
 def emit_from_path(db_path: Path, project: Project, spaces: list[SearchSpace],
-                   out_dir: Path) -> EmitResult:
+                   out_dir: Path, use_versions: Mapping[str, str] | None = None) -> EmitResult:
     """A missing database emits the portable defaults only (a fresh checkout with no tuning)."""
     if db_path.is_file():
         conn = db.connect(db_path)
@@ -230,7 +237,7 @@ def emit_from_path(db_path: Path, project: Project, spaces: list[SearchSpace],
         conn = db.empty()
         pre = [f"{db_path} does not exist; emitting the portable defaults only"]
     try:
-        res = emit(conn, project, spaces, out_dir)
+        res = emit(conn, project, spaces, out_dir, use_versions)
     finally:
         conn.close()
     res.warnings[:0] = pre

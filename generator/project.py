@@ -56,19 +56,22 @@ def imported_templates(project: Project, names: list[str]) -> list[str]:
 
 def template_version(project: Project, space: SearchSpace) -> str:
     """First 16 hex digits of sha256 over the search-space file, the design templates it names
-    and module.cu.j2, then the templates those import (a TRSV template reuses the GEMV device
-    functions, so a GEMV edit must retire TRSV results too). A measurement is only trusted for
+    and module.cu.j2, then the templates those import, transitively (a TRSV template reuses the
+    GEMV device functions and the LU designs the pivot search of templates/lib/, so an edit there
+    must retire their results too, unless carried: tuned_db carried_versions). A measurement is only trusted for
     emission under the same version: the kernel names would still match after a template edit,
     but not the code behind them."""
     h = hashlib.sha256()
-    files = [space.path] + [project.template_path(t) for t in space.templates()]
+    names = space.templates() + [MODULE_TEMPLATE] + imported_templates(project, space.templates())
+    files = [(space.path.name, space.path)] + [(t, project.template_path(t)) for t in names]
     if space.routine.spec is not None:
-        files.append(space.routine.spec.path)
-    files.append(project.template_path(MODULE_TEMPLATE))
-    files += [project.template_path(t) for t in imported_templates(project, space.templates())]
-    for f in files:
+        # a spec routine's kernels follow its declaration (operands, options) too
+        files.append((f"spec/{space.routine.spec.path.name}", space.routine.spec.path))
+    for label, f in files:
         data = f.read_bytes()
         # Name and length frame each file so that moving bytes between files changes the hash.
-        h.update(f"{f.name}\0{len(data)}\0".encode())
+        # Templates are named as imported ("lib/regs.cu.j2"), so library files named like a
+        # design template stay apart.
+        h.update(f"{label}\0{len(data)}\0".encode())
         h.update(data)
     return h.hexdigest()[:16]

@@ -10,7 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Sequence, TextIO
 
-from .db import STATUSES
+from .db import STATUSES, version_chain
 
 VENDOR_LABELS = {"cublas": "cuBLAS", "cusolver": "cuSOLVER"}
 
@@ -22,7 +22,9 @@ class ShowFilter:
     precision: str | None = None
     variant: str | None = None
     mode: str | None = None
-    versions: dict[str, str] | None = None   # routine -> template version; None: all versions
+    # routine -> template version (shown with the measurements carried to it, tuned_db
+    # carried_versions); None: every measured version on its own
+    versions: dict[str, str] | None = None
 
 
 def _where(f: ShowFilter, alias: str = "") -> tuple[str, list[Any]]:
@@ -33,12 +35,24 @@ def _where(f: ShowFilter, alias: str = "") -> tuple[str, list[Any]]:
         if val is not None:
             conds.append(f"{a}{col} = ?")
             args.append(val)
-    if f.versions is not None:
-        pairs = " OR ".join(f"({a}routine = ? AND {a}template_version = ?)" for _ in f.versions)
-        conds.append(f"({pairs})" if pairs else "0")
-        for r, v in sorted(f.versions.items()):
-            args += [r, v]
     return (" AND ".join(conds) or "1"), args
+
+
+def _groups(conn: sqlite3.Connection, f: ShowFilter, device_id: int, where: str,
+            args: list[Any]) -> list[tuple[str, str, list[str]]]:
+    """(routine, version shown, versions whose measurements count for it) per table."""
+    measured = conn.execute(
+        f"SELECT DISTINCT routine, template_version FROM measurements WHERE device_id = ? "
+        f"AND {where} ORDER BY routine, template_version", [device_id, *args]).fetchall()
+    if f.versions is None:
+        return [(r, v, [v]) for r, v in measured]
+    have = {(r, v) for r, v in measured}
+    out = []
+    for routine, version in sorted(f.versions.items()):
+        chain = version_chain(conn, routine, version)
+        if any((routine, v) in have for v in chain):
+            out.append((routine, version, chain))
+    return out
 
 
 def _fmt(x: float | None, spec: str = ".1f") -> str:
@@ -74,18 +88,17 @@ def show(conn: sqlite3.Connection, f: ShowFilter, out: TextIO) -> int:
     where, args = _where(f)
     shown = 0
     for dev in devices:
-        groups = conn.execute(
-            f"SELECT DISTINCT routine, template_version FROM measurements WHERE device_id = ? "
-            f"AND {where} ORDER BY routine, template_version", [dev["id"], *args]).fetchall()
-        for g in groups:
+        for routine, version, chain in _groups(conn, f, dev["id"], where, args):
+            carried = f" (with {', '.join(chain[1:])} carried)" if len(chain) > 1 else ""
             print(f"== {dev['name']} (cc {dev['cc_major']}.{dev['cc_minor']}, {dev['sm_count']} SMs,"
                   f" CUDA runtime {dev['runtime_version'] or '?'}, cuBLAS "
-                  f"{dev['cublas_version'] or '?'}) | {g['routine']} | template version "
-                  f"{g['template_version']}", file=out)
+                  f"{dev['cublas_version'] or '?'}) | {routine} | template version "
+                  f"{version}{carried}", file=out)
+            view = "winners" if f.versions is None else "carried_winners"
             rows = conn.execute(
-                f"SELECT * FROM winners WHERE device_id = ? AND routine = ? AND template_version = ?"
+                f"SELECT * FROM {view} WHERE device_id = ? AND routine = ? AND template_version = ?"
                 f" AND {where} ORDER BY precision, mode, variant, m, n, k",
-                [dev["id"], g["routine"], g["template_version"], *args]).fetchall()
+                [dev["id"], routine, version, *args]).fetchall()
             vendor = None
             if rows:
                 vendor = next((r["vendor_kernel"] for r in rows if r["vendor_kernel"]), None)
@@ -108,8 +121,8 @@ def show(conn: sqlite3.Connection, f: ShowFilter, out: TextIO) -> int:
             shown += len(rows)
             counts = dict(conn.execute(
                 f"SELECT status, count(*) FROM measurements WHERE device_id = ? AND routine = ? "
-                f"AND template_version = ? AND {where} GROUP BY status",
-                [dev["id"], g["routine"], g["template_version"], *args]).fetchall())
+                f"AND template_version IN ({', '.join('?' for _ in chain)}) AND {where} "
+                "GROUP BY status", [dev["id"], routine, *chain, *args]).fetchall())
             vendor_wins = sum(1 for r in rows if r["design"] == "vendor")
             print(f"shapes {len(rows)} (own kernel wins {len(rows) - vendor_wins}, vendor wins "
                   f"{vendor_wins}); measurements: "

@@ -1,0 +1,155 @@
+"""The kernel library (templates/lib/) and the refactor proof around it: templates use the
+precision row instead of branching on the element size, library files are covered by the
+template version of exactly the routines that import them, every library macro renders for every
+precision row, and the file comparison of generator/compare.py tells equal from different."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from generator import render
+from generator.compare import compare_dirs, routine_of, tokens
+from generator.precision import PRECISIONS
+from generator.project import Project, default_project, imported_templates, template_version
+from generator.search_space import discover
+
+REAL = default_project()
+TEMPLATES = REAL.template_dirs[0]
+NVCC = Path(os.environ.get("NVCC") or Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "bin" / "nvcc")
+
+
+def test_no_template_branches_on_the_element_size():
+    offenders = [f"{p.relative_to(TEMPLATES)}:{i + 1}"
+                 for p in sorted(TEMPLATES.rglob("*.j2"))
+                 for i, line in enumerate(p.read_text().splitlines())
+                 if re.search(r"P\.elem\s*[=!<>]=?|elem\s*==", line)]
+    assert offenders == []
+
+
+def test_library_files_are_in_the_version_of_their_importers():
+    assert {"lib/regs.cu.j2", "lib/chol.cu.j2", "lib/vec.cu.j2", "lib/team.cu.j2"} <= \
+        set(imported_templates(REAL, ["potrf_regs.cu.j2"]))
+    assert "lib/pivot.cu.j2" in imported_templates(REAL, ["getrf_regs.cu.j2", "getrf_smem.cu.j2"])
+
+
+def test_a_library_edit_retires_exactly_its_importers(tmp_path):
+    tdir = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, tdir)
+    edited = Project(search_space_dir=REAL.search_space_dir, template_dirs=(tdir,),
+                     include_dir=REAL.include_dir)
+    spaces = {s.routine.name: s for s in discover(REAL.search_space_dir)}
+    before = {r: template_version(edited, s) for r, s in spaces.items()}
+    assert before == {r: template_version(REAL, s) for r, s in spaces.items()}
+    lib = tdir / "lib" / "pivot.cu.j2"
+    lib.write_text(lib.read_text() + "\n")
+    after = {r: template_version(edited, s) for r, s in spaces.items()}
+    changed = {r for r in spaces if before[r] != after[r]}
+    assert changed == {"getrf", "gesv", "getri_fused"}
+
+
+@pytest.mark.parametrize("prec", sorted(PRECISIONS))
+def test_library_macros_render_for_every_row(prec):
+    env = render.environment(REAL)
+    P = PRECISIONS[prec]
+    calls = {
+        "lib/vec.cu.j2": ["vec_type(P, 'V16')", "split_join(P)", "lane_of(P)", "row_io(P)", "pitch(P)"],
+        "lib/scalar.cu.j2": ["sfmin(P)", "rcp(P)", "nan_value(P)", "ssq_range(P)"],
+        "lib/pivot.cu.j2": ["keys(P)", "pivot_key()", "team_argmax(P)"],
+        "lib/team.cu.j2": ["opaque()", "team_of()", "team_mask()"],
+        "lib/regs.cu.j2": ["helpers(P, true)"],
+        "lib/chol.cu.j2": ["factor()", "solve()"],
+    }
+    for name, macros in calls.items():
+        for m in macros:
+            src = f'{{% import "{name}" as lib %}}{{{{ lib.{m} }}}}'
+            text = env.from_string(src).render(P=P)
+            assert text.strip(), f"{name} {m}"
+    keys = env.from_string('{% import "lib/pivot.cu.j2" as l %}{{ l.keys(P) }}').render(P=P)
+    assert f"typedef {P.key_t} K;" in keys
+    io = env.from_string('{% import "lib/vec.cu.j2" as l %}{{ l.row_io(P) }}').render(P=P)
+    assert f"constexpr int V = {P.V};" in io and P.vec_t in io
+
+
+def test_pitch_rule():
+    """pitch(n): the smallest p >= n with p = V mod 2V, for the V of every row."""
+    env = render.environment(REAL)
+    for P in PRECISIONS.values():
+        text = env.from_string('{% import "lib/vec.cu.j2" as l %}{{ l.pitch(P) }}').render(P=P)
+        expr = re.search(r"return (.*);", text).group(1)
+        cond, rest = expr.split("?")
+        yes, no = rest.split(":")
+        for n in range(1, 70):
+            p = eval(yes.replace("n", str(n))) if eval(cond.replace("n", str(n))) \
+                else eval(no.replace("n", str(n)))
+            assert p >= n and p % (2 * P.V) == P.V % (2 * P.V) and p - n < 2 * P.V, (P.name, n, p)
+
+
+def test_tokens_ignore_comments_and_layout_only():
+    a = "int  x = 1; /* one */\n#pragma unroll\nfor (;;) {}\n"
+    assert tokens(a) == tokens("int x=1;\n// other words\n#pragma unroll\nfor(;;){}")
+    assert tokens(a) != tokens("int x = 2;\n#pragma unroll\nfor (;;) {}\n")
+    assert tokens(a) != tokens("int x = 1;\n#pragma unroll for (;;) {}\n")   # directive line ends
+    assert tokens('s = "a /* b */";') != tokens('s = "a";')
+
+
+def test_routine_of():
+    rs = ["gemm", "gemm_vbatched", "getri", "getri_fused"]
+    assert routine_of("gemm_vbatched_d_nn.cu", rs) == "gemm_vbatched"
+    assert routine_of("gemm_d_nn.cu", rs) == "gemm"
+    assert routine_of("getri_fused_tables.c", rs) == "getri_fused"
+    assert routine_of("getri_fused_d_n.cu", ["getri"]) is None
+    assert routine_of("sources.mk", rs) is None
+
+
+def _write(d: Path, name: str, text: str) -> None:
+    (d / name).parent.mkdir(parents=True, exist_ok=True)
+    (d / name).write_text(text)
+
+
+def test_compare_dirs(tmp_path):
+    before, after = tmp_path / "b", tmp_path / "a"
+    _write(before, "x_tables.c", "int t[] = {1};\n")
+    _write(after, "x_tables.c", "/* other version */ int t[] = {1};\n")
+    _write(before, "same.cu", "int v;\n")
+    _write(after, "same.cu", "int v;\n")
+    _write(before, "gone.cu", "int g;\n")
+    _write(after, "new.cu", "int n;\n")
+    _write(before, "y_tables.c", "int t[] = {1};\n")
+    _write(after, "y_tables.c", "int t[] = {2};\n")
+    res = {f.name: f.how for f in compare_dirs(before, after, REAL.include_dir.parent,
+                                                REAL.include_dir.parent, str(NVCC))}
+    assert res == {"x_tables.c": "tokens", "same.cu": "bytes", "gone.cu": "only before",
+                   "new.cu": "only after", "y_tables.c": "DIFFERENT"}
+
+
+KERNEL = """extern "C" __global__ void k(float *x)
+{{
+    constexpr int P = {pitch};
+    x[threadIdx.x * P] = {value};
+}}
+"""
+
+
+def test_compare_dirs_compiles_what_tokens_cannot_decide(tmp_path):
+    if not NVCC.is_file():
+        pytest.skip(f"SKIP: nvcc not found ({NVCC})")
+    before, after = tmp_path / "b", tmp_path / "a"
+    _write(before, "same.cu", KERNEL.format(pitch="6", value="1.0f"))
+    _write(after, "same.cu", KERNEL.format(pitch="4 + 2", value="1.0f"))
+    _write(before, "diff.cu", KERNEL.format(pitch="6", value="1.0f"))
+    _write(after, "diff.cu", KERNEL.format(pitch="6", value="2.0f"))
+    res = {f.name: f.how for f in compare_dirs(before, after, REAL.include_dir.parent,
+                                                REAL.include_dir.parent, str(NVCC))}
+    assert res == {"same.cu": "cubin", "diff.cu": "DIFFERENT"}
+
+
+def test_strict_names_in_library():
+    """A misspelt field of the row fails at rendering (StrictUndefined), in the library too."""
+    env = render.environment(REAL)
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string('{% import "lib/vec.cu.j2" as l %}{{ l.row_io(P) }}').render(P={"V": 2})
