@@ -143,9 +143,11 @@ int main(int argc, char **argv)
                 shoal_set_vendor_dispatch(h, m != 1);
                 const char *who = m == 2 ? "peer" : shoal_spec_served_by(h, &hs.call);
                 const double ms = time_it(h, &hs, &hs.call, m == 2 ? run_peer : run_shoal);
-                /* correct first: the timed result is judged (the last run's output) */
+                /* correct first: the timed result is judged (the last run's output); a peer that is
+                 * not the vendor's same routine (SYRK's full GEMM) writes more than the routine may */
                 long long bad = -1;
-                const double err = ms > 0 ? spec_harness_check(&hs, 0, 32, NULL, 0, &bad) : NAN;
+                const int judged = ms > 0 && (m != 2 || ri->vendor);
+                const double err = judged ? spec_harness_check(&hs, 0, 32, NULL, 0, &bad) : NAN;
                 const double gbs = bytes * batch / (ms * 1e-3) / 1e9;
                 printf("%s,%c,%s,%c,%d,%lld,%s,%s,%.6f,%.2f,%.1f,%.1f,%.2f%s\n", ri->name, prec, argv[3],
                        ri->variants[v], n, batch, methods[m], who, ms, flops * batch / (ms * 1e-3) / 1e9, gbs,

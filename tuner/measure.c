@@ -161,30 +161,15 @@ void tuner_measure(measure_env *env, const tuner_task *t, const void *kernel, ta
     shoal_kernel_desc kd_storage;
     const shoal_kernel_desc *kd = NULL;
     res->status = "ok";
+    /* a spec routine's designs are numbered by its registry, the others by name */
     const int spec = shoal_spec_routine_id(t->routine);
-    if (spec >= 0) {
-        if (kernel) {
-            memset(&kd_storage, 0, sizeof kd_storage);
-            kd_storage.name = t->kernel;
-            kd_storage.precision = t->prec;
-            kd_storage.variant = (unsigned char)t->variant;
-            kd_storage.design = (unsigned char)shoal_spec_design_id(&shoal_spec_routines[spec], t->design);
-            kd_storage.dim_x = (short)t->dim_x;
-            kd_storage.dim_y = (short)(t->dim_y > 0 ? t->dim_y : 1);
-            for (int i = 0; i < (int)(sizeof kd_storage.p / sizeof kd_storage.p[0]); ++i) kd_storage.p[i] = (short)t->p[i];
-            kd_storage.func = kernel;
-            kd = &kd_storage;
-            if (hardware_prune(env, t, kd, res)) return;
-        }
-        tuner_measure_spec(env, t, kd, res);
-        return;
-    }
     if (kernel) {
         memset(&kd_storage, 0, sizeof kd_storage);
         kd_storage.name = t->kernel;
         kd_storage.precision = t->prec;
         kd_storage.variant = (unsigned char)t->variant;
-        kd_storage.design = (unsigned char)shoal_design_from_name(t->design);
+        kd_storage.design = (unsigned char)(spec >= 0 ? shoal_spec_design_id(&shoal_spec_routines[spec], t->design)
+                                                      : shoal_design_from_name(t->design));
         kd_storage.dim_x = (short)t->dim_x;
         kd_storage.dim_y = (short)(t->dim_y > 0 ? t->dim_y : 1);
         for (int i = 0; i < (int)(sizeof kd_storage.p / sizeof kd_storage.p[0]); ++i) kd_storage.p[i] = (short)t->p[i];
@@ -192,7 +177,8 @@ void tuner_measure(measure_env *env, const tuner_task *t, const void *kernel, ta
         kd = &kd_storage;
         if (hardware_prune(env, t, kd, res)) return;
     }
-    if (strcmp(t->routine, "gemm") == 0) tuner_measure_gemm(env, t, kd, res);
+    if (spec >= 0) tuner_measure_spec(env, t, kd, res);
+    else if (strcmp(t->routine, "gemm") == 0) tuner_measure_gemm(env, t, kd, res);
     else if (strcmp(t->routine, "gemm_vbatched") == 0) tuner_measure_vbatched(env, t, kd, res);
     else if (is_blas2(t->routine)) tuner_measure_blas2(env, t, kd, res);
     else tuner_measure_lapack(env, t, kd, res);
