@@ -10,7 +10,7 @@
 #   EMIT=1     emit the dispatch tables from this machine's (newest) database and rebuild libshoal
 #              for ARCHS (default 90: the GPU at hand)
 #   TESTS="tests/test_gpu_lu.py ..."   pytest these files (GPU tests)
-#   BENCH="gemm lapack blas2"          run these benchmarks (BENCH_ARGS / LAPACK_BENCH_ARGS /
+#   BENCH="gemm lapack blas2 spec"     run these benchmarks (BENCH_ARGS / LAPACK_BENCH_ARGS /
 #                                      BLAS2_BENCH_ARGS)
 # Leaves gpu.txt, tune.log, show.txt, shoal.sql.gz, build.log, tests.log and bench outputs in $OUT
 # (8 files at most come back, each under 16 MB: the full dump is gzipped).
@@ -63,6 +63,8 @@ for b in ${BENCH:-}; do
           echo "bench gemm exit $?"; tail -40 "$OUT/bench.txt" ;;
     blas2) timeout "${BLAS2_BENCH_SECONDS:-300}" python3 bench/run_blas2_bench.py --out "$OUT/blas2.csv" ${BLAS2_BENCH_ARGS:-} > /dev/null 2> "$OUT/blas2_bench.err"
           echo "bench blas2 exit $?"; tail -60 "$OUT/blas2.txt" ;;
+    spec) timeout "${SPEC_BENCH_SECONDS:-300}" python3 bench/run_spec_bench.py --out "$OUT/spec.csv" ${SPEC_BENCH_ARGS:-} > /dev/null 2> "$OUT/spec_bench.err"
+          echo "bench spec exit $?"; cat "$OUT/spec.md" ;;
     lapack) timeout "${LAPACK_BENCH_SECONDS:-480}" python3 bench/run_lapack_bench.py --out "$OUT/lapack.csv" ${LAPACK_BENCH_ARGS:-} > /dev/null 2> "$OUT/lapack_bench.err"
           echo "bench lapack exit $?"; tail -60 "$OUT/lapack.txt" ;;
   esac
