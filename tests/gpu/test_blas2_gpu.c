@@ -793,8 +793,11 @@ static void print_header(void)
            "incx", "incy", "batch", "error", "status", "kernel / notes");
 }
 
-static void run(const run_cfg *c)
+static void run(const run_cfg *wanted)
 {
+    run_cfg q = *wanted;
+    q.batch = gpu_test_batch(q.batch); /* SHOAL_TEST_QUICK */
+    const run_cfg *c = &q;
     run_data d;
     setup(c, &d);
     const int modes = c->fam == F_GEMV_V ? MODE_ARRAY : c->modes;
