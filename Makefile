@@ -63,7 +63,7 @@ TUNER := $(BUILD)/bin/shoal_tune
 GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard templates/lib/*.j2) \
                   $(wildcard search_space/*.toml) spec/precisions.toml $(wildcard spec/routines/*.toml)
 
-.PHONY: all deps venv tune test bench clean distclean show
+.PHONY: all deps venv tune test sanitize bench clean distclean show
 .DELETE_ON_ERROR:
 
 all: $(LIB_SHARED) $(LIB_STATIC) include/shoal.h shoal.pc $(TUNER)
@@ -144,6 +144,7 @@ shoal.pc: Makefile
 	  '$(PREFIX)' '$(CUDA_HOME)' '$(CUDA_HOME)' > $@
 
 include tests/tests.mk
+include tests/sanitize.mk
 include bench/bench.mk
 include python/python.mk
 

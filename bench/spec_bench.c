@@ -133,7 +133,7 @@ int main(int argc, char **argv)
             long long batch = (long long)(4.0 * prop.l2CacheSize / bytes) + 1;
             batch = batch < 16 ? 16 : batch > 4000000 ? 4000000 : batch;
             spec_harness hs;
-            if (spec_harness_init(&hs, r, prec, mode, dims, opts, 1.5, 0.5, batch, 0, 0xbe7c4ULL + n) != cudaSuccess) {
+            if (spec_harness_init(&hs, r, prec, mode, dims, opts, 1.5, 0.5, batch, 0, -1, 0xbe7c4ULL + n) != cudaSuccess) {
                 fprintf(stderr, "operands of n = %d failed\n", n);
                 return 1;
             }

@@ -12,6 +12,10 @@ from .emit_spec import HEADER, Routine
 MAX_DIM = 1024
 MAX_BATCH = 10**7
 MAX_CASES = 2000
+# tail_offset: every operand's batch ends at its allocation's last element, starting this many
+# elements into the allocation; NO_TAIL (the default) keeps the padded allocation
+NO_TAIL = -1
+MAX_TAIL_OFFSET = 3
 FORMS = ("array", "strided")
 
 
@@ -29,6 +33,7 @@ class Case:
     dims: tuple[int, ...]
     batch: int
     ld_pad: int
+    tail_offset: int
     alpha: float
     beta: float
     nan: bool
@@ -55,6 +60,9 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
     batch = int(g.get("batch", 100))
     if not 1 <= batch <= MAX_BATCH:
         raise CaseError(f"{where}: batch {batch} not in 1..{MAX_BATCH}")
+    tail = g.get("tail_offset", NO_TAIL)
+    if not isinstance(tail, int) or isinstance(tail, bool) or not (tail == NO_TAIL or 0 <= tail <= MAX_TAIL_OFFSET):
+        raise CaseError(f"{where}: tail_offset {tail!r} not in 0..{MAX_TAIL_OFFSET}")
     precs = tuple(g.get("precisions", r.precisions))
     forms = tuple(g.get("forms", FORMS))
     if not set(precs) <= set(r.precisions) or not set(forms) <= set(FORMS):
@@ -63,7 +71,7 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
     for p, f, o, d in itertools.product(precs, forms, opt_list, dims):
         letters = "".join(opt.type.letters[v] for opt, v in zip(spec.options, o))
         name = f"{p}{r.name}_{f}_{g['name']}_{letters}_{'x'.join(map(str, d))}"
-        out.append(Case(name, index, p, f, o, d, batch, int(g.get("ld_pad", 0)),
+        out.append(Case(name, index, p, f, o, d, batch, int(g.get("ld_pad", 0)), tail,
                         float(g.get("alpha", 1.5)), float(g.get("beta", 0.5)),
                         bool(g.get("nan", False)), bool(g.get("vendor", False))))
     return out
@@ -95,7 +103,7 @@ def cases_c(cases: list[Case]) -> str:
         opts = ", ".join(map(str, c.opts)) or "0"
         dims = ", ".join(map(str, c.dims))
         out.append(f"    {{\"{c.name}\", {c.routine}, '{c.prec}', {int(c.form == 'array')}, {{{opts}}}, "
-                   f"{{{dims}}}, {c.batch}LL, {c.ld_pad}, {c.alpha!r}, {c.beta!r}, {int(c.nan)}, "
+                   f"{{{dims}}}, {c.batch}LL, {c.ld_pad}, {c.tail_offset}, {c.alpha!r}, {c.beta!r}, {int(c.nan)}, "
                    f"{int(c.vendor)}}},")
     if not cases:
         out.append("    {0} /* no cases: a placeholder, since C has no zero-length arrays */")

@@ -24,16 +24,25 @@ static void from_elem(double *dst, const void *src, long long n, char prec)
     else memcpy(dst, src, (size_t)n * sizeof(double));
 }
 
-/* Repeats the first `have` problems (unit bytes each) until `total` are filled. */
-static cudaError_t tile(char *buf, long long have, long long total, size_t unit)
+/* Repeats the first `have` bytes (whole problems) until `total` bytes are filled; the last copy
+ * may end inside a problem (a tail layout ends at the last problem's last element). */
+static cudaError_t tile(char *buf, long long have, long long total)
 {
     while (have < total) {
         const long long n = have < total - have ? have : total - have;
-        const cudaError_t e = cudaMemcpy(buf + (size_t)have * unit, buf, (size_t)n * unit, cudaMemcpyDeviceToDevice);
+        const cudaError_t e = cudaMemcpy(buf + have, buf, (size_t)n, cudaMemcpyDeviceToDevice);
         if (e != cudaSuccess) return e;
         have += n;
     }
     return cudaSuccess;
+}
+
+/* Elements of operand o from its first problem's first element to its last problem's last. */
+static long long extent_of(const spec_harness *h, int o, long long batch)
+{
+    if (batch <= 0) return 0;
+    const long long last = h->rows[o] > 0 && h->cols[o] > 0 ? (h->cols[o] - 1) * h->ld[o] + h->rows[o] : 0;
+    return (batch - 1) * stride_of(h, o) + last;
 }
 
 static cudaError_t make_pointers(spec_harness *h, int o, long long batch, size_t elem)
@@ -48,9 +57,11 @@ static cudaError_t make_pointers(spec_harness *h, int o, long long batch, size_t
 }
 
 cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode, const int *dims, const int *opts,
-                              double alpha, double beta, long long batch, int ld_pad, unsigned long long seed)
+                              double alpha, double beta, long long batch, int ld_pad, int tail_offset,
+                              unsigned long long seed)
 {
     memset(h, 0, sizeof *h);
+    h->tail_offset = tail_offset;
     h->ri = &shoal_spec_routines[routine];
     h->orc = oracle_find(h->ri->oracle);
     if (!h->orc) return cudaErrorInvalidValue;
@@ -88,9 +99,16 @@ cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode,
     }
     for (int o = 0; o < h->ri->n_operands; ++o) {
         const long long st = stride_of(h, o), per = h->rows[o] * h->cols[o];
-        h->bytes[o] = batch * st * (long long)elem;
-        cudaError_t e = cudaMalloc(&h->d_op[o], (size_t)h->bytes[o] + 64);
+        const int tail = tail_offset >= 0;
+        h->bytes[o] = (tail ? extent_of(h, o, batch) : batch * st) * (long long)elem;
+        /* tail: nothing after the last element, tail_offset elements before the first */
+        const size_t lead = tail ? (size_t)tail_offset * elem : 0, slack = tail ? 0 : 64;
+        const size_t total = lead + (size_t)h->bytes[o] + slack;
+        cudaError_t e = cudaMalloc(&h->d_alloc[o], total ? total : 1);
         if (e != cudaSuccess) return e;
+        h->d_op[o] = (char *)h->d_alloc[o] + lead;
+        const long long up = st * h->distinct * (long long)elem < h->bytes[o] ? st * h->distinct * (long long)elem
+                                                                               : h->bytes[o];
         /* the distinct problems in the call's layout, padding rows filled */
         double *lay = malloc(sizeof(double) * (size_t)(st * h->distinct + 1));
         void *staged = malloc(elem * (size_t)(st * h->distinct + 1));
@@ -105,10 +123,10 @@ cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode,
                 memcpy(lay + i * st + j * h->ld[o], h->h_in[o] + i * per + j * h->rows[o],
                        sizeof(double) * (size_t)h->rows[o]);
         to_elem(staged, lay, st * h->distinct, prec);
-        e = cudaMemcpy(h->d_op[o], staged, elem * (size_t)(st * h->distinct), cudaMemcpyHostToDevice);
+        e = cudaMemcpy(h->d_op[o], staged, (size_t)up, cudaMemcpyHostToDevice);
         free(lay);
         free(staged);
-        if (e == cudaSuccess) e = tile(h->d_op[o], h->distinct, batch, elem * (size_t)st);
+        if (e == cudaSuccess) e = tile(h->d_op[o], up, h->bytes[o]);
         if (e != cudaSuccess) return e;
         if (h->ri->operand_access[o] != 'i') {
             e = cudaMalloc(&h->d_orig[o], (size_t)h->bytes[o] + 64);
@@ -165,15 +183,19 @@ double spec_harness_check(spec_harness *h, long long first, long long count, con
     double worst = 0.0;
     for (int o = 0; o < h->ri->n_operands; ++o) {
         const long long st = stride_of(h, o);
+        /* a tail layout ends before the last problem's stride does: what is not there reads as padding */
+        const long long have_el = h->bytes[o] / (long long)elem - first * st;
+        const long long n_el = st * count < have_el ? st * count : have_el;
         out[o] = malloc(sizeof(double) * (size_t)(st * count + 1));
         raw = realloc(raw, elem * (size_t)(st * count + 1));
-        if (!out[o] || !raw ||
-            cudaMemcpy(raw, (char *)h->d_op[o] + (size_t)(first * st) * elem, elem * (size_t)(st * count),
+        if (!out[o] || !raw || n_el < 0 ||
+            cudaMemcpy(raw, (char *)h->d_op[o] + (size_t)(first * st) * elem, elem * (size_t)n_el,
                        cudaMemcpyDeviceToHost) != cudaSuccess) {
             worst = INFINITY;
             goto done;
         }
-        from_elem(out[o], raw, st * count, prec);
+        from_elem(out[o], raw, n_el, prec);
+        for (long long i = n_el; i < st * count; ++i) out[o][i] = PAD_VALUE;
     }
     double *packed[ORACLE_MAX_OPERANDS] = {0};
     for (int o = 0; o < h->ri->n_operands; ++o) packed[o] = malloc(sizeof(double) * (size_t)(h->rows[o] * h->cols[o] + 1));
@@ -217,7 +239,7 @@ void spec_harness_free(spec_harness *h)
 {
     for (int o = 0; o < ORACLE_MAX_OPERANDS; ++o) {
         free(h->h_in[o]);
-        cudaFree(h->d_op[o]);
+        cudaFree(h->d_alloc[o]);
         cudaFree(h->d_orig[o]);
         cudaFree(h->d_ptrs[o]);
     }

@@ -24,16 +24,24 @@ typedef struct spec_harness {
     void *d_op[ORACLE_MAX_OPERANDS];   /* the batch's operands (ld-padded, stride ld * cols) */
     void *d_orig[ORACLE_MAX_OPERANDS]; /* pristine copies of written operands */
     void **d_ptrs[ORACLE_MAX_OPERANDS];/* pointer arrays (pointer-array form) */
-    long long bytes[ORACLE_MAX_OPERANDS];
+    void *d_alloc[ORACLE_MAX_OPERANDS];/* what cudaFree takes: d_op, or d_op less tail_offset */
+    long long bytes[ORACLE_MAX_OPERANDS]; /* of d_op, from its first to its last element */
+    int tail_offset;                   /* as given to spec_harness_init */
 } spec_harness;
 
 #define SPEC_HARNESS_DISTINCT_MAX 1024
 
 /* Makes the operands for one call: routine index, precision, mode (enum shoal_mode), dims and
- * options in the spec's order, scalars, batch, extra rows of ld padding, a seed.
+ * options in the spec's order, scalars, batch, extra rows of ld padding, tail_offset, a seed.
+ * tail_offset -1: each operand's allocation has slack after its last problem. 0..3: each
+ * operand's allocation ends exactly at the last element of its last problem (the last column's
+ * padding rows are not there) and the operand starts tail_offset elements into it, off a 16-byte
+ * boundary for 1..3: any read past an operand leaves its allocation, which compute-sanitizer
+ * memcheck reports (issue 29) though no result shows it.
  * Returns cudaSuccess or the failing CUDA error (cudaErrorInvalidValue: no such oracle). */
 cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode, const int *dims, const int *opts,
-                              double alpha, double beta, long long batch, int ld_pad, unsigned long long seed);
+                              double alpha, double beta, long long batch, int ld_pad, int tail_offset,
+                              unsigned long long seed);
 
 /* Copies the pristine inputs back into the written operands (untimed, before each run). */
 cudaError_t spec_harness_restore(spec_harness *h);

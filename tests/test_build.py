@@ -163,6 +163,25 @@ def test_make_test_checks_openblas_first_and_ends_with_pytest(tmp_path):
     assert re.search(r"-m pytest\b", last), last
 
 
+def test_make_sanitize_builds_every_gpu_test_program_then_runs_the_script(tmp_path):
+    """`make sanitize` (tests/sanitize.mk) covers every GPU test program of TEST_BINS, all four
+    tools, and `make sanitize-run` runs the same without building anything."""
+    tree = _ready_tree(tmp_path)
+    proc = _make(tree, "-n", "sanitize")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    last = proc.stdout.strip().splitlines()[-1]
+    assert "scripts/sanitize.sh" in last and "memcheck racecheck synccheck initcheck" in last, last
+    progs = sorted(w for w in last.split() if w.startswith("build/tests/"))
+    gpu_sources = sorted(p.stem for p in (tree / "tests/gpu").glob("test_*_gpu.c"))
+    assert [Path(p).name for p in progs] == gpu_sources
+    for p in progs:
+        assert re.search(rf"-o {re.escape(p)}\b", proc.stdout), f"make sanitize does not build {p}"
+    run_only = _make(tree, "-n", "sanitize-run", "SANITIZE_TOOLS=memcheck")
+    assert run_only.returncode == 0, run_only.stdout + run_only.stderr
+    (only,) = run_only.stdout.strip().splitlines()
+    assert "SANITIZE_TOOLS='memcheck'" in only and "scripts/sanitize.sh" in only, only
+
+
 def _hiding_cc(tmp_path: Path) -> Path:
     """A C compiler on which the host-only headers exist but refuse to compile: including one,
     even indirectly, is an error."""

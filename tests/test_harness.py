@@ -40,7 +40,8 @@ def stub_runner(tmp_path_factory) -> Path:
 
 def _run(exe: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if k not in ("SHOAL_REQUIRE_GPU", "STUB_DEVICES",
-                                                             "STUB_SUITE", "STUB_SERVED")}
+                                                             "STUB_SUITE", "STUB_SERVED", "SHOAL_TEST_CASES",
+                                                             "SHOAL_TEST_QUICK", "SHOAL_TEST_MAX_BATCH")}
     full.update(env)
     return subprocess.run([str(exe), *args], text=True, capture_output=True, env=full, timeout=60)
 
@@ -100,6 +101,35 @@ def test_who_served(stub_runner, case, served, passes):
 def test_broken_case_tables_fail_loudly(stub_runner, suite, message):
     proc = _run(stub_runner, "--list", STUB_SUITE=suite)
     assert proc.returncode == 2 and message in proc.stderr, proc.stdout + proc.stderr
+
+
+# --- reduced runs (make sanitize, tests/sanitize.mk) ------------------------------------------
+
+def test_case_filter_selects_runs_and_lists(stub_runner):
+    proc = _run(stub_runner, STUB_DEVICES="1", SHOAL_TEST_CASES="two_*,batch")
+    ran = [l.split()[1] for l in proc.stdout.splitlines() if l.startswith("== ")]
+    assert ran == ["two_runs", "batch"] and "0 of 2 cases failed" in proc.stdout, proc.stdout
+    listed = _run(stub_runner, "--list", SHOAL_TEST_CASES="served_*,nothing").stdout.split()
+    assert listed == ["served_same", "served_fallback", "served_other"]
+    assert _run(stub_runner, "--list").stdout.split()[-2:] == ["batch", "tail"]
+
+
+@pytest.mark.parametrize("env, batch", [
+    ({}, 1000000),
+    ({"SHOAL_TEST_QUICK": "1"}, 129),
+    ({"SHOAL_TEST_QUICK": "0"}, 1000000),
+    ({"SHOAL_TEST_QUICK": "1", "SHOAL_TEST_MAX_BATCH": "1000"}, 1000),
+    ({"SHOAL_TEST_MAX_BATCH": "7"}, 7),
+])
+def test_quick_caps_batches(stub_runner, env, batch):
+    proc = _run(stub_runner, "--case", "batch", STUB_DEVICES="1", **env)
+    assert proc.returncode == 0 and f"batch {batch}\n" in proc.stdout, proc.stdout
+
+
+def test_tail_alloc_ends_at_the_buffers_last_element(stub_runner):
+    # 10 doubles 3 elements in: exactly 104 bytes, the buffer at byte 24
+    proc = _run(stub_runner, "--case", "tail", STUB_DEVICES="1")
+    assert proc.returncode == 0 and "tail bytes 104 at 24" in proc.stdout, proc.stdout
 
 
 # --- conftest.py: the pytest side --------------------------------------------------------------

@@ -50,7 +50,7 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, int rout
     for (int i = 0; i < ri->n_dims; ++i) dims[i] = slots[ri->dim_names[i] - 'm'];
     opts[ri->variant_option] = t->variant;
     return spec_harness_init(&S->h, routine, t->prec, t->array_mode ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED, dims,
-                             opts, TUNE_ALPHA, TUNE_BETA, t->batch, 0, tuner_key_seed(key));
+                             opts, TUNE_ALPHA, TUNE_BETA, t->batch, 0, -1, tuner_key_seed(key));
 }
 
 typedef struct run_ctx {

@@ -8,7 +8,9 @@
  *   STUB_SERVED=NAME   what the stubbed library reports as having served the last call
  * Cases of the normal suite: two_runs (records 2 passing runs), no_runs (records none),
  * served_same (served = the prediction), served_fallback (prediction "cublas", served the
- * fallback kernel), served_other (served a kernel the dispatch did not name). */
+ * fallback kernel), served_other (served a kernel the dispatch did not name), batch (prints
+ * gpu_test_batch(1000000)), tail (prints what gpu_test_tail_alloc asked cudaMalloc for and where
+ * its buffer starts). */
 #include "gpu_test.h"
 #include "served.h"
 
@@ -32,6 +34,14 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     (void)device;
     memset(prop, 0, sizeof *prop);
     strcpy(prop->name, "stub device");
+    return cudaSuccess;
+}
+static size_t g_malloc_bytes;
+static char g_malloc_arena[256];
+cudaError_t cudaMalloc(void **ptr, size_t bytes)
+{
+    g_malloc_bytes = bytes;
+    *ptr = g_malloc_arena;
     return cudaSuccess;
 }
 const char *cudaGetErrorString(cudaError_t e) { return e == cudaSuccess ? "no error" : "stub error"; }
@@ -66,7 +76,7 @@ shoal_status shoal_internal_take_served(shoal_handle h, const char **name)
 typedef struct tcase {
     char name[16];
 } tcase;
-static tcase g_cases[6];
+static tcase g_cases[8];
 static int g_ncases;
 
 static void add(const char *name)
@@ -96,6 +106,14 @@ static void run_case(int i)
         check_served("cublas", "kernel_b");
     } else if (!strcmp(n, "served_other")) {
         check_served("kernel_a", "kernel_b");
+    } else if (!strcmp(n, "batch")) {
+        printf("batch %lld\n", gpu_test_batch(1000000));
+        gpu_test_record(1);
+    } else if (!strcmp(n, "tail")) {
+        void *alloc = NULL;
+        char *buf = gpu_test_tail_alloc(&alloc, 10, 8, 3);
+        printf("tail bytes %zu at %td\n", g_malloc_bytes, buf - (char *)alloc);
+        gpu_test_record(1);
     } /* no_runs: records nothing */
 }
 
@@ -111,6 +129,8 @@ int main(int argc, char **argv)
     add("served_same");
     add("served_fallback");
     add("served_other");
+    add("batch");
+    add("tail");
     if (suite_name && !strcmp(suite_name, "duplicate")) add("two_runs");
     if (suite_name && !strcmp(suite_name, "overflow"))
         for (int i = 0; i < 2; ++i) add("extra");

@@ -132,3 +132,33 @@ def test_case_tables_have_bounds(tmp_path: Path) -> None:
             '[[group]]\nname = "big"\ndims = [[2000, 1]]\n')
     with pytest.raises(spec_cases.CaseError, match="sizes in 0..1024"):
         spec_cases.load_cases(rs, tmp_path / "cases")
+
+
+def test_case_tables_tail_offset(tmp_path: Path) -> None:
+    """tail_offset reaches the generated table (0..3, -1 where unset) and is bounded; the
+    committed tables have tail groups for every spec routine (issue 29)."""
+    rs = emit_spec.routines_from(_spaces())
+    if not rs:
+        pytest.skip("no spec routine yet")
+    shipped = spec_cases.load_cases(rs, REPO_ROOT / "tests" / "cases")
+    for i, r in enumerate(rs):
+        tails = {c.tail_offset for c in shipped if c.routine == i}
+        assert {0, 1, 2, 3} <= tails and spec_cases.NO_TAIL in tails, (r.name, tails)
+    (tmp_path / "cases").mkdir()
+    def dims(r: emit_spec.Routine) -> str:
+        return "[" + ", ".join("1" for _ in r.spec.dims) + "]"
+    for r in rs:
+        (tmp_path / "cases" / f"{r.name}.toml").write_text(
+            f'[[group]]\nname = "t"\nforms = ["strided"]\ndims = [{dims(r)}]\ntail_offset = 2\n')
+    cases = spec_cases.load_cases(rs, tmp_path / "cases")
+    assert cases and all(c.tail_offset == 2 for c in cases)
+    lines = spec_cases.cases_c(cases).splitlines()
+    for c in cases:
+        (line,) = [l for l in lines if f'"{c.name}"' in l]
+        assert f"{c.batch}LL, 0, 2, " in line, line
+    for bad in ("4", "-2", "true"):
+        for r in rs:
+            (tmp_path / "cases" / f"{r.name}.toml").write_text(
+                f'[[group]]\nname = "t"\ndims = [{dims(r)}]\ntail_offset = {bad}\n')
+        with pytest.raises(spec_cases.CaseError, match="tail_offset"):
+            spec_cases.load_cases(rs, tmp_path / "cases")

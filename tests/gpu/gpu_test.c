@@ -1,5 +1,6 @@
 #include "gpu_test.h"
 
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -67,6 +68,45 @@ long long gpu_test_env_count(const char *name, long long dflt)
 {
     const char *v = getenv(name);
     return v && atoll(v) > 0 ? atoll(v) : dflt;
+}
+
+int gpu_test_quick(void)
+{
+    const char *v = getenv("SHOAL_TEST_QUICK");
+    return v && v[0] && strcmp(v, "0") != 0;
+}
+
+long long gpu_test_batch(long long wanted)
+{
+    const long long cap = gpu_test_env_count("SHOAL_TEST_MAX_BATCH", gpu_test_quick() ? 129 : 0);
+    return cap > 0 && wanted > cap ? cap : wanted;
+}
+
+int gpu_test_selected(const char *name)
+{
+    const char *v = getenv("SHOAL_TEST_CASES");
+    if (!v || !v[0]) return 1;
+    char pat[256];
+    while (*v) {
+        const char *end = strchr(v, ',');
+        const size_t len = end ? (size_t)(end - v) : strlen(v);
+        if (len > 0 && len < sizeof pat) {
+            memcpy(pat, v, len);
+            pat[len] = 0;
+            if (fnmatch(pat, name, 0) == 0) return 1;
+        }
+        v += len;
+        if (*v == ',') ++v;
+    }
+    return 0;
+}
+
+void *gpu_test_tail_alloc(void **alloc, size_t count, size_t es, int shift)
+{
+    const size_t lead = (size_t)(shift > 0 ? shift : 0) * es;
+    const size_t bytes = lead + count * es;
+    CUDA_CHECK(cudaMalloc(alloc, bytes ? bytes : 1));
+    return (char *)*alloc + lead;
 }
 
 /* Runs case i between its "==" line and its verdict; returns 1 when it failed. */
@@ -170,7 +210,8 @@ int gpu_test_main(int argc, char **argv, const gpu_test_suite *s, shoal_handle *
 {
     if (check_case_names(s)) return 2;
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
-        for (int i = 0; i < s->n_cases; ++i) printf("%s\n", s->case_name(i));
+        for (int i = 0; i < s->n_cases; ++i)
+            if (gpu_test_selected(s->case_name(i))) printf("%s\n", s->case_name(i));
         return 0;
     }
     int only = -1;
@@ -191,8 +232,11 @@ int gpu_test_main(int argc, char **argv, const gpu_test_suite *s, shoal_handle *
     if (only >= 0) {
         failed = run_one(s, only);
     } else {
-        for (int i = 0; i < s->n_cases; ++i) failed += run_one(s, i);
-        printf("%d of %d cases failed\n", failed, s->n_cases);
+        int ran = 0;
+        for (int i = 0; i < s->n_cases; ++i)
+            if (gpu_test_selected(s->case_name(i))) failed += run_one(s, i), ++ran;
+        if (ran < s->n_cases) printf("# SHOAL_TEST_CASES=%s selected %d of %d cases\n", getenv("SHOAL_TEST_CASES"), ran, s->n_cases);
+        printf("%d of %d cases failed\n", failed, ran);
     }
     if (s->teardown) s->teardown();
     shoal_destroy(*handle);

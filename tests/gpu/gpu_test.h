@@ -1,9 +1,14 @@
 /* What every GPU test program shares: its command line, start-up and case loop, and the small
  * helpers its failure messages need.
  *
- *   prog --list         print the case names (needs no GPU)
+ *   prog --list         print the case names (needs no GPU; those SHOAL_TEST_CASES selects)
  *   prog --case NAME    run one case
  *   prog                run every case
+ * Environment (read by every program; what `make sanitize` sets, tests/sanitize.mk):
+ *   SHOAL_TEST_CASES=PAT[,PAT...]  a plain run runs only the cases whose names match one of the
+ *                       shell patterns (fnmatch); the others are neither run nor counted
+ *   SHOAL_TEST_QUICK=1  reduced work: every run's batch is capped at SHOAL_TEST_MAX_BATCH
+ *                       (default 129 under QUICK), through gpu_test_batch
  * Exit: 0 all passed, 1 a failure, 2 usage or a broken case table, 77 no CUDA device ("SKIP: ..."
  * on stdout; with SHOAL_REQUIRE_GPU=1 in the environment that is a failure instead, exit 1). The
  * runner prints "== NAME" before a case and, after it, "ok NAME (N runs)" or "FAILED NAME: ..."
@@ -64,6 +69,24 @@ int gpu_test_is_vendor(const char *name);
 
 /* A positive count from the environment variable name, else dflt (e.g. a test's big batch). */
 long long gpu_test_env_count(const char *name, long long dflt);
+
+/* Whether SHOAL_TEST_QUICK asks for reduced work (e.g. under compute-sanitizer). */
+int gpu_test_quick(void);
+
+/* The batch a run should use for a wanted batch: capped at SHOAL_TEST_MAX_BATCH when that is set,
+ * else at 129 under SHOAL_TEST_QUICK (more than one block of 128 problems, an odd count), else
+ * unchanged. Each program passes every run's batch through it. */
+long long gpu_test_batch(long long wanted);
+
+/* Whether case name is selected by SHOAL_TEST_CASES (every case when it is unset or empty). */
+int gpu_test_selected(const char *name);
+
+/* A device buffer whose last byte is the last byte of its allocation: cudaMalloc of exactly
+ * shift + count elements of es bytes, the buffer starting shift elements in (shift 0..3 puts the
+ * start off a 16-byte boundary). Any access past its last element is outside the allocation,
+ * which compute-sanitizer memcheck reports; the functional checks cannot see such a read. *alloc
+ * gets what cudaFree takes; the shift elements before the buffer are never written. */
+void *gpu_test_tail_alloc(void **alloc, size_t count, size_t es, int shift);
 
 /* malloc that fails the current case (and the process) when the host is out of memory. */
 void *xmalloc(size_t bytes);

@@ -10,6 +10,8 @@ typedef struct spec_case {
     int opts[4], dims[4];       /* the spec's order */
     long long batch;
     int ld_pad;
+    int tail_offset;            /* -1: off; 0..3: operands end at their allocation's end, so
+                                   offset (spec_harness_init) */
     double alpha, beta;
     int nan;                    /* a NaN in problem 0's first operand; the others must pass */
     int vendor;                 /* let the tables route to the vendor */

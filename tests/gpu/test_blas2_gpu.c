@@ -95,6 +95,8 @@ typedef struct run_cfg {
     int64_t gapa, gapx, gapy;  /* poisoned elements between problems */
     int align4;                /* round strides up to multiples of 4 elements */
     int share_a, share_x;      /* strided gemv/trsv: strideA = 0 / stridex = 0 */
+    int tail;                  /* gemv/trsv: no guard, every buffer ends at its last problem's
+                                  last element (a read past an operand leaves the allocation) */
     /* vbatched */
     enum vdist dist;
     int vN;                    /* N of the distribution */
@@ -330,6 +332,13 @@ static void setup(const run_cfg *c, run_data *d)
         d->na = c->offa + (c->share_a ? rega + c->gapa : batch * d->sta) + GUARD;
         d->nx = c->offx + (c->share_x ? regx + c->gapx : batch * d->stx) + GUARD;
         d->ny = c->offy + batch * d->sty + GUARD;
+        if (c->tail && batch > 0) { /* the last problem's last element ends each allocation */
+            const int rows = c->fam == F_TRSV ? c->n : c->m;
+            const int64_t lasta = rows > 0 && cols > 0 ? d->lda * (cols - 1) + rows : 0;
+            d->na = c->offa + (c->share_a ? 0 : (batch - 1) * d->sta) + lasta;
+            d->nx = c->offx + (c->share_x ? 0 : (batch - 1) * d->stx) + regx;
+            d->ny = c->offy + (batch - 1) * d->sty + regy;
+        }
     }
 
     d->hA = xmalloc((size_t)d->na * d->es);
@@ -793,8 +802,11 @@ static void print_header(void)
            "incx", "incy", "batch", "error", "status", "kernel / notes");
 }
 
-static void run(const run_cfg *c)
+static void run(const run_cfg *wanted)
 {
+    run_cfg q = *wanted;
+    q.batch = gpu_test_batch(q.batch); /* SHOAL_TEST_QUICK */
+    const run_cfg *c = &q;
     run_data d;
     setup(c, &d);
     const int modes = c->fam == F_GEMV_V ? MODE_ARRAY : c->modes;
@@ -1156,6 +1168,38 @@ static void case_gemv_misaligned(char p)
     }
 }
 
+/* Issue 29: every operand (A, x, y) ends at the last element of its allocation and starts 1..3
+ * elements into it; op N and T, strided and pointer arrays (the last slot holds a shuffled
+ * problem), odd and 16-byte-multiple sizes. A read past an operand is outside the allocation:
+ * memcheck (make sanitize) reports it, the checks here judge the results as usual. */
+static void case_gemv_tail(char p)
+{
+    static const int sizes[][2] = {{1, 1}, {3, 5}, {17, 23}, {32, 32}, {33, 31}, {100, 3}, {3, 100}, {129, 64}, {512, 8}};
+    for (int off = 1; off <= 3; ++off)
+        for (int trans = 0; trans < 2; ++trans)
+            for (int i = 0; i < COUNT(sizes); ++i) {
+                run_cfg c = gemv_cfg(p, trans, sizes[i][0], sizes[i][1], 129);
+                c.tail = 1;
+                c.offa = c.offx = c.offy = off;
+                if (i % 3 == 2) c.pad = off; /* lda > m: the last column has no padding after it */
+                run(&c);
+            }
+}
+
+static void case_trsv_tail(char p)
+{
+    static const int sizes[] = {1, 3, 5, 16, 17, 33, 100, 129};
+    for (int off = 1; off <= 3; ++off)
+        for (int v = 0; v < 4; ++v)
+            for (int i = 0; i < COUNT(sizes); ++i) {
+                run_cfg c = trsv_cfg(p, v >> 1, v & 1, (i + v) % 2, sizes[i], 129);
+                c.tail = 1;
+                c.offa = c.offx = off;
+                if (i % 2) c.pad = off;
+                run(&c);
+            }
+}
+
 /* The same calls with vendor dispatch off and on. */
 static void case_gemv_vendor(char p)
 {
@@ -1457,7 +1501,7 @@ static void case_kernel_name(void)
 enum case_kind {
     K_GEMV_SIZES_N, K_GEMV_SIZES_T, K_GEMV_LD, K_GEMV_INC, K_GEMV_ALPHA_BETA, K_GEMV_BATCH, K_GEMV_MISALIGNED,
     K_GEMV_VENDOR, K_TRSV_SIZES, K_TRSV_UNIT, K_TRSV_SMALL, K_TRSV_LD_INC, K_TRSV_BATCH, K_TRSV_MISALIGNED, K_TRSV_VENDOR,
-    K_VGEMV_UNIFORM, K_VGEMV_EQUAL, K_VGEMV_SKEWED, K_VGEMV_IMAX, K_KERNEL_NAME
+    K_VGEMV_UNIFORM, K_VGEMV_EQUAL, K_VGEMV_SKEWED, K_VGEMV_IMAX, K_KERNEL_NAME, K_GEMV_TAIL, K_TRSV_TAIL
 };
 
 typedef struct tcase {
@@ -1492,6 +1536,7 @@ static void build_cases(void)
         add_case(K_GEMV_BATCH, p, "gemv_batch");
         add_case(K_GEMV_MISALIGNED, p, "gemv_misaligned");
         add_case(K_GEMV_VENDOR, p, "gemv_vendor");
+        add_case(K_GEMV_TAIL, p, "gemv_tail");
         add_case(K_TRSV_SIZES, p, "trsv_sizes");
         add_case(K_TRSV_UNIT, p, "trsv_sizes_unit");
         add_case(K_TRSV_SMALL, p, "trsv_small");
@@ -1499,6 +1544,7 @@ static void build_cases(void)
         add_case(K_TRSV_BATCH, p, "trsv_batch");
         add_case(K_TRSV_MISALIGNED, p, "trsv_misaligned");
         add_case(K_TRSV_VENDOR, p, "trsv_vendor");
+        add_case(K_TRSV_TAIL, p, "trsv_tail");
         add_case(K_VGEMV_UNIFORM, p, "gemv_vbatched_uniform");
         add_case(K_VGEMV_EQUAL, p, "gemv_vbatched_equal");
         add_case(K_VGEMV_SKEWED, p, "gemv_vbatched_skewed");
@@ -1534,6 +1580,8 @@ static void run_case(const tcase *t)
     case K_VGEMV_SKEWED: case_vgemv_skewed(p); break;
     case K_VGEMV_IMAX: case_vgemv_imax(p); break;
     case K_KERNEL_NAME: case_kernel_name(); break;
+    case K_GEMV_TAIL: case_gemv_tail(p); break;
+    case K_TRSV_TAIL: case_trsv_tail(p); break;
     }
 }
 

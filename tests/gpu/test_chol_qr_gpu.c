@@ -624,6 +624,7 @@ static void print_header(void)
 static void run(tcfg c)
 {
     tdata d;
+    c.batch = gpu_test_batch(c.batch); /* SHOAL_TEST_QUICK */
     if (c.routine != R_POTRS && c.routine != R_POSV)
         c.nrhs = 0;
     if (c.routine != R_GEQRF)

@@ -502,6 +502,7 @@ static void exec_graph(const gcfg *c, gdata *d, int mode, int vendor_on, const c
 static void run(gcfg c)
 {
     gdata d;
+    c.batch = gpu_test_batch(c.batch); /* SHOAL_TEST_QUICK */
     gc_rng r;
     gc_rng_seed(&r, gc_mix(g_case_seed, (uint64_t)g_run_index++));
     setup_data(&c, &d, &r);

@@ -84,6 +84,8 @@ typedef struct run_cfg {
     int modes;          /* MODE_STRIDED | MODE_ARRAY */
     int vendor;         /* shoal_set_vendor_dispatch */
     enum special special;
+    int tail;           /* 1..4: no guard, every buffer ends at its last matrix's last element and
+                           starts tail - 1 elements into its allocation (gpu_test_tail_alloc) */
 } run_cfg;
 
 typedef struct run_data {
@@ -103,6 +105,7 @@ typedef struct run_data {
     void *dA, *dB;
     int *dP, *dI;
     void **dAp, **dBp;
+    void *allocs[4];          /* what cudaFree takes for dA, dB, dP, dI */
     int64_t *slot;            /* array mode: matrix b lives in slot[b] */
 } run_data;
 
@@ -230,6 +233,12 @@ static void setup(const run_cfg *c, run_data *d)
     d->nb = c->batch * d->stb + GUARD;
     d->np = c->batch * d->stp + GUARD; /* the larger of the two modes' pivot layouts */
     d->ni = c->batch + GUARD;
+    if (c->tail && c->batch > 0) { /* nothing after the last matrix's last element */
+        d->na = (c->batch - 1) * d->sta + (c->n > 0 && c->m > 0 ? d->lda * (c->n - 1) + c->m : 0);
+        d->nb = d->bcols ? (c->batch - 1) * d->stb + d->ldb * (d->bcols - 1) + c->n : 0;
+        d->np = (c->batch - 1) * d->stp + d->mn;
+        d->ni = c->batch;
+    }
     d->G = c->batch < DISTINCT_MAX ? c->batch : DISTINCT_MAX;
 
     const int64_t a_el = (int64_t)c->m * c->n, b_el = (int64_t)c->n * d->bcols;
@@ -255,10 +264,11 @@ static void setup(const run_cfg *c, run_data *d)
     d->hI = xmalloc((size_t)d->ni * sizeof(int));
     d->oI = xmalloc((size_t)d->ni * sizeof(int));
     d->slot = xmalloc((size_t)c->batch * sizeof(int64_t));
-    CUDA_CHECK(cudaMalloc(&d->dA, (size_t)d->na * d->es));
-    CUDA_CHECK(cudaMalloc(&d->dB, (size_t)d->nb * d->es));
-    CUDA_CHECK(cudaMalloc((void **)&d->dP, (size_t)d->np * sizeof(int)));
-    CUDA_CHECK(cudaMalloc((void **)&d->dI, (size_t)d->ni * sizeof(int)));
+    const int shift = c->tail ? c->tail - 1 : 0;
+    d->dA = gpu_test_tail_alloc(&d->allocs[0], (size_t)d->na, d->es, shift);
+    d->dB = gpu_test_tail_alloc(&d->allocs[1], (size_t)d->nb, d->es, shift);
+    d->dP = gpu_test_tail_alloc(&d->allocs[2], (size_t)d->np, sizeof(int), shift);
+    d->dI = gpu_test_tail_alloc(&d->allocs[3], (size_t)d->ni, sizeof(int), shift);
     if (c->modes & MODE_ARRAY) {
         CUDA_CHECK(cudaMalloc((void **)&d->dAp, (size_t)c->batch * sizeof(void *)));
         CUDA_CHECK(cudaMalloc((void **)&d->dBp, (size_t)c->batch * sizeof(void *)));
@@ -280,10 +290,7 @@ static void release(run_data *d)
     free(d->hI);
     free(d->oI);
     free(d->slot);
-    cudaFree(d->dA);
-    cudaFree(d->dB);
-    cudaFree(d->dP);
-    cudaFree(d->dI);
+    for (int i = 0; i < COUNT(d->allocs); ++i) cudaFree(d->allocs[i]);
     cudaFree(d->dAp);
     cudaFree(d->dBp);
 }
@@ -569,8 +576,11 @@ static void print_header(void)
            "error", "status", "kernel / notes");
 }
 
-static void run(const run_cfg *c)
+static void run(const run_cfg *wanted)
 {
+    run_cfg q = *wanted;
+    q.batch = gpu_test_batch(q.batch); /* SHOAL_TEST_QUICK */
+    const run_cfg *c = &q;
     run_data d;
     setup(c, &d);
     for (int mode = MODE_STRIDED; mode <= MODE_ARRAY; ++mode) {
@@ -765,7 +775,25 @@ static void case_batch(enum routine r, char p)
     run(&c);
 }
 
-enum case_kind { K_SIZES, K_SIZES_T, K_RECT, K_LD, K_NRHS, K_SPECIAL, K_BATCH };
+/* Issue 29: every operand ends at the last element of its allocation and starts 0..3 elements
+ * into it (pivots and info too); a read past an operand leaves the allocation, which memcheck
+ * (make sanitize) reports; the checks judge the results as usual. */
+static void case_tail(enum routine r, char p)
+{
+    static const int sizes[][2] = {{1, 1}, {3, 3}, {5, 5}, {17, 17}, {32, 32}, {33, 33}, {7, 3}, {3, 7}};
+    for (int tail = 1; tail <= 4; ++tail)
+        for (int i = 0; i < COUNT(sizes); ++i) {
+            const int m = sizes[i][0], n = sizes[i][1];
+            if (m != n && r != R_GETRF) continue;
+            run_cfg c = base_cfg(r, p, m, n, 1 + i % 3, 129);
+            c.tail = tail;
+            c.pad = i % 2 ? tail : 0;
+            c.trans = r == R_GETRS && i % 2;
+            run(&c);
+        }
+}
+
+enum case_kind { K_SIZES, K_SIZES_T, K_RECT, K_LD, K_NRHS, K_SPECIAL, K_BATCH, K_TAIL };
 
 typedef struct tcase {
     char name[48];
@@ -774,7 +802,7 @@ typedef struct tcase {
     char prec;
 } tcase;
 
-static tcase g_cases[64];
+static tcase g_cases[80];
 static int g_ncases;
 
 static void add_case(enum case_kind kind, enum routine r, char p, const char *suffix)
@@ -795,23 +823,28 @@ static void build_cases(void)
         add_case(K_LD, R_GETRF, p, "ld");
         add_case(K_SPECIAL, R_GETRF, p, "singular_nan");
         add_case(K_BATCH, R_GETRF, p, "batch");
+        add_case(K_TAIL, R_GETRF, p, "tail");
         add_case(K_SIZES, R_GETRS, p, "sizes_n");
         add_case(K_SIZES_T, R_GETRS, p, "sizes_t");
         add_case(K_NRHS, R_GETRS, p, "nrhs_ld");
         add_case(K_SPECIAL, R_GETRS, p, "nan");
         add_case(K_BATCH, R_GETRS, p, "batch");
+        add_case(K_TAIL, R_GETRS, p, "tail");
         add_case(K_SIZES, R_GESV, p, "sizes");
         add_case(K_NRHS, R_GESV, p, "nrhs_ld");
         add_case(K_SPECIAL, R_GESV, p, "singular_nan");
         add_case(K_BATCH, R_GESV, p, "batch");
+        add_case(K_TAIL, R_GESV, p, "tail");
         add_case(K_SIZES, R_GETRI, p, "sizes");
         add_case(K_LD, R_GETRI, p, "ld");
         add_case(K_SPECIAL, R_GETRI, p, "singular_nan");
         add_case(K_BATCH, R_GETRI, p, "batch");
+        add_case(K_TAIL, R_GETRI, p, "tail");
         add_case(K_SIZES, R_GETRI_FUSED, p, "sizes");
         add_case(K_LD, R_GETRI_FUSED, p, "ld");
         add_case(K_SPECIAL, R_GETRI_FUSED, p, "singular_nan");
         add_case(K_BATCH, R_GETRI_FUSED, p, "batch");
+        add_case(K_TAIL, R_GETRI_FUSED, p, "tail");
     }
 }
 
@@ -827,6 +860,7 @@ static void run_case(const tcase *t)
     case K_LD: case_ld(t->r, t->prec); break;
     case K_NRHS: case_nrhs(t->r, t->prec); break;
     case K_SPECIAL: case_special(t->r, t->prec); break;
+    case K_TAIL: case_tail(t->r, t->prec); break;
     case K_BATCH: case_batch(t->r, t->prec); break;
     }
 }

@@ -547,6 +547,7 @@ static int run_simple(const tcase *t, uint64_t seed, int64_t batch, double alpha
                       int nan_c)
 {
     pset s;
+    batch = gpu_test_batch(batch); /* SHOAL_TEST_QUICK */
     int bad = pset_alloc_sizes(&s, t->prec, t->ta, t->tb, batch);
     if (!bad) {
         switch (t->kind) {
@@ -570,7 +571,7 @@ static int run_simple(const tcase *t, uint64_t seed, int64_t batch, double alpha
 
 static int case_large(const tcase *t, uint64_t seed)
 {
-    const int64_t batch = 100000;
+    const int64_t batch = gpu_test_batch(100000); /* SHOAL_TEST_QUICK */
     pset s;
     unsigned char *check = NULL;
     int bad = pset_alloc_sizes(&s, t->prec, t->ta, t->tb, batch);
@@ -604,7 +605,7 @@ static int case_large(const tcase *t, uint64_t seed)
  * header); uploaded again. */
 static int case_special(const tcase *t, uint64_t seed)
 {
-    const int64_t batch = 300;
+    const int64_t batch = gpu_test_batch(300); /* SHOAL_TEST_QUICK */
     pset s;
     int bad = pset_alloc_sizes(&s, t->prec, t->ta, t->tb, batch);
     if (!bad) {
@@ -668,7 +669,7 @@ static int imax_check(const int *dvalues, int64_t count, int expect, const char 
 
 static int case_imax(const tcase *t, uint64_t seed)
 {
-    const int64_t batch = 500;
+    const int64_t batch = gpu_test_batch(500); /* SHOAL_TEST_QUICK */
     pset s;
     int bad = pset_alloc_sizes(&s, t->prec, t->ta, t->tb, batch);
     if (!bad) {
@@ -723,7 +724,7 @@ static int case_imax(const tcase *t, uint64_t seed)
 
 static int case_zero(const tcase *t, uint64_t seed)
 {
-    const int64_t batch = 100;
+    const int64_t batch = gpu_test_batch(100); /* SHOAL_TEST_QUICK */
     pset s;
     int bad = pset_alloc_sizes(&s, t->prec, t->ta, t->tb, batch);
     if (!bad) {
