@@ -333,6 +333,7 @@ def routines_md(routines: list[LapackRoutine]) -> list[str]:
             else:
                 ops.append(f"{o.name} {o.length.source} {'ints' if o.kind == 'pivots' else 'elements'} ({o.access})")
         routed = "; ".join(f"{rt.when.source}: {rt.routine}" for rt in s.routes) or "-"
-        out.append(f"| {s.name} | {s.summary} | {', '.join(o.name for o in s.options) or '-'} | {'; '.join(ops)} | "
+        what = s.summary.replace("|", "\\|")  # a table cell
+        out.append(f"| {s.name} | {what} | {', '.join(o.name for o in s.options) or '-'} | {'; '.join(ops)} | "
                    f"{', '.join(r.precisions)} | batched, strided_batched | {routed} |")
     return out

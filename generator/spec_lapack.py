@@ -82,10 +82,6 @@ class LapackSpec:
     variant: str | None                    # the option whose value is the variant; None: 0
     routes: tuple[Route, ...]
 
-    @property
-    def abi(self) -> str:
-        return "lapack"
-
     def expressions(self) -> list[Expr]:
         out = [e for _, e in self.shape] + [self.work] + [r.when for r in self.routes]
         for o in self.operands:
@@ -159,7 +155,10 @@ def _missing(where: str, key: str) -> Expr:
 def load(path: str | Path) -> LapackSpec:
     path = Path(path)
     where = str(path)
-    t = tomllib.loads(path.read_text())
+    try:
+        t = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{where}: {e}") from None
     if t.get("abi") != "lapack":
         raise SpecError(f"{where}: not a factorization-ABI spec (abi = \"lapack\")")
     name = _str(t, "name", where)
