@@ -168,6 +168,8 @@ def load(path: str | Path) -> Spec:
         t = tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as e:
         raise SpecError(f"{where}: {e}") from None
+    if t.get("abi", "spec") != "spec":
+        raise SpecError(f"{where}: abi {t.get('abi')!r}: a factorization-ABI spec (generator/spec_lapack.py)")
     name = str(_need(t, "name", where, str))
     if name != path.stem:
         raise SpecError(f"{where}: declares routine {name!r}")
@@ -224,8 +226,10 @@ def load(path: str | Path) -> Spec:
 
 
 def discover(spec_dir: str | Path) -> list[Spec]:
-    """Every spec, sorted by routine name (the order of the emitted registry)."""
-    return [load(p) for p in sorted(Path(spec_dir).glob("*.toml"))]
+    """Every spec of the spec ABI, sorted by routine name (the order of the emitted registry);
+    the factorization ABI's are generator/spec_lapack.py's."""
+    return [load(p) for p in sorted(Path(spec_dir).glob("*.toml"))
+            if tomllib.loads(p.read_text()).get("abi", "spec") == "spec"]
 
 
 __all__ = ["Spec", "SpecError", "Operand", "Option", "OPTION_TYPES", "load", "discover", "c_expr",

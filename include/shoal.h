@@ -110,7 +110,7 @@ shoal_status shoal_gemm_kernel_name(shoal_handle handle, char precision, int poi
  *  - info (device array, one int per matrix) is 0 on success; getrf/gesv/getri: i > 0 when
  *    U(i,i) is exactly zero (the factorization still completes, as LAPACK's); potrf/posv: i > 0
  *    when the leading minor of order i is not positive definite. A failure in one matrix never
- *    affects another. What a failed matrix's outputs hold is documented per routine below.
+ *    affects another. What a failed matrix's outputs hold is documented per routine (shoal_routines.h).
  *  - strides are in elements; output strides must keep the matrices apart.
  * ====================================================================================== */
 
@@ -119,132 +119,9 @@ typedef enum shoal_fill_mode {
     SHOAL_FILL_UPPER = 1            /* uplo = 'U' */
 } shoal_fill_mode;
 
-/* LU with partial pivoting, A_i = P_i L_i U_i, m x n (m != n allowed), in place. */
-shoal_status shoal_sgetrf_batched(shoal_handle handle, int m, int n, float *const A[], int64_t lda,
-                                  int *ipiv, int *info, int64_t batch);
-shoal_status shoal_dgetrf_batched(shoal_handle handle, int m, int n, double *const A[], int64_t lda,
-                                  int *ipiv, int *info, int64_t batch);
-shoal_status shoal_sgetrf_strided_batched(shoal_handle handle, int m, int n, float *A, int64_t lda,
-                                          int64_t strideA, int *ipiv, int64_t strideP, int *info,
-                                          int64_t batch);
-shoal_status shoal_dgetrf_strided_batched(shoal_handle handle, int m, int n, double *A, int64_t lda,
-                                          int64_t strideA, int *ipiv, int64_t strideP, int *info,
-                                          int64_t batch);
-
-/* op(A_i) X_i = B_i with the LU factors and pivots of getrf; B_i (n x nrhs) is overwritten by
- * X_i. trans selects op(A) = A or A^T. */
-shoal_status shoal_sgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs,
-                                  const float *const A[], int64_t lda, const int *ipiv,
-                                  float *const B[], int64_t ldb, int64_t batch);
-shoal_status shoal_dgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs,
-                                  const double *const A[], int64_t lda, const int *ipiv,
-                                  double *const B[], int64_t ldb, int64_t batch);
-shoal_status shoal_sgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs,
-                                          const float *A, int64_t lda, int64_t strideA,
-                                          const int *ipiv, int64_t strideP,
-                                          float *B, int64_t ldb, int64_t strideB, int64_t batch);
-shoal_status shoal_dgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs,
-                                          const double *A, int64_t lda, int64_t strideA,
-                                          const int *ipiv, int64_t strideP,
-                                          double *B, int64_t ldb, int64_t strideB, int64_t batch);
-
-/* A_i X_i = B_i in one kernel: A_i is overwritten by its LU factors (as getrf), B_i by X_i.
- * Where info_i > 0, B_i is left unchanged (as LAPACK's gesv). */
-shoal_status shoal_sgesv_batched(shoal_handle handle, int n, int nrhs, float *const A[], int64_t lda,
-                                 int *ipiv, float *const B[], int64_t ldb, int *info, int64_t batch);
-shoal_status shoal_dgesv_batched(shoal_handle handle, int n, int nrhs, double *const A[], int64_t lda,
-                                 int *ipiv, double *const B[], int64_t ldb, int *info, int64_t batch);
-shoal_status shoal_sgesv_strided_batched(shoal_handle handle, int n, int nrhs, float *A, int64_t lda,
-                                         int64_t strideA, int *ipiv, int64_t strideP,
-                                         float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
-shoal_status shoal_dgesv_strided_batched(shoal_handle handle, int n, int nrhs, double *A, int64_t lda,
-                                         int64_t strideA, int *ipiv, int64_t strideP,
-                                         double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
-
-/* Out-of-place inverse from the LU factors and pivots of getrf: C_i = inv(A_i), A_i unchanged
- * (as cublas?getriBatched). info_i = i > 0 when U(i,i) is exactly zero; C_i is then all NaN. */
-shoal_status shoal_sgetri_batched(shoal_handle handle, int n, const float *const A[], int64_t lda,
-                                  const int *ipiv, float *const C[], int64_t ldc, int *info,
-                                  int64_t batch);
-shoal_status shoal_dgetri_batched(shoal_handle handle, int n, const double *const A[], int64_t lda,
-                                  const int *ipiv, double *const C[], int64_t ldc, int *info,
-                                  int64_t batch);
-shoal_status shoal_sgetri_strided_batched(shoal_handle handle, int n, const float *A, int64_t lda,
-                                          int64_t strideA, const int *ipiv, int64_t strideP,
-                                          float *C, int64_t ldc, int64_t strideC, int *info,
-                                          int64_t batch);
-shoal_status shoal_dgetri_strided_batched(shoal_handle handle, int n, const double *A, int64_t lda,
-                                          int64_t strideA, const int *ipiv, int64_t strideP,
-                                          double *C, int64_t ldc, int64_t strideC, int *info,
-                                          int64_t batch);
-
-/* Fused factor-and-invert of the original matrices in one kernel (LU on [A | I]):
- * C_i = inv(A_i), A_i unchanged (as cublas?matinvBatched). info as getrf; where info_i > 0,
- * C_i is all NaN. */
-shoal_status shoal_sgetri_fused_batched(shoal_handle handle, int n, const float *const A[], int64_t lda,
-                                        float *const C[], int64_t ldc, int *info, int64_t batch);
-shoal_status shoal_dgetri_fused_batched(shoal_handle handle, int n, const double *const A[], int64_t lda,
-                                        double *const C[], int64_t ldc, int *info, int64_t batch);
-shoal_status shoal_sgetri_fused_strided_batched(shoal_handle handle, int n, const float *A, int64_t lda,
-                                                int64_t strideA, float *C, int64_t ldc, int64_t strideC,
-                                                int *info, int64_t batch);
-shoal_status shoal_dgetri_fused_strided_batched(shoal_handle handle, int n, const double *A, int64_t lda,
-                                                int64_t strideA, double *C, int64_t ldc, int64_t strideC,
-                                                int *info, int64_t batch);
-
-/* Cholesky A_i = L L^T (uplo LOWER) or U^T U (UPPER), in place in that triangle; the other
- * triangle is not referenced. Where info_i = j > 0, columns (rows for UPPER) 1..j-1 hold the
- * factor, the diagonal entry j holds the non-positive pivot, and the rest of the triangle
- * holds intermediate values. */
-shoal_status shoal_spotrf_batched(shoal_handle handle, shoal_fill_mode uplo, int n, float *const A[],
-                                  int64_t lda, int *info, int64_t batch);
-shoal_status shoal_dpotrf_batched(shoal_handle handle, shoal_fill_mode uplo, int n, double *const A[],
-                                  int64_t lda, int *info, int64_t batch);
-shoal_status shoal_spotrf_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, float *A,
-                                          int64_t lda, int64_t strideA, int *info, int64_t batch);
-shoal_status shoal_dpotrf_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, double *A,
-                                          int64_t lda, int64_t strideA, int *info, int64_t batch);
-
-/* A_i X_i = B_i with the Cholesky factor of potrf (uplo as it was factored); B_i <- X_i. */
-shoal_status shoal_spotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs,
-                                  const float *const A[], int64_t lda, float *const B[], int64_t ldb,
-                                  int64_t batch);
-shoal_status shoal_dpotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs,
-                                  const double *const A[], int64_t lda, double *const B[], int64_t ldb,
-                                  int64_t batch);
-shoal_status shoal_spotrs_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs,
-                                          const float *A, int64_t lda, int64_t strideA,
-                                          float *B, int64_t ldb, int64_t strideB, int64_t batch);
-shoal_status shoal_dpotrs_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs,
-                                          const double *A, int64_t lda, int64_t strideA,
-                                          double *B, int64_t ldb, int64_t strideB, int64_t batch);
-
-/* Cholesky factor and solve in one kernel; A_i <- factor, B_i <- X_i. Where info_i > 0, A_i
- * is as potrf leaves it and B_i is unchanged. */
-shoal_status shoal_sposv_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs,
-                                 float *const A[], int64_t lda, float *const B[], int64_t ldb,
-                                 int *info, int64_t batch);
-shoal_status shoal_dposv_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs,
-                                 double *const A[], int64_t lda, double *const B[], int64_t ldb,
-                                 int *info, int64_t batch);
-shoal_status shoal_sposv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs,
-                                         float *A, int64_t lda, int64_t strideA,
-                                         float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
-shoal_status shoal_dposv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs,
-                                         double *A, int64_t lda, int64_t strideA,
-                                         double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
-
-/* Householder QR, m x n (m >= n and m < n), LAPACK output: R on and above the diagonal, the
- * vectors v_j below it (v_j(j) = 1 implied), tau_i[j] its scalar factor, min(m, n) of them.
- * The pointer-array call takes one tau pointer per matrix (as cublas?geqrfBatched). */
-shoal_status shoal_sgeqrf_batched(shoal_handle handle, int m, int n, float *const A[], int64_t lda,
-                                  float *const tau[], int64_t batch);
-shoal_status shoal_dgeqrf_batched(shoal_handle handle, int m, int n, double *const A[], int64_t lda,
-                                  double *const tau[], int64_t batch);
-shoal_status shoal_sgeqrf_strided_batched(shoal_handle handle, int m, int n, float *A, int64_t lda,
-                                          int64_t strideA, float *tau, int64_t strideTau, int64_t batch);
-shoal_status shoal_dgeqrf_strided_batched(shoal_handle handle, int m, int n, double *A, int64_t lda,
-                                          int64_t strideA, double *tau, int64_t strideTau, int64_t batch);
+/* The factorizations' prototypes, shoal_<p>{getrf, getrs, gesv, getri, getri_fused, potrf, potrs,
+ * posv, geqrf}_batched and _strided_batched, with their doc comments, are generated from
+ * spec/routines/<r>.toml into shoal_routines.h (included at the end of this file). */
 
 /* The kernel a factorization call would run ("cublas"/"cusolver" where routed to the vendor);
  * routine is one of "getrf", "getrs", "gesv", "getri", "getri_fused", "potrf", "potrs", "posv",

@@ -7,6 +7,167 @@
 extern "C" {
 #endif
 
+/* geqrf: Householder QR, m x n (m >= n and m < n), LAPACK output: R on and above the diagonal, the vectors v_j below it (v_j(j) = 1 implied), tau_i[j] its scalar factor, min(m, n) of them.
+ * The pointer-array call takes one tau pointer per matrix (as cublas?geqrfBatched).
+ * A is m x n (inout), lda >= max(1, m).
+ * tau: (min(m, n)) elements per problem (out): tau[i] (_batched) or tau + i * strideTau (strided).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);
+ * an input's must not be negative.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where m > 0 and n > 0 and batch > 0, a
+ * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
+ * NOT_INITIALIZED; then no work (m == 0 or n == 0, or batch == 0) -> SUCCESS at once;
+ * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+shoal_status shoal_sgeqrf_batched(shoal_handle handle, int m, int n, float *const A[], int64_t lda, float *const tau[], int64_t batch);
+shoal_status shoal_sgeqrf_strided_batched(shoal_handle handle, int m, int n, float *A, int64_t lda, int64_t strideA, float *tau, int64_t strideTau, int64_t batch);
+shoal_status shoal_dgeqrf_batched(shoal_handle handle, int m, int n, double *const A[], int64_t lda, double *const tau[], int64_t batch);
+shoal_status shoal_dgeqrf_strided_batched(shoal_handle handle, int m, int n, double *A, int64_t lda, int64_t strideA, double *tau, int64_t strideTau, int64_t batch);
+
+/* gesv: A_i X_i = B_i in one kernel: A_i is overwritten by its LU factors (as getrf), B_i by X_i.
+ * Where info_i > 0, B_i is left unchanged (as LAPACK's gesv). With nrhs == 0 the call
+ * is getrf's (LAPACK still factors A) and B is not referenced.
+ * A is n x n (inout), lda >= max(1, n).
+ * ipiv: n 1-based pivots per problem (out), a device array: problem i's at ipiv + i * n (_batched) or + i * strideP (strided).
+ * B is n x nrhs (inout, referenced only where nrhs > 0), ldb >= max(1, n).
+ * info: one int per problem (out), a device array: info[i].
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);
+ * an input's must not be negative.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where n > 0 and batch > 0, a
+ * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
+ * NOT_INITIALIZED; then no work (n == 0, or batch == 0) -> SUCCESS at once;
+ * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. Where nrhs == 0, the call is getrf's. */
+shoal_status shoal_sgesv_batched(shoal_handle handle, int n, int nrhs, float *const A[], int64_t lda, int *ipiv, float *const B[], int64_t ldb, int *info, int64_t batch);
+shoal_status shoal_sgesv_strided_batched(shoal_handle handle, int n, int nrhs, float *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
+shoal_status shoal_dgesv_batched(shoal_handle handle, int n, int nrhs, double *const A[], int64_t lda, int *ipiv, double *const B[], int64_t ldb, int *info, int64_t batch);
+shoal_status shoal_dgesv_strided_batched(shoal_handle handle, int n, int nrhs, double *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
+
+/* getrf: LU with partial pivoting, A_i = P_i L_i U_i, m x n (m != n allowed), in place.
+ * A is m x n (inout), lda >= max(1, m).
+ * ipiv: (min(m, n)) 1-based pivots per problem (out), a device array: problem i's at ipiv + i * (min(m, n)) (_batched) or + i * strideP (strided).
+ * info: one int per problem (out), a device array: info[i].
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);
+ * an input's must not be negative.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where m > 0 and n > 0 and batch > 0, a
+ * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
+ * NOT_INITIALIZED; then no work (m == 0 or n == 0, or batch == 0) -> SUCCESS at once;
+ * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+shoal_status shoal_sgetrf_batched(shoal_handle handle, int m, int n, float *const A[], int64_t lda, int *ipiv, int *info, int64_t batch);
+shoal_status shoal_sgetrf_strided_batched(shoal_handle handle, int m, int n, float *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, int64_t batch);
+shoal_status shoal_dgetrf_batched(shoal_handle handle, int m, int n, double *const A[], int64_t lda, int *ipiv, int *info, int64_t batch);
+shoal_status shoal_dgetrf_strided_batched(shoal_handle handle, int m, int n, double *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, int64_t batch);
+
+/* getri: Out-of-place inverse from the LU factors and pivots of getrf: C_i = inv(A_i), A_i unchanged (as cublas?getriBatched).
+ * info_i = i > 0 when U(i,i) is exactly zero; C_i is then all NaN.
+ * A is n x n (in), lda >= max(1, n).
+ * ipiv: n 1-based pivots per problem (in), a device array: problem i's at ipiv + i * n (_batched) or + i * strideP (strided).
+ * C is n x n (out), ldc >= max(1, n).
+ * info: one int per problem (out), a device array: info[i].
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);
+ * an input's must not be negative.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where n > 0 and batch > 0, a
+ * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
+ * NOT_INITIALIZED; then no work (n == 0, or batch == 0) -> SUCCESS at once;
+ * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+shoal_status shoal_sgetri_batched(shoal_handle handle, int n, const float *const A[], int64_t lda, const int *ipiv, float *const C[], int64_t ldc, int *info, int64_t batch);
+shoal_status shoal_sgetri_strided_batched(shoal_handle handle, int n, const float *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, float *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
+shoal_status shoal_dgetri_batched(shoal_handle handle, int n, const double *const A[], int64_t lda, const int *ipiv, double *const C[], int64_t ldc, int *info, int64_t batch);
+shoal_status shoal_dgetri_strided_batched(shoal_handle handle, int n, const double *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, double *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
+
+/* getri_fused: Fused factor-and-invert of the original matrices in one kernel (LU on [A | I]): C_i = inv(A_i), A_i unchanged (as cublas?matinvBatched).
+ * info as getrf; where info_i > 0, C_i is all NaN.
+ * A is n x n (in), lda >= max(1, n).
+ * C is n x n (out), ldc >= max(1, n).
+ * info: one int per problem (out), a device array: info[i].
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);
+ * an input's must not be negative.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where n > 0 and batch > 0, a
+ * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
+ * NOT_INITIALIZED; then no work (n == 0, or batch == 0) -> SUCCESS at once;
+ * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+shoal_status shoal_sgetri_fused_batched(shoal_handle handle, int n, const float *const A[], int64_t lda, float *const C[], int64_t ldc, int *info, int64_t batch);
+shoal_status shoal_sgetri_fused_strided_batched(shoal_handle handle, int n, const float *A, int64_t lda, int64_t strideA, float *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
+shoal_status shoal_dgetri_fused_batched(shoal_handle handle, int n, const double *const A[], int64_t lda, double *const C[], int64_t ldc, int *info, int64_t batch);
+shoal_status shoal_dgetri_fused_strided_batched(shoal_handle handle, int n, const double *A, int64_t lda, int64_t strideA, double *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
+
+/* getrs: op(A_i) X_i = B_i with the LU factors and pivots of getrf; B_i (n x nrhs) is overwritten by X_i. trans selects op(A) = A or A^T.
+ * A is n x n (in), lda >= max(1, n).
+ * ipiv: n 1-based pivots per problem (in), a device array: problem i's at ipiv + i * n (_batched) or + i * strideP (strided).
+ * B is n x nrhs (inout), ldb >= max(1, n).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);
+ * an input's must not be negative.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where n > 0 and nrhs > 0 and batch > 0, a
+ * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
+ * NOT_INITIALIZED; then no work (n == 0 or nrhs == 0, or batch == 0) -> SUCCESS at once;
+ * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+shoal_status shoal_sgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const float *const A[], int64_t lda, const int *ipiv, float *const B[], int64_t ldb, int64_t batch);
+shoal_status shoal_sgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const float *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, float *B, int64_t ldb, int64_t strideB, int64_t batch);
+shoal_status shoal_dgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const double *const A[], int64_t lda, const int *ipiv, double *const B[], int64_t ldb, int64_t batch);
+shoal_status shoal_dgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const double *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, double *B, int64_t ldb, int64_t strideB, int64_t batch);
+
+/* posv: Cholesky factor and solve in one kernel; A_i <- factor, B_i <- X_i.
+ * Where info_i > 0, A_i is as potrf leaves it and B_i is unchanged. With nrhs == 0
+ * the call is potrf's and B is not referenced.
+ * A is n x n (inout), lda >= max(1, n).
+ * B is n x nrhs (inout, referenced only where nrhs > 0), ldb >= max(1, n).
+ * info: one int per problem (out), a device array: info[i].
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);
+ * an input's must not be negative.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where n > 0 and batch > 0, a
+ * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
+ * NOT_INITIALIZED; then no work (n == 0, or batch == 0) -> SUCCESS at once;
+ * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. Where nrhs == 0, the call is potrf's. */
+shoal_status shoal_sposv_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, float *const A[], int64_t lda, float *const B[], int64_t ldb, int *info, int64_t batch);
+shoal_status shoal_sposv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, float *A, int64_t lda, int64_t strideA, float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
+shoal_status shoal_dposv_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, double *const A[], int64_t lda, double *const B[], int64_t ldb, int *info, int64_t batch);
+shoal_status shoal_dposv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, double *A, int64_t lda, int64_t strideA, double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
+
+/* potrf: Cholesky A_i = L L^T (uplo LOWER) or U^T U (UPPER), in place in that triangle; the other triangle is not referenced.
+ * Where info_i = j > 0, columns (rows for UPPER) 1..j-1 hold the factor, the diagonal
+ * entry j holds the non-positive pivot, and the rest of the triangle holds intermediate values.
+ * A is n x n (inout), lda >= max(1, n).
+ * info: one int per problem (out), a device array: info[i].
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);
+ * an input's must not be negative.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where n > 0 and batch > 0, a
+ * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
+ * NOT_INITIALIZED; then no work (n == 0, or batch == 0) -> SUCCESS at once;
+ * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+shoal_status shoal_spotrf_batched(shoal_handle handle, shoal_fill_mode uplo, int n, float *const A[], int64_t lda, int *info, int64_t batch);
+shoal_status shoal_spotrf_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, float *A, int64_t lda, int64_t strideA, int *info, int64_t batch);
+shoal_status shoal_dpotrf_batched(shoal_handle handle, shoal_fill_mode uplo, int n, double *const A[], int64_t lda, int *info, int64_t batch);
+shoal_status shoal_dpotrf_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, double *A, int64_t lda, int64_t strideA, int *info, int64_t batch);
+
+/* potrs: A_i X_i = B_i with the Cholesky factor of potrf (uplo as it was factored); B_i <- X_i.
+ * A is n x n (in), lda >= max(1, n).
+ * B is n x nrhs (inout, referenced only where nrhs > 0), ldb >= max(1, n).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);
+ * an input's must not be negative.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where n > 0 and batch > 0, a
+ * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
+ * NOT_INITIALIZED; then no work (n == 0 or nrhs == 0, or batch == 0) -> SUCCESS at once;
+ * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+shoal_status shoal_spotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const float *const A[], int64_t lda, float *const B[], int64_t ldb, int64_t batch);
+shoal_status shoal_spotrs_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const float *A, int64_t lda, int64_t strideA, float *B, int64_t ldb, int64_t strideB, int64_t batch);
+shoal_status shoal_dpotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const double *const A[], int64_t lda, double *const B[], int64_t ldb, int64_t batch);
+shoal_status shoal_dpotrs_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const double *A, int64_t lda, int64_t strideA, double *B, int64_t ldb, int64_t strideB, int64_t batch);
+
 /* syrk: Symmetric rank-k update of one triangle: C = alpha op(A) op(A)^T + beta C, op(A) n x k.
  * Only the uplo triangle of C is read and written. With beta == 0, C is not read (NaN in C
  * does not propagate); with alpha == 0 or k == 0, C = beta C and A is not read.

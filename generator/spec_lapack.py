@@ -1,0 +1,211 @@
+"""Specs on the factorization ABI: `abi = "lapack"` in `spec/routines/<r>.toml`.
+
+The factorizations (getrf, getrs, gesv, getri, getri_fused, potrf, potrs, posv, geqrf) take
+LAPACK/cuBLAS arguments that the spec ABI (generator/spec.py) cannot spell: pivot vectors with a
+length and a stride of their own, a per-problem `info`, element vectors such as `tau`, operands
+read in one routine and written in another, and calls that another routine serves (gesv with
+nrhs == 0 is getrf). Their kernels take `shoal_lapack_params` (runtime/lapack_abi.h) and keep
+the registry, tables and dispatch of runtime/lapack_routines.c. From such a spec the generator
+emits the prototypes with their doc comments, the entry points (checks in the documented order,
+then the packing into `shoal_lapack_params` and `shoal_lapack_run`) and one argument test per
+rule (generator/emit_lapack.py).
+
+Operand kinds:
+- `matrix`: rows x cols elements, `ld<name>` >= max(1, rows); pointer array or pointer + stride;
+  `slot` A or B of shoal_lapack_params (default: its name).
+- `pivots`: `length` ints per problem, a plain device array in both forms: the pointer-array
+  call packs them `length` apart (cuBLAS layout), the strided call takes `stride`.
+- `vector`: `length` elements per problem: one pointer per problem, or pointer + `stride`.
+- `info`: one int per problem, written, a plain device array.
+A written operand's stride must keep problems apart when batch > 1 (>= ld * cols, or length);
+an input's must not be negative. `needed` (an expression) narrows when an operand must be
+non-NULL beyond the routine's `work`; `stride_when` narrows when its stride is checked."""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .expr import Expr, compile_expr
+from .spec import ACCESS, OPTION_TYPES, Option, SpecError, c_expr
+
+KINDS = ("matrix", "pivots", "vector", "info")
+# the dimensions a factorization may take, and the fields of shoal_lapack_params they fill
+DIM_NAMES = ("m", "n", "nrhs")
+SHAPE_FIELDS = ("m", "n", "nrhs")
+MATRIX_SLOTS = ("A", "B")
+
+
+@dataclass(frozen=True)
+class LapackOperand:
+    name: str
+    kind: str
+    access: str
+    rows: Expr | None = None       # matrix
+    cols: Expr | None = None
+    length: Expr | None = None     # pivots, vector
+    stride_name: str = ""
+    slot: str = ""                 # the shoal_lapack_params field(s) it fills
+    needed: Expr | None = None
+    stride_when: Expr | None = None
+
+    @property
+    def ld(self) -> str:
+        return f"ld{self.name.lower()}"
+
+    @property
+    def stride(self) -> str:
+        return self.stride_name
+
+    @property
+    def has_stride(self) -> bool:
+        return self.kind != "info"
+
+
+@dataclass(frozen=True)
+class Route:
+    when: Expr
+    routine: str
+
+
+@dataclass(frozen=True)
+class LapackSpec:
+    path: Path
+    name: str
+    summary: str
+    notes: str
+    options: tuple[Option, ...]
+    dims: tuple[str, ...]
+    shape: tuple[tuple[str, Expr], ...]    # shoal_lapack_params m, n, nrhs
+    work: Expr
+    operands: tuple[LapackOperand, ...]
+    variant: str | None                    # the option whose value is the variant; None: 0
+    routes: tuple[Route, ...]
+
+    def expressions(self) -> list[Expr]:
+        out = [e for _, e in self.shape] + [self.work] + [r.when for r in self.routes]
+        for o in self.operands:
+            out += [e for e in (o.rows, o.cols, o.length, o.needed, o.stride_when) if e is not None]
+        return out
+
+
+def abi_of(path: str | Path) -> str:
+    """A spec file's ABI: "spec" (generator/spec.py) unless it says `abi = "lapack"`."""
+    try:
+        t = tomllib.loads(Path(path).read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{path}: {e}") from None
+    abi = t.get("abi", "spec")
+    if abi not in ("spec", "lapack"):
+        raise SpecError(f"{path}: abi must be 'spec' or 'lapack'")
+    return str(abi)
+
+
+def _str(t: dict, key: str, where: str, default: str | None = None) -> str:
+    if key not in t:
+        if default is None:
+            raise SpecError(f"{where}: missing {key!r}")
+        return default
+    if not isinstance(t[key], str):
+        raise SpecError(f"{where}: {key!r} must be a string")
+    return t[key]
+
+
+def _operand(o: dict, where: str, names: set[str]) -> LapackOperand:
+    name = _str(o, "name", where)
+    kind = _str(o, "kind", where)
+    if kind not in KINDS:
+        raise SpecError(f"{where}: kind must be one of {KINDS}")
+    unknown = set(o) - {"name", "kind", "access", "rows", "cols", "length", "stride", "slot", "needed",
+                        "stride_when"}
+    if unknown:
+        raise SpecError(f"{where}: unknown keys {sorted(unknown)}")
+
+    def ex(key: str) -> Expr | None:
+        return compile_expr(_str(o, key, where), names, f"{where} {key}") if key in o else None
+
+    if kind == "info":
+        if set(o) - {"name", "kind", "access"} or o.get("access", "out") != "out":
+            raise SpecError(f"{where}: info is one written int per problem; it takes no other keys")
+        return LapackOperand(name, kind, "out", slot="info")
+    access = _str(o, "access", where)
+    if access not in ACCESS:
+        raise SpecError(f"{where}: access must be one of {ACCESS}")
+    if kind == "matrix":
+        if "length" in o:
+            raise SpecError(f"{where}: a matrix has rows and cols, not a length")
+        slot = _str(o, "slot", where, name)
+        if slot not in MATRIX_SLOTS:
+            raise SpecError(f"{where}: a matrix fills slot A or B of shoal_lapack_params")
+        return LapackOperand(name, kind, access, rows=ex("rows") or _missing(where, "rows"),
+                             cols=ex("cols") or _missing(where, "cols"),
+                             stride_name=_str(o, "stride", where, f"stride{name}"), slot=slot,
+                             needed=ex("needed"), stride_when=ex("stride_when"))
+    if "rows" in o or "cols" in o or "slot" in o:
+        raise SpecError(f"{where}: a {kind} has a length (and fills the {'ipiv' if kind == 'pivots' else 'tau'} slot)")
+    return LapackOperand(name, kind, access, length=ex("length") or _missing(where, "length"),
+                         stride_name=_str(o, "stride", where), slot="ipiv" if kind == "pivots" else "tau",
+                         needed=ex("needed"), stride_when=ex("stride_when"))
+
+
+def _missing(where: str, key: str) -> Expr:
+    raise SpecError(f"{where}: missing {key!r}")
+
+
+def load(path: str | Path) -> LapackSpec:
+    path = Path(path)
+    where = str(path)
+    try:
+        t = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{where}: {e}") from None
+    if t.get("abi") != "lapack":
+        raise SpecError(f"{where}: not a factorization-ABI spec (abi = \"lapack\")")
+    name = _str(t, "name", where)
+    if name != path.stem:
+        raise SpecError(f"{where}: declares routine {name!r}")
+    options = []
+    for o in t.get("options", []):
+        if o.get("type") not in OPTION_TYPES:
+            raise SpecError(f"{where}: option {o.get('name')!r}: type must be one of {list(OPTION_TYPES)}")
+        options.append(Option(str(o["name"]), OPTION_TYPES[o["type"]]))
+    dims = tuple(t.get("dims", []))
+    if not dims or any(d not in DIM_NAMES for d in dims):
+        raise SpecError(f"{where}: dims must be a non-empty subset of {DIM_NAMES}")
+    names = set(dims) | {o.name for o in options}
+    shape_t = t.get("shape", {})
+    if set(shape_t) != set(SHAPE_FIELDS):
+        raise SpecError(f"{where}: shape must give {SHAPE_FIELDS}")
+    shape = tuple((f, compile_expr(str(shape_t[f]), names, f"{where} shape {f}")) for f in SHAPE_FIELDS)
+    operands = tuple(_operand(o, f"{where} operands[{i}]", names) for i, o in enumerate(t.get("operands", [])))
+    if not operands or operands[0].kind != "matrix":
+        raise SpecError(f"{where}: the first operand is the matrix A")
+    slots = [o.slot for o in operands]
+    if len(set(slots)) != len(slots):
+        raise SpecError(f"{where}: two operands fill one slot of shoal_lapack_params")
+    if len({o.name for o in operands}) != len(operands):
+        raise SpecError(f"{where}: operand names repeat")
+    variant = t.get("variant")
+    if variant is not None and variant not in {o.name for o in options}:
+        raise SpecError(f"{where}: variant must name an option")
+    routes = tuple(Route(compile_expr(_str(r, "when", where), names, f"{where} routes"), _str(r, "routine", where))
+                   for r in t.get("routes", []))
+    unknown = set(t) - {"name", "abi", "summary", "notes", "options", "dims", "shape", "work", "operands",
+                        "variant", "routes"}
+    if unknown:
+        raise SpecError(f"{where}: unknown keys {sorted(unknown)}")
+    spec = LapackSpec(path=path, name=name, summary=_str(t, "summary", where), notes=str(t.get("notes", "")).strip(),
+                      options=tuple(options), dims=dims, shape=shape,
+                      work=compile_expr(_str(t, "work", where), names, f"{where} work"),
+                      operands=operands, variant=variant, routes=routes)
+    for e in spec.expressions():
+        c_expr(e)  # every expression must have a C spelling
+    return spec
+
+
+def discover(spec_dir: str | Path) -> list[LapackSpec]:
+    """Every factorization-ABI spec, sorted by routine name."""
+    return [load(p) for p in sorted(Path(spec_dir).glob("*.toml")) if abi_of(p) == "lapack"]
+
+
+__all__ = ["LapackSpec", "LapackOperand", "Route", "abi_of", "load", "discover", "KINDS"]

@@ -1,0 +1,17 @@
+/* The one way into the factorizations' dispatch (runtime/lapack_api.c), taken by their entry
+ * points, which the generator emits from spec/routines/<r>.toml (abi = "lapack") into
+ * generated/lapack_entry.c after checking the arguments and packing them. */
+#ifndef SHOAL_LAPACK_RUN_H
+#define SHOAL_LAPACK_RUN_H
+
+#include "shoal.h"
+#include "lapack_abi.h"
+#include "lapack_routines.h"
+
+/* Runs routine (enum shoal_lapack_routine) in precision prec ('s', 'd') and variant (the index
+ * of the option's letter, 0 without one) on p, whose arguments are valid: a NULL handle ->
+ * NOT_INITIALIZED; no work -> SUCCESS; a matrix above SHOAL_LAPACK_MAX_N -> NOT_SUPPORTED;
+ * else the dispatched kernel or vendor call. */
+shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int variant, shoal_lapack_params *p);
+
+#endif

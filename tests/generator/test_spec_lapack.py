@@ -1,0 +1,157 @@
+"""Factorization-ABI specs (generator/spec_lapack.py, emit_lapack.py): loading and refusing bad
+files, their C expressions against Python, their agreement with the search spaces and the
+runtime's routine ids, one argument test per rule, and the generated argument tests run on the
+CPU against the generated entry points (a stub dispatch that, as the real one, answers a NULL
+handle with NOT_INITIALIZED)."""
+from __future__ import annotations
+
+import itertools
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from generator import emit_lapack, emit_spec
+from generator.project import REPO_ROOT
+from generator.search_space import discover
+from generator.spec import SpecError, c_expr
+from generator.spec import load as load_spec_abi
+from generator.spec_lapack import abi_of, load
+
+SPEC_DIR = REPO_ROOT / "spec" / "routines"
+SPECS = sorted(p for p in SPEC_DIR.glob("*.toml") if abi_of(p) == "lapack")
+FACTORIZATIONS = ["geqrf", "gesv", "getrf", "getri", "getri_fused", "getrs", "posv", "potrf", "potrs"]
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+
+
+def _routines() -> list[emit_lapack.LapackRoutine]:
+    return emit_spec.lapack_routines_from(discover(REPO_ROOT / "search_space"), SPEC_DIR)
+
+
+def test_the_factorizations_are_declared() -> None:
+    assert [p.stem for p in SPECS] == FACTORIZATIONS
+    assert [r.name for r in _routines()] == FACTORIZATIONS
+
+
+@pytest.mark.parametrize("path", SPECS, ids=[p.stem for p in SPECS])
+def test_spec_agrees_with_its_search_space_and_the_runtime(path: Path) -> None:
+    """Variants from the option's letters (as the tables are split), precisions from the search
+    space, the routine id and its routes in runtime/lapack_routines.h's enum."""
+    spec = load(path)
+    space = next(s for s in discover(REPO_ROOT / "search_space") if s.routine.name == spec.name)
+    letters = tuple(next(o for o in spec.options if o.name == spec.variant).type.letters) if spec.variant else ("n",)
+    assert tuple(space.routine.variants) == letters
+    enum = (REPO_ROOT / "runtime" / "lapack_routines.h").read_text()
+    for name in [spec.name] + [r.routine for r in spec.routes]:
+        assert re.search(rf"\b{emit_lapack.routine_id(name)}\b", enum), name
+    with pytest.raises(SpecError, match="factorization-ABI"):
+        load_spec_abi(path)
+
+
+@needs_gcc
+@pytest.mark.parametrize("path", SPECS, ids=[p.stem for p in SPECS])
+def test_c_expressions_agree_with_python(path: Path, tmp_path: Path) -> None:
+    spec = load(path)
+    exprs = spec.expressions()
+    lines = ["#include <stdio.h>", "#define SHOAL_MAX(a, b) ((a) > (b) ? (a) : (b))",
+             "#define SHOAL_MIN(a, b) ((a) < (b) ? (a) : (b))",
+             "#define SHOAL_CEIL_DIV(a, b) (((a) + (b) - 1) / (b))", "int main(void) {"]
+    want = []
+    for dims in itertools.product((0, 1, 3, 32, 33), repeat=len(spec.dims)):
+        for opts in itertools.product((0, 1), repeat=len(spec.options)):
+            env = dict(zip(spec.dims, dims)) | {o.name: v for o, v in zip(spec.options, opts)}
+            lines.append("{")
+            lines += [f"const long long {k} = {v}; (void){k};" for k, v in env.items()]
+            for e in exprs:
+                lines.append(f'printf("%lld\\n", (long long)({c_expr(e)}));')
+                want.append(int(e(env)))
+            lines.append("}")
+    lines += ["return 0;", "}"]
+    (tmp_path / "x.c").write_text("\n".join(lines))
+    subprocess.run(["gcc", "-O0", "-o", str(tmp_path / "x"), str(tmp_path / "x.c")], check=True)
+    got = [int(x) for x in subprocess.run([str(tmp_path / "x")], capture_output=True, text=True,
+                                          check=True).stdout.split()]
+    assert got == want
+
+
+def test_every_argument_rule_has_a_test() -> None:
+    """Per precision and form: the valid call, options twice, dims, batch, matrix leading
+    dimensions twice, NULL operands, (strided) negative strides and overlapping written ones,
+    the no-work call, and an operand needed only sometimes given NULL where it is not."""
+    for r in _routines():
+        s = r.spec
+        text = emit_lapack.test_args_c([r])
+        mats = [o for o in s.operands if o.kind == "matrix"]
+        strided = [o for o in s.operands if o.has_stride]
+        base = 1 + 2 * len(s.options) + len(s.dims) + 1 + 2 * len(mats) + len(s.operands) + 1
+        base += sum(o.needed is not None for o in s.operands)
+        per_form = {"batched": base, "strided_batched": base + len(strided) + sum(o.access != "in" for o in strided)}
+        assert text.count("expect(") - 1 == len(r.precisions) * sum(per_form.values()), r.name
+
+
+@needs_gcc
+def test_generated_argument_tests_pass_on_the_cpu(tmp_path: Path) -> None:
+    routines = _routines()
+    (tmp_path / "entry.c").write_text(emit_lapack.api_c(routines))
+    (tmp_path / "args.c").write_text(emit_lapack.test_args_c(routines))
+    (tmp_path / "stub.c").write_text(
+        '#include "lapack_run.h"\n'
+        "shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int variant,\n"
+        "                              shoal_lapack_params *p)\n"
+        "{\n    (void)routine; (void)prec; (void)variant; (void)p;\n"
+        "    return handle ? SHOAL_STATUS_SUCCESS : SHOAL_STATUS_NOT_INITIALIZED;\n}\n")
+    exe = tmp_path / "args"
+    subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{REPO_ROOT / 'include'}",
+                    f"-I{REPO_ROOT / 'runtime'}", *(str(tmp_path / f) for f in ("args.c", "entry.c", "stub.c")),
+                    "-o", str(exe)], check=True)
+    for r in routines:
+        out = subprocess.run([str(exe), r.name], capture_output=True, text=True, timeout=60).stdout
+        last = out.strip().splitlines()[-1]
+        assert last.endswith(" 0 failed") and not last.startswith("0 passed"), out
+
+
+GOOD = """name = "x"
+abi = "lapack"
+summary = "s"
+options = [{ name = "uplo", type = "uplo" }]
+dims = ["n", "nrhs"]
+shape = { m = "n", n = "n", nrhs = "nrhs" }
+work = "n > 0"
+operands = [
+  { name = "A", kind = "matrix", access = "inout", rows = "n", cols = "n" },
+  { name = "ipiv", kind = "pivots", access = "out", length = "n", stride = "strideP" },
+  { name = "B", kind = "matrix", access = "inout", rows = "n", cols = "nrhs", needed = "nrhs > 0" },
+  { name = "info", kind = "info" },
+]
+variant = "uplo"
+routes = [{ when = "nrhs == 0", routine = "y" }]
+"""
+
+
+def test_spec_rejects_bad_files(tmp_path: Path) -> None:
+    f = tmp_path / "x.toml"
+    f.write_text(GOOD)
+    spec = load(f)
+    assert [o.slot for o in spec.operands] == ["A", "ipiv", "B", "info"]
+    assert abi_of(f) == "lapack"
+    for old, new, match in [
+        ('kind = "pivots"', 'kind = "ints"', "kind must be one of"),
+        ('length = "n"', 'length = "q"', "unknown name 'q'"),
+        ('rows = "n", cols = "nrhs"', 'rows = "n", cols = "nrhs", slot = "A"', "two operands fill one slot"),
+        ('{ name = "info", kind = "info" }', '{ name = "info", kind = "info", access = "in" }', "info is one written"),
+        ('variant = "uplo"', 'variant = "trans"', "variant must name an option"),
+        ('shape = { m = "n", n = "n", nrhs = "nrhs" }', 'shape = { m = "n", n = "n" }', "shape must give"),
+        ('dims = ["n", "nrhs"]', 'dims = ["n", "k"]', "dims must be"),
+        ('abi = "lapack"', 'abi = "fortran"', "abi must be"),
+    ]:
+        assert old in GOOD
+        f.write_text(GOOD.replace(old, new))
+        with pytest.raises(Exception, match=match):
+            abi_of(f)
+            load(f)
+    # a route must name a factorization-ABI routine
+    f.write_text(GOOD)
+    with pytest.raises(ValueError, match="routes to 'y'"):
+        emit_lapack.api_c([emit_lapack.LapackRoutine(load(f), ("s",))])
