@@ -4,13 +4,14 @@
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc
 CC ?= gcc
-# GPU targets: compute capabilities without the dot (80 = sm_80, 90 = sm_90)
+# GPU targets: compute capabilities without the dot (80 = sm_80, 90 = sm_90). Machine code for
+# each, plus PTX for the newest, which the driver compiles for GPUs newer than every listed one.
 CUDA_ARCHS ?= 80 90
+CUDA_PTX_ARCH ?= $(lastword $(shell printf '%s\n' $(CUDA_ARCHS) | sort -n))
 # Every routine with a search space; `make tune ROUTINES="getrf potrf"` tunes a subset.
 ROUTINES ?= gemm getrf getrs gesv getri getri_fused potrf potrs posv geqrf gemv trsv gemv_vbatched gemm_vbatched
 PRECISIONS ?= s d
 PYTHON ?= python3
-PREFIX ?= $(abspath .)
 
 BUILD := build
 VENV := .venv
@@ -18,7 +19,8 @@ PY := $(VENV)/bin/python
 DB := tuned_db/shoal.sqlite
 DB_SQL := tuned_db/shoal.sql
 
-GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a))
+GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)) \
+           -gencode=arch=compute_$(CUDA_PTX_ARCH),code=compute_$(CUDA_PTX_ARCH)
 CFLAGS := -std=c11 -O2 -Wall -Wextra -fPIC -D_GNU_SOURCE -Iinclude -Iruntime -I$(CUDA_HOME)/include
 NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -Xcompiler -fPIC -Iinclude -Iruntime
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusolver -lcublas -lcudart -lstdc++ -lm
@@ -44,12 +46,13 @@ TUNER_OBJS := $(patsubst tuner/%.c,$(BUILD)/obj/tuner/%.o,$(wildcard tuner/*.c))
               $(patsubst %,$(BUILD)/obj/runtime/%.o,gemm_launch gemm_vendor lapack_launch lapack_vendor \
                 lapack_vendor_lu lapack_vendor_chol_qr blas2_launch blas2_vendor)
 TUNER := $(BUILD)/bin/shoal_tune
+include packaging/build.mk
 GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard search_space/*.toml)
 
 .PHONY: all deps venv tune test bench clean distclean show
 .DELETE_ON_ERROR:
 
-all: deps $(LIB_SHARED) $(LIB_STATIC) include/shoal.h shoal.pc $(TUNER)
+all: deps $(LIB_SHARED) $(LIB_STATIC) include/shoal.h package-files $(TUNER)
 
 deps:
 	@CC=$(CC) scripts/check_deps.sh $(CUDA_HOME)
@@ -74,17 +77,17 @@ $(GEN_CU) $(GEN_C): generated/sources.mk
 
 $(BUILD)/obj/runtime/%.o: runtime/%.c $(wildcard runtime/*.h) include/shoal.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call compile_step,cc,$(CC) $(CFLAGS) -c $< -o $@)
 $(BUILD)/obj/runtime/%.cu.o: runtime/%.cu $(wildcard runtime/*.h) include/shoal.h
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(call compile_step,nvcc,$(NVCC) $(NVCCFLAGS) -c $< -o $@)
 $(BUILD)/obj/generated/%.o: generated/%.cu runtime/kernel_abi.h runtime/lapack_abi.h runtime/blas2_abi.h \
                             runtime/kernel_util.cuh
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(call compile_step,nvcc,$(NVCC) $(NVCCFLAGS) -c $< -o $@)
 $(BUILD)/obj/generated/%.o: generated/%.c runtime/dispatch_table.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call compile_step,cc,$(CC) $(CFLAGS) -c $< -o $@)
 $(BUILD)/obj/tuner/%.o: tuner/%.c $(wildcard tuner/*.h) $(wildcard runtime/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -92,9 +95,6 @@ $(BUILD)/obj/tuner/device_util.o: tuner/device_util.cu tuner/device_util.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
-$(LIB_SHARED): $(RUNTIME_OBJS) $(GEN_OBJS)
-	@mkdir -p lib
-	$(CC) -shared -o $@ $^ $(CUDA_LIBS)
 $(LIB_STATIC): $(RUNTIME_OBJS) $(GEN_OBJS)
 	@mkdir -p lib
 	rm -f $@ && ar rcs $@ $^
@@ -102,10 +102,8 @@ $(TUNER): $(TUNER_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcusolver -lcublas -lcudart -lstdc++ -lpthread -lm
 
-shoal.pc: Makefile
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: shoal\nDescription: autotuned batched small-matrix linear algebra for NVIDIA GPUs\nVersion: 0.1.0\nCflags: -I$${includedir} -I%s/include\nLibs: -L$${libdir} -lshoal\nLibs.private: -L%s/lib64 -lcusolver -lcublas -lcudart -lstdc++ -lm\n' \
-	  '$(PREFIX)' '$(CUDA_HOME)' '$(CUDA_HOME)' > $@
-
+include packaging/library.mk
+include packaging/install.mk
 include tests/tests.mk
 include bench/bench.mk
 
