@@ -54,3 +54,8 @@ $(BENCH_OBJ_DIR)/bench_util.o: bench/bench_util.c bench/bench_util.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ibench -c $< -o $@
 include bench/blas2_bench.mk
+
+# docs/results.md from the committed CSVs (tests/test_results_doc.py fails when it is stale).
+.PHONY: results-doc
+results-doc:
+	$(PYTHON) bench/results_doc.py
