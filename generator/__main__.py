@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -212,6 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     except (SearchSpaceError, ExprError, FileNotFoundError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # `show ... | head` closed the pipe: stop quietly (stdout is pointed at /dev/null so that
+        # the interpreter's final flush does not raise again)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
