@@ -52,8 +52,10 @@ def staged(tmp_path_factory) -> Path:
     if not (ROOT / "lib" / "libshoal.so").exists() or not (ROOT / "lib" / "libshoal.a").exists():
         pytest.fail("lib/libshoal.so or lib/libshoal.a is missing: run `make` first", pytrace=False)
     dest = tmp_path_factory.mktemp("stage")
+    # a make of its own, not a job of the `make test` that may be running this test
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
     proc = subprocess.run(["make", "--no-print-directory", "install", f"PREFIX={PREFIX}", f"DESTDIR={dest}"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=1800)
+                          cwd=ROOT, capture_output=True, text=True, timeout=1800, env=env)
     if proc.returncode != 0:
         pytest.fail(f"make install failed:\n{proc.stdout}{proc.stderr}", pytrace=False)
     return dest / PREFIX.lstrip("/")
