@@ -131,10 +131,10 @@ def cmake_builds(staged, tmp_path_factory) -> Path:
     return build
 
 
-def run_example(exe: Path, staged: Path) -> None:
-    # the installed library carries no rpath: the loader is told where the staged prefix is
-    env = dict(os.environ, LD_LIBRARY_PATH=os.pathsep.join(filter(None, [str(staged / "lib"),
-                                                                         os.environ.get("LD_LIBRARY_PATH")])))
+def run_example(exe: Path) -> None:
+    # no LD_LIBRARY_PATH: the program must find libshoal through what its build gave it (the
+    # pkg-config rpath, CMake's build rpath)
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
     proc = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=600)
     out = proc.stdout + proc.stderr
     print(out)
@@ -151,21 +151,21 @@ def test_pkgconfig_build(pkgconfig_builds, example):
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
-def test_pkgconfig_run(pkgconfig_builds, staged, example):
+def test_pkgconfig_run(pkgconfig_builds, example):
     exe = pkgconfig_builds[example]
     if not isinstance(exe, Path):
         pytest.fail(f"{example} did not build (see test_pkgconfig_build)", pytrace=False)
-    run_example(exe, staged)
+    run_example(exe)
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
-def test_cmake_build_and_run(cmake_builds, staged, example):
+def test_cmake_build_and_run(cmake_builds, example):
     exe = cmake_builds / example
     assert exe.is_file()
-    run_example(exe, staged)
+    run_example(exe)
 
 
-def test_cmake_static_target_links(cmake_builds, staged):
+def test_cmake_static_target_links(cmake_builds):
     """shoal::shoal_static: the archive with its CUDA libraries is enough to link a program."""
     exe = cmake_builds / "gemm_batched_static"
     assert exe.is_file()
