@@ -3,7 +3,8 @@
 # Makefile after packaging/build.mk (LIB_OBJS) and CUDA_LIBS; defines LIB_REAL, the file that
 # LIB_SHARED (lib/libshoal.so, what -lshoal finds in the build tree) links to.
 
-PUBLIC_HEADERS := include/shoal.h
+# shoal.h and the headers it includes with quotes: what installs and what the library exports
+PUBLIC_HEADERS := $(shell $(PYTHON) packaging/version_script.py --headers include/shoal.h)
 SHOAL_VERSION := $(shell sed -n 's/^\#define SHOAL_VERSION_[A-Z]* *\([0-9][0-9]*\).*/\1/p' include/shoal.h | paste -sd. -)
 SHOAL_SOVERSION := $(firstword $(subst ., ,$(SHOAL_VERSION)))
 LIB_SONAME := libshoal.so.$(SHOAL_SOVERSION)

@@ -3,6 +3,8 @@
 
 usage: packaging/version_script.py HEADER... > libshoal.map   (a linker version script)
        packaging/version_script.py --list HEADER...           (the names, one a line)
+       packaging/version_script.py --headers HEADER...        (the headers and those they
+                                                                include with quotes: what installs)
 
 Everything else in the library (dispatch tables, launch helpers, kernels' host stubs) stays local,
 so an application cannot come to depend on it and the dynamic symbol table stays small.
@@ -19,9 +21,25 @@ _DECL = re.compile(r"\b(shoal_[A-Za-z0-9_]+)\s*\(")
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 
 
+_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def closure(headers: list[Path]) -> list[Path]:
+    """The headers and, transitively, those they include with quotes (beside them)."""
+    seen: list[Path] = []
+    todo = list(headers)
+    while todo:
+        h = todo.pop(0)
+        if h in seen:
+            continue
+        seen.append(h)
+        todo += [h.parent / inc for inc in _QUOTED_INCLUDE.findall(h.read_text())]
+    return seen
+
+
 def declared(headers: list[Path]) -> list[str]:
     names: set[str] = set()
-    for h in headers:
+    for h in closure(headers):
         text = _COMMENT.sub(" ", h.read_text())
         text = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
         names.update(_DECL.findall(text))
@@ -35,16 +53,19 @@ def version_script(names: list[str]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    listing = bool(argv) and argv[0] == "--list"
-    headers = [Path(a) for a in (argv[1:] if listing else argv)]
+    mode = argv[0] if argv and argv[0] in ("--list", "--headers") else ""
+    headers = [Path(a) for a in (argv[1:] if mode else argv)]
     if not headers:
         print(__doc__.strip(), file=sys.stderr)
         return 2
+    if mode == "--headers":
+        print(" ".join(str(h) for h in closure(headers)))
+        return 0
     names = declared(headers)
     if not names:
         print(f"no shoal_ functions declared in {' '.join(map(str, headers))}", file=sys.stderr)
         return 1
-    sys.stdout.write("".join(n + "\n" for n in names) if listing else version_script(names))
+    sys.stdout.write("".join(n + "\n" for n in names) if mode == "--list" else version_script(names))
     return 0
 
 

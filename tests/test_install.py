@@ -70,7 +70,11 @@ def test_installed_files(staged):
     for f in ("libshoal.a", "pkgconfig/shoal.pc", "cmake/shoal/shoalConfig.cmake",
               "cmake/shoal/shoalConfigVersion.cmake"):
         assert (lib / f).is_file(), f
-    assert (staged / "include" / "shoal.h").read_bytes() == (ROOT / "include" / "shoal.h").read_bytes()
+    headers = subprocess.run([sys.executable, str(ROOT / "packaging" / "version_script.py"), "--headers",
+                              "include/shoal.h"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    assert "include/shoal.h" in headers
+    for h in headers:   # shoal.h and every header it includes with quotes
+        assert (staged / h).read_bytes() == (ROOT / h).read_bytes(), h
     assert "BSD 3-Clause" in (staged / "share" / "doc" / "shoal" / "LICENSE").read_text()
     # nothing in the package files points back into the build tree
     for f in ("pkgconfig/shoal.pc", "cmake/shoal/shoalConfig.cmake"):
