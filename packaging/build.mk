@@ -1,8 +1,9 @@
 # How the library build runs: parallel by default and one progress line per compiled file.
 # Included by the top-level Makefile after RUNTIME_OBJS and GEN_OBJS are known.
 
-# One job per core unless the command line says otherwise (make -jN, make -j1).
-ifeq ($(filter -j% j%,$(MAKEFLAGS)),)
+# One job per core unless the command line says otherwise (make -jN, make -j1); not for a dry
+# run (make -n), whose printed order tools and tests read.
+ifeq ($(filter -j% j%,$(MAKEFLAGS))$(findstring n,$(firstword -$(MAKEFLAGS))),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
 endif
 

@@ -4,7 +4,7 @@
 # LIB_SHARED (lib/libshoal.so, what -lshoal finds in the build tree) links to.
 
 # shoal.h and the headers it includes with quotes: what installs and what the library exports
-PUBLIC_HEADERS := $(shell $(PYTHON) packaging/version_script.py --headers include/shoal.h)
+PUBLIC_HEADERS := $(or $(shell $(PYTHON) packaging/version_script.py --headers include/shoal.h 2>/dev/null),include/shoal.h)
 SHOAL_VERSION := $(shell sed -n 's/^\#define SHOAL_VERSION_[A-Z]* *\([0-9][0-9]*\).*/\1/p' include/shoal.h | paste -sd. -)
 SHOAL_SOVERSION := $(firstword $(subst ., ,$(SHOAL_VERSION)))
 LIB_SONAME := libshoal.so.$(SHOAL_SOVERSION)
