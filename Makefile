@@ -21,8 +21,11 @@ DB_SQL := tuned_db/shoal.sql
 
 GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)) \
            -gencode=arch=compute_$(CUDA_PTX_ARCH),code=compute_$(CUDA_PTX_ARCH)
+# Fatbins compressed for size (about 5x smaller kernels; decompressed once, when the driver loads
+# a module); empty where nvcc predates --compress-mode, or to turn it off.
+NVCC_COMPRESS ?= $(shell $(NVCC) --help 2>/dev/null | grep -q -e '--compress-mode' && echo --compress-mode=size)
 CFLAGS := -std=c11 -O2 -Wall -Wextra -fPIC -D_GNU_SOURCE -Iinclude -Iruntime -I$(CUDA_HOME)/include
-NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -Xcompiler -fPIC -Iinclude -Iruntime
+NVCCFLAGS := -O3 -std=c++17 $(GENCODE) $(NVCC_COMPRESS) -Xcompiler -fPIC -Iinclude -Iruntime
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusolver -lcublas -lcudart -lstdc++ -lm
 LIB_SHARED := lib/libshoal.so
 LIB_STATIC := lib/libshoal.a
