@@ -4,7 +4,7 @@ CMake files, licence), then build the examples against the staged tree through p
 through find_package(shoal), and run them (they exit 77, a skip, where there is no GPU).
 
 Needs the library built (`make`, which `make test` runs first); a missing build fails, as it
-must not look like a clean skip. The CMake builds skip where cmake is absent.
+must not look like a clean skip. The pkg-config and CMake builds skip where the tool is absent.
 """
 import os
 import shutil
@@ -108,7 +108,7 @@ def pkgconfig_builds(staged, tmp_path_factory) -> dict[str, Path | str]:
     """Each example built with `cc $(pkg-config --cflags shoal) x.c $(pkg-config --libs shoal) -lm`:
     the program's path, or the compiler's output where the build failed."""
     if shutil.which("pkg-config") is None:
-        pytest.fail("pkg-config is not installed (apt-get install pkg-config)", pytrace=False)
+        pytest.skip("pkg-config is not installed (apt-get install pkg-config; .ci/run does)")
     out = tmp_path_factory.mktemp("pkgconfig")
     cflags, libs = pkg_config(staged, "--cflags"), pkg_config(staged, "--libs")
     assert "-lcudart" in libs and "-lshoal" in libs
