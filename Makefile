@@ -4,13 +4,14 @@
 CUDA_HOME ?= /usr/local/cuda
 NVCC ?= $(CUDA_HOME)/bin/nvcc
 CC ?= gcc
-# GPU targets: compute capabilities without the dot (80 = sm_80, 90 = sm_90)
+# GPU targets: compute capabilities without the dot (80 = sm_80, 90 = sm_90). Machine code for
+# each, plus PTX for the newest, which the driver compiles for GPUs newer than every listed one.
 CUDA_ARCHS ?= 80 90
+CUDA_PTX_ARCH ?= $(lastword $(shell printf '%s\n' $(CUDA_ARCHS) | sort -n))
 # Every routine with a search space (search_space/<r>.toml); `make tune ROUTINES="getrf potrf"` tunes a subset.
 ROUTINES ?= $(sort $(basename $(notdir $(wildcard search_space/*.toml))))
 PRECISIONS ?= s d
 PYTHON ?= python3
-PREFIX ?= $(abspath .)
 
 BUILD := build
 VENV := .venv
@@ -18,9 +19,13 @@ PY := $(VENV)/bin/python
 DB := tuned_db/shoal.sqlite
 DB_SQL := tuned_db/shoal.sql
 
-GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a))
+GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)) \
+           -gencode=arch=compute_$(CUDA_PTX_ARCH),code=compute_$(CUDA_PTX_ARCH)
+# Fatbins compressed for size (about 5x smaller kernels; decompressed once, when the driver loads
+# a module); empty where nvcc predates --compress-mode, or to turn it off.
+NVCC_COMPRESS ?= $(shell $(NVCC) --help 2>/dev/null | grep -q -e '--compress-mode' && echo --compress-mode=size)
 CFLAGS := -std=c11 -O2 -Wall -Wextra -fPIC -D_GNU_SOURCE -Iinclude -Iruntime -Ioracle -I$(CUDA_HOME)/include
-NVCCFLAGS := -O3 -std=c++17 $(GENCODE) -Xcompiler -fPIC -Iinclude -Iruntime
+NVCCFLAGS := -O3 -std=c++17 $(GENCODE) $(NVCC_COMPRESS) -Xcompiler -fPIC -Iinclude -Iruntime
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusolver -lcublas -lcudart -lstdc++ -lm
 LIB_SHARED := lib/libshoal.so
 LIB_STATIC := lib/libshoal.a
@@ -60,13 +65,14 @@ GEN_OBJS := $(patsubst generated/%.cu,$(BUILD)/obj/generated/%.o,$(GEN_CU)) \
 TUNER_OBJS := $(patsubst tuner/%.c,$(BUILD)/obj/tuner/%.o,$(wildcard tuner/*.c)) $(BUILD)/obj/tuner/device_util.o \
               $(ORACLE_OBJS)
 TUNER := $(BUILD)/bin/shoal_tune
+include packaging/build.mk
 GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard templates/lib/*.j2) \
                   $(wildcard search_space/*.toml) spec/precisions.toml $(wildcard spec/routines/*.toml)
 
 .PHONY: all deps venv tune test sanitize bench clean distclean show
 .DELETE_ON_ERROR:
 
-all: $(LIB_SHARED) $(LIB_STATIC) include/shoal.h shoal.pc $(TUNER)
+all: $(LIB_SHARED) $(LIB_STATIC) include/shoal.h package-files $(TUNER)
 
 # What a target needs from the system is checked once per part, before the first command that
 # needs it, so each target asks only for its own parts: the library needs CUDA (nvcc, cuBLAS,
@@ -108,18 +114,18 @@ $(GEN_CU) $(GEN_C) $(GEN_TEST_C): generated/sources.mk
 
 $(BUILD)/obj/runtime/%.o: runtime/%.c $(RUNTIME_HDRS) include/shoal.h generated/sources.mk | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call compile_step,cc,$(CC) $(CFLAGS) -c $< -o $@)
 $(BUILD)/obj/runtime/%.cu.o: runtime/%.cu $(RUNTIME_HDRS) include/shoal.h generated/sources.mk | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(call compile_step,nvcc,$(NVCC) $(NVCCFLAGS) -c $< -o $@)
 $(BUILD)/obj/generated/%.o: generated/%.cu runtime/kernel_abi.h runtime/lapack_abi.h runtime/blas2_abi.h \
                             runtime/spec_abi.h runtime/kernel_util.cuh | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(call compile_step,nvcc,$(NVCC) $(NVCCFLAGS) -c $< -o $@)
 $(BUILD)/obj/generated/%.o: generated/%.c runtime/dispatch_table.h runtime/spec_run.h runtime/lapack_run.h \
                             runtime/lapack_abi.h runtime/lapack_routines.h include/shoal.h | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call compile_step,cc,$(CC) $(CFLAGS) -c $< -o $@)
 $(BUILD)/obj/oracle/%.o: oracle/%.c $(wildcard oracle/*.h) $(RUNTIME_HDRS) include/shoal.h | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -130,9 +136,6 @@ $(BUILD)/obj/tuner/device_util.o: tuner/device_util.cu tuner/device_util.h | $(D
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
-$(LIB_SHARED): $(RUNTIME_OBJS) $(GEN_OBJS)
-	@mkdir -p lib
-	$(CC) -shared -o $@ $^ $(CUDA_LIBS)
 $(LIB_STATIC): $(RUNTIME_OBJS) $(GEN_OBJS)
 	@mkdir -p lib
 	rm -f $@ && ar rcs $@ $^
@@ -140,9 +143,8 @@ $(TUNER): $(TUNER_OBJS) $(LIB_STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcusolver -lcublas -lcudart -lstdc++ -lpthread -lm
 
-shoal.pc: Makefile
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: shoal\nDescription: autotuned batched small-matrix linear algebra for NVIDIA GPUs\nVersion: 0.1.0\nCflags: -I$${includedir} -I%s/include\nLibs: -L$${libdir} -lshoal\nLibs.private: -L%s/lib64 -lcusolver -lcublas -lcudart -lstdc++ -lm\n' \
-	  '$(PREFIX)' '$(CUDA_HOME)' '$(CUDA_HOME)' > $@
+include packaging/library.mk
+include packaging/install.mk
 
 include tests/tests.mk
 include tests/sanitize.mk

@@ -62,3 +62,8 @@ $(SPEC_BENCH_BIN): bench/spec_bench.c generated/spec_invoke.c $(ORACLE_OBJS) $(L
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< generated/spec_invoke.c $(ORACLE_OBJS) -o $@ $(LIB_STATIC) \
 	    -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusolver -lcublas -lcudart -lstdc++ -lm
+
+# docs/results.md from the committed CSVs (tests/test_results_doc.py fails when it is stale).
+.PHONY: results-doc
+results-doc:
+	$(PYTHON) bench/results_doc.py

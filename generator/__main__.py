@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -55,23 +56,50 @@ def cmd_emit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _unknown(what: str, value: str, valid: list[str]) -> str:
+    return f"error: unknown {what} '{value}'; valid: {', '.join(valid)}"
+
+
+def _check_show_filter(args: argparse.Namespace, spaces: list) -> str | None:
+    """One line naming a misspelt routine, precision or variant and the valid values, or None."""
+    routines = sorted(s.routine.name for s in spaces)
+    if args.routine is not None and args.routine not in routines:
+        return _unknown("routine", args.routine, routines)
+    mine = [s for s in spaces if args.routine in (None, s.routine.name)]
+    precisions = sorted({p for s in mine for p in s.routine.precisions})
+    if args.precision is not None and args.precision not in precisions:
+        return _unknown("precision", args.precision, precisions)
+    variants = sorted({v for s in mine for v in s.routine.variants})
+    if args.variant is not None and args.variant not in variants:
+        return _unknown("variant" + (f" of {args.routine}" if args.routine else ""), args.variant, variants)
+    return None
+
+
 def cmd_show(args: argparse.Namespace) -> int:
-    from .show import ShowFilter, show
+    from .show import NotADatabase, open_tuned_db, ShowFilter, show
     project = _project(args)
+    spaces = discover(project.search_space_dir)
+    bad = _check_show_filter(args, spaces)
+    if bad:
+        print(bad, file=sys.stderr)
+        return 2
     versions = None
     if not args.all_versions:
-        spaces = discover(project.search_space_dir)
         versions = {s.routine.name: template_version(project, s) for s in spaces
                     if args.routine in (None, s.routine.name)}
     if not Path(args.db).is_file():
-        print(f"{args.db} does not exist (run load-db or tune first)", file=sys.stderr)
+        print(f"error: {args.db} does not exist (run load-db or tune first)", file=sys.stderr)
         return 1
-    conn = db.connect(args.db)
     try:
-        show(conn, ShowFilter(device=args.device, routine=args.routine, precision=args.precision,
-                              variant=args.variant, mode=args.mode, versions=versions), sys.stdout)
-    finally:
-        conn.close()
+        conn = open_tuned_db(args.db)
+        try:
+            show(conn, ShowFilter(device=args.device, routine=args.routine, precision=args.precision,
+                                  variant=args.variant, mode=args.mode, versions=versions), sys.stdout)
+        finally:
+            conn.close()
+    except NotADatabase as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -251,6 +279,11 @@ def main(argv: list[str] | None = None) -> int:
     except (SearchSpaceError, ExprError, FileNotFoundError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # `show ... | head` closed the pipe: stop quietly (stdout is pointed at /dev/null so that
+        # the interpreter's final flush does not raise again)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

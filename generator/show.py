@@ -27,6 +27,29 @@ class ShowFilter:
     versions: dict[str, str] | None = None
 
 
+class NotADatabase(Exception):
+    """The file given to `show` is not a tuned database (or not readable as one)."""
+
+
+_REQUIRED = ("devices", "measurements", "winners")
+
+
+def open_tuned_db(path: str) -> sqlite3.Connection:
+    """Open a tuned database read-only (show must never create or change one)."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn.row_factory = sqlite3.Row
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    except sqlite3.Error as e:
+        raise NotADatabase(f"{path} is not a shoal tuned database ({e})") from None
+    missing = [n for n in _REQUIRED if n not in names]
+    if missing:
+        conn.close()
+        raise NotADatabase(f"{path} is not a shoal tuned database (no {', '.join(missing)}; "
+                           "make it with `python -m generator load-db` or `make tune`)")
+    return conn
+
+
 def _where(f: ShowFilter, alias: str = "") -> tuple[str, list[Any]]:
     a = f"{alias}." if alias else ""
     conds, args = [], []

@@ -47,11 +47,21 @@ typedef struct shoal_context *shoal_handle;
 /* Human-readable name of a status ("SHOAL_STATUS_INVALID_VALUE: ..."); never NULL. */
 const char *shoal_status_string(shoal_status status);
 
+/* The version of the library that is linked (which may differ from the header's
+ * SHOAL_VERSION_* macros): major * 10000 + minor * 100 + patch, as cublasGetVersion encodes it. */
+shoal_status shoal_get_version(int *version);
+
 /* Binds to the current CUDA device, picks the tuned dispatch table for it (this device ->
  * same compute capability -> nearest lower capability -> portable default) and creates the
  * cuBLAS handle used for shapes the vendor wins. Uses the legacy default stream until
  * shoal_set_stream. */
 shoal_status shoal_create(shoal_handle *handle);
+
+/* Why the last shoal_create of the calling thread failed, naming the CUDA, cuBLAS or cuSOLVER
+ * call and its error, e.g. "cudaGetDeviceCount: cudaErrorInsufficientDriver: CUDA driver version
+ * is insufficient for CUDA runtime version"; "" after a successful shoal_create (or before any).
+ * Never NULL; valid until the thread's next shoal_create. */
+const char *shoal_create_error_string(void);
 shoal_status shoal_destroy(shoal_handle handle);
 shoal_status shoal_set_stream(shoal_handle handle, cudaStream_t stream);
 shoal_status shoal_get_stream(shoal_handle handle, cudaStream_t *stream);

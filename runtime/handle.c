@@ -5,28 +5,50 @@
 #include "context.h"
 #include "dispatch.h"
 #include "spec_run.h"
-#include "served.h"
 
 struct shoal_context *shoal_context_get(shoal_handle h)
 {
     return (h && h->magic == SHOAL_CONTEXT_MAGIC) ? h : NULL;
 }
 
+/* Why this thread's last shoal_create failed; per thread, so that concurrent creates on
+ * different devices cannot overwrite each other's message. */
+static _Thread_local char create_error[256];
+
+const char *shoal_create_error_string(void)
+{
+    return create_error;
+}
+
+static shoal_status cuda_failed(shoal_status status, const char *call, cudaError_t e)
+{
+    snprintf(create_error, sizeof create_error, "%s: %s: %s", call, cudaGetErrorName(e), cudaGetErrorString(e));
+    cudaGetLastError(); /* a failed probe must not leave an error for the caller's next check */
+    return status;
+}
+
+static shoal_status lib_failed(shoal_status status, const char *call, const char *why)
+{
+    snprintf(create_error, sizeof create_error, "%s: %s", call, why);
+    return status;
+}
+
 shoal_status shoal_create(shoal_handle *handle)
 {
-    if (!handle) return SHOAL_STATUS_INVALID_VALUE;
+    create_error[0] = '\0';
+    if (!handle) return lib_failed(SHOAL_STATUS_INVALID_VALUE, "shoal_create", "handle is NULL");
     *handle = NULL;
     int device = 0, count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-        cudaGetLastError(); /* a failed probe must not leave an error for the caller's next check */
-        return SHOAL_STATUS_NO_DEVICE;
-    }
-    if (cudaGetDevice(&device) != cudaSuccess) return SHOAL_STATUS_NO_DEVICE;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) return cuda_failed(SHOAL_STATUS_NO_DEVICE, "cudaGetDeviceCount", e);
+    if (count == 0) return lib_failed(SHOAL_STATUS_NO_DEVICE, "cudaGetDeviceCount", "0 devices");
+    if ((e = cudaGetDevice(&device)) != cudaSuccess) return cuda_failed(SHOAL_STATUS_NO_DEVICE, "cudaGetDevice", e);
     struct cudaDeviceProp prop;
-    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) return SHOAL_STATUS_CUDA_ERROR;
+    if ((e = cudaGetDeviceProperties(&prop, device)) != cudaSuccess)
+        return cuda_failed(SHOAL_STATUS_CUDA_ERROR, "cudaGetDeviceProperties", e);
 
     struct shoal_context *ctx = calloc(1, sizeof *ctx);
-    if (!ctx) return SHOAL_STATUS_ALLOC_FAILED;
+    if (!ctx) return lib_failed(SHOAL_STATUS_ALLOC_FAILED, "calloc", "out of host memory");
     ctx->device = device;
     ctx->cc_major = prop.major;
     ctx->cc_minor = prop.minor;
@@ -34,20 +56,24 @@ shoal_status shoal_create(shoal_handle *handle)
     ctx->sm_count = prop.multiProcessorCount;
     snprintf(ctx->device_name, sizeof ctx->device_name, "%s", prop.name);
     ctx->vendor_enabled = 1;
-    if (cublasCreate(&ctx->cublas) != CUBLAS_STATUS_SUCCESS) {
+    cublasStatus_t cb = cublasCreate(&ctx->cublas);
+    if (cb != CUBLAS_STATUS_SUCCESS) {
         free(ctx);
-        return SHOAL_STATUS_VENDOR_ERROR;
+        return lib_failed(SHOAL_STATUS_VENDOR_ERROR, "cublasCreate", cublasGetStatusString(cb));
     }
-    if (cusolverDnCreate(&ctx->cusolver) != CUSOLVER_STATUS_SUCCESS) {
+    cusolverStatus_t cs = cusolverDnCreate(&ctx->cusolver);
+    if (cs != CUSOLVER_STATUS_SUCCESS) {
         cublasDestroy(ctx->cublas);
         free(ctx);
-        return SHOAL_STATUS_VENDOR_ERROR;
+        char why[48];
+        snprintf(why, sizeof why, "cusolverStatus_t %d", (int)cs);
+        return lib_failed(SHOAL_STATUS_VENDOR_ERROR, "cusolverDnCreate", why);
     }
-    if (cudaMalloc((void **)&ctx->scratch, sizeof(int)) != cudaSuccess) {
+    if ((e = cudaMalloc((void **)&ctx->scratch, sizeof(int))) != cudaSuccess) {
         cusolverDnDestroy(ctx->cusolver);
         cublasDestroy(ctx->cublas);
         free(ctx);
-        return SHOAL_STATUS_ALLOC_FAILED;
+        return cuda_failed(SHOAL_STATUS_ALLOC_FAILED, "cudaMalloc", e);
     }
     ctx->gemm_table = shoal_select_table(shoal_gemm_tables, shoal_gemm_n_tables, ctx->device_name,
                                          ctx->cc_major, ctx->cc_minor, &ctx->gemm_match_level);
@@ -59,15 +85,17 @@ shoal_status shoal_create(shoal_handle *handle)
     }
     ctx->spec_table = calloc((size_t)shoal_spec_n_routines + 1, sizeof *ctx->spec_table);
     ctx->spec_cache = calloc((size_t)shoal_spec_n_routines + 1, sizeof *ctx->spec_cache);
-    if (!ctx->spec_table || !ctx->spec_cache ||
-        cudaMalloc((void **)&ctx->ws_ptrs, sizeof(void *) * SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS) != cudaSuccess) {
+    e = !ctx->spec_table || !ctx->spec_cache
+            ? cudaErrorMemoryAllocation
+            : cudaMalloc((void **)&ctx->ws_ptrs, sizeof(void *) * SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS);
+    if (e != cudaSuccess) {
         free(ctx->spec_table);
         free(ctx->spec_cache);
         cudaFree(ctx->scratch);
         cusolverDnDestroy(ctx->cusolver);
         cublasDestroy(ctx->cublas);
         free(ctx);
-        return SHOAL_STATUS_ALLOC_FAILED;
+        return cuda_failed(SHOAL_STATUS_ALLOC_FAILED, "drivers' workspace", e);
     }
     for (int r = 0; r < shoal_spec_n_routines; ++r) {
         const shoal_spec_routine *sr = &shoal_spec_routines[r];
@@ -140,12 +168,3 @@ shoal_status shoal_get_workspace_size(shoal_handle handle, size_t *bytes)
     return SHOAL_STATUS_SUCCESS;
 }
 
-shoal_status shoal_internal_take_served(shoal_handle handle, const char **name)
-{
-    struct shoal_context *ctx = shoal_context_get(handle);
-    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
-    if (!name) return SHOAL_STATUS_INVALID_VALUE;
-    *name = ctx->served;
-    ctx->served = NULL;
-    return SHOAL_STATUS_SUCCESS;
-}

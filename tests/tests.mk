@@ -6,10 +6,13 @@
 TEST_BIN_DIR := $(BUILD)/tests
 TEST_OBJ_DIR := $(BUILD)/tests/obj
 # The command line, start-up and helpers every GPU test program shares (tests/gpu/gpu_test.h).
-GPU_TEST_OBJ := $(TEST_OBJ_DIR)/gpu_test.o
-$(GPU_TEST_OBJ): tests/gpu/gpu_test.c tests/gpu/gpu_test.h include/shoal.h | $(DEPS_OK)/cuda.ok
+# An archive with the internal who-served query (runtime/served.c), which libshoal does not export.
+GPU_TEST_OBJ := $(TEST_OBJ_DIR)/libgpu_test.a
+$(TEST_OBJ_DIR)/gpu_test.o: tests/gpu/gpu_test.c tests/gpu/gpu_test.h include/shoal.h | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/gpu -c $< -o $@
+$(GPU_TEST_OBJ): $(TEST_OBJ_DIR)/gpu_test.o $(BUILD)/obj/runtime/served.o
+	rm -f $@ && ar rcs $@ $^
 
 include tests/blas2_tests.mk
 include tests/vbatched_tests.mk

@@ -447,6 +447,42 @@ static void case_create_null(void)
     EXPECT_STATUS(shoal_create(NULL), SHOAL_STATUS_INVALID_VALUE, "shoal_create(NULL)");
 }
 
+/* Without a usable driver or device, shoal_create's failure must name the CUDA error behind it
+ * (where there is a GPU, the message must be empty after the successful create). */
+static void case_create_error_string(void)
+{
+    shoal_handle h = NULL;
+    shoal_status st = shoal_create(&h);
+    const char *why = shoal_create_error_string();
+    if (!why) {
+        fail("shoal_create_error_string() is NULL");
+        return;
+    }
+    printf("# shoal_create: %s; shoal_create_error_string: \"%s\"\n", status_name(st), why);
+    if (st == SHOAL_STATUS_SUCCESS) {
+        if (why[0]) fail("after a successful shoal_create the message is \"%s\", not empty", why);
+        shoal_destroy(h);
+    } else {
+        if (!why[0]) fail("shoal_create returned %s with an empty message", status_name(st));
+        if (strncmp(why, "cuda", 4) != 0 && strncmp(why, "cublas", 6) != 0 && strncmp(why, "cusolver", 8) != 0)
+            fail("\"%s\" does not name the CUDA call that failed", why);
+        if (st == SHOAL_STATUS_NO_DEVICE && !strstr(why, "cudaError") && !strstr(why, "0 devices"))
+            fail("NO_DEVICE: \"%s\" names no cudaError_t", why);
+    }
+    EXPECT_STATUS(shoal_create(NULL), SHOAL_STATUS_INVALID_VALUE, "shoal_create(NULL)");
+    if (!shoal_create_error_string()[0]) fail("shoal_create(NULL) left no message");
+}
+
+static void case_version(void)
+{
+    int v = -1;
+    EXPECT_STATUS(shoal_get_version(&v), SHOAL_STATUS_SUCCESS, "shoal_get_version(&v)");
+    if (v != SHOAL_VERSION_MAJOR * 10000 + SHOAL_VERSION_MINOR * 100 + SHOAL_VERSION_PATCH)
+        fail("shoal_get_version gives %d, the header says %d.%d.%d", v, SHOAL_VERSION_MAJOR,
+             SHOAL_VERSION_MINOR, SHOAL_VERSION_PATCH);
+    EXPECT_STATUS(shoal_get_version(NULL), SHOAL_STATUS_INVALID_VALUE, "shoal_get_version(NULL)");
+}
+
 static void case_handle_null(void)
 {
     cudaStream_t stream = (cudaStream_t)0;
@@ -531,6 +567,8 @@ static void build_cases(void)
     add_plain("status_strings", case_status_strings);
     add_plain("status_unknown", case_status_unknown);
     add_plain("create_null", case_create_null);
+    add_plain("create_error_string", case_create_error_string);
+    add_plain("version", case_version);
     add_plain("handle_null", case_handle_null);
     add_plain("kernel_name_args", case_kernel_name_args);
     for (int e = 0; e < N_ENTRIES; ++e)

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""docs/results.md from the committed benchmark CSVs, so that the published tables are the
+measured ones and say when, where and how they were measured.
+
+usage: bench/results_doc.py [--out docs/results.md]   (make results-doc)
+       bench/results_doc.py --check                    (exit 1 when docs/results.md is stale)
+
+Which run serves which table is the SECTIONS list below; the date and device of each run come
+from the first lines of the .txt beside its CSV, as the benchmark wrote them.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import md_tables  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+OUT = ROOT / "docs" / "results.md"
+
+COMMANDS = {"gemm": "bench/run_bench.py", "lapack": "bench/run_lapack_bench.py", "blas2": "bench/run_blas2_bench.py"}
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    run: str                  # bench/results/<run>.{csv,txt}
+    kind: str                 # gemm, lapack, blas2
+    intro: str
+    routine: str = ""         # lapack: the md_tables routine and variant
+    variant: str = "n"
+    parts: tuple[str, ...] = field(default=())   # blas2: gemv, trsv, vbatched
+
+
+SECTIONS = (
+    Section("Batched GEMM", "h100-2026-11-22-gemm-mint", "gemm",
+            "shoal = as dispatched (its own kernel or cuBLAS, as tuned); own = shoal's kernels alone "
+            "(vendor dispatch off); array = the pointer-array API. alpha = 1, beta = 0; roof = min(compute "
+            "peak, copy bandwidth x flops / bytes) with bytes = A and B read once, C written once."),
+    Section("LU with partial pivoting (getrf), strided batches", "h100-2026-11-22-getrf-serial-pf", "lapack",
+            "vendor = cublas?getrfBatched (pointer arrays, its only form); ratio = shoal / vendor; Gflop/s "
+            "from LAPACK working note 41's flop counts; roof bytes: A read and written.",
+            routine="getrf"),
+    Section("Inverse, factor and invert fused in one kernel (getri_fused), strided batches",
+            "h100-2026-11-22-pf", "lapack",
+            "vendor = the faster of cublas?matinvBatched and cublas?getrfBatched + cublas?getriBatched; "
+            "roof bytes: A read, the inverse written.", routine="inverse"),
+    Section("Cholesky (potrf, lower), strided batches", "h100-2026-11-22-inverse-serial", "lapack",
+            "vendor = cusolverDn?potrfBatched; roof bytes: A read and written.", routine="potrf", variant="l"),
+    Section("Householder QR (geqrf), strided batches", "h100-2026-11-22-inverse-serial", "lapack",
+            "vendor = cublas?geqrfBatched; roof bytes: A read and written (tau not counted).", routine="geqrf"),
+    Section("GEMV", "h100-2026-11-23-blas2", "blas2",
+            "Each cell: Gflop/s (ratio to cuBLAS) % of roof; roof = copy bandwidth x flops / bytes (A, x "
+            "read, y written). Above 100%: a read-mostly stream runs a little faster than the copy that "
+            "defines the roof.", parts=("gemv",)),
+    Section("TRSV, strided batches", "h100-2026-11-23-blas2", "blas2",
+            "shoal (as dispatched; cuBLAS has no strided TRSV) vs cublas?trsmBatched with one right-hand "
+            "side: Gflop/s (ratio) % of roof; columns are precision and uplo/trans (non-unit diagonal).",
+            parts=("trsv",)),
+    Section("Variable-size batches", "h100-2026-11-23-blas2", "blas2",
+            "First table, gemv_vbatched: against the fixed-size routine on an equal batch (pointer "
+            "arrays), and % of roof by size distribution (uniform in [1, N]; skewed: 1% at N, 99% in "
+            "[1, N/10]). Second table, gemm_vbatched NN: against the fixed-size routine (equal batch) and "
+            "cublas?gemmGroupedBatched with one group per distinct size.", parts=("vbatched",)),
+)
+
+
+def run_info(run: str) -> tuple[str, str]:
+    """(date, device) from the benchmark's own header lines in <run>.txt."""
+    lines = (RESULTS / f"{run}.txt").read_text().splitlines()
+    date = lines[0].rsplit(",", 1)[1].strip()          # "# shoal_bench 0.1.0, 2026-11-22 14:41"
+    device = lines[1].split(": ", 1)[1].split("; shoal table")[0]   # "# device 0: NAME (...); cuBLAS ..."
+    return date, device
+
+
+def section(s: Section) -> list[str]:
+    rows = md_tables.read(str(RESULTS / f"{s.run}.csv"))
+    date, device = run_info(s.run)
+    out = [f"## {s.title}", "",
+           f"Measured {date} on {device}; `{COMMANDS[s.kind]}` (the benchmark that `make bench` runs), "
+           f"`bench/results/{s.run}.csv` (the printed report beside it: `{s.run}.txt`).", "", s.intro, ""]
+    if s.kind == "gemm":
+        out += md_tables.gemm_tables(rows)
+    elif s.kind == "lapack":
+        out += md_tables.lapack_table(rows, s.routine, s.variant, md_tables.LAPACK_SIZES)
+    else:
+        for part in s.parts:
+            out += {"gemv": md_tables.gemv_tables, "trsv": md_tables.trsv_table,
+                    "vbatched": md_tables.vbatched_tables}[part](rows)
+    while out and out[-1] == "":
+        out.pop()
+    return out + [""]
+
+
+def render() -> str:
+    lines = ["# shoal: measured results", "",
+             "Generated by `bench/results_doc.py` (`make results-doc`) from the CSV files in `bench/results/`; "
+             "do not edit by hand (`tests/test_results_doc.py` fails when this page and the CSVs disagree). "
+             "Every figure is the median of CUDA-event-timed runs after warm-up, on data larger than 4x the L2 "
+             "cache, with shoal and the vendor measured in the same run on the same data, and every method "
+             "checked against a host reference before it was timed.", ""]
+    for s in SECTIONS:
+        lines += section(s)
+    return "\n".join(lines)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
+    args = ap.parse_args()
+    text = render()
+    if args.check:
+        if not args.out.is_file() or args.out.read_text() != text:
+            print(f"{args.out} is stale: run `make results-doc`", file=sys.stderr)
+            return 1
+        return 0
+    args.out.write_text(text)
+    print(f"[results-doc] {args.out} written")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
