@@ -10,7 +10,9 @@
  * and a run passes if it is <= 16 for every matrix. Every element of A, B, C outside the matrices
  * proper (rows beyond m when ld > rows, gaps between matrices, a guard after the last one) holds
  * a NaN with a recognizable payload: padding read by mistake turns results into NaN, and padding
- * of C must come back bit for bit.
+ * of C must come back bit for bit. The *_tail cases (issue 29) drop the guard instead: every
+ * buffer ends at its last matrix's last element and starts 0..3 elements into its allocation, so
+ * a read past an operand leaves the allocation, which memcheck (make sanitize) reports.
  *
  * Usage: test_gemm_gpu              run every case
  *        test_gemm_gpu --list       print the case names (needs no GPU)
@@ -61,6 +63,8 @@ typedef struct gcfg {
     int modes;          /* MODE_STRIDED | MODE_ARRAY */
     int vendors;        /* VENDOR_ON | VENDOR_OFF */
     int graph;          /* capture the call in a CUDA graph and replay it */
+    int tail;           /* 1..4: no guard, every buffer ends at its last matrix's last element and
+                           starts tail - 1 elements into its allocation (gpu_test_tail_alloc) */
 } gcfg;
 
 typedef struct gdata {
@@ -72,6 +76,7 @@ typedef struct gdata {
     void *ha, *hb, *hc0, *hc;  /* host: A, B, original C, C read back */
     unsigned char *covered;    /* nc flags: element belongs to some C_i's m x n part */
     void *da, *db, *dc;
+    void *allocs[3];           /* what cudaFree takes for da, db, dc */
     void **dap, **dbp, **dcp;  /* device pointer arrays */
     int64_t *offa, *offb, *offc; /* matrix i's offsets in the current layout */
     double *ref, *scale;       /* batch * m * n reference; per-matrix error scale */
@@ -88,6 +93,13 @@ static int g_run_index;
 /* Small utilities. */
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* Elements from the first matrix's start to the last one's last element: nmat matrices of
+ * rows x cols, leading dimension ld, stride st (0 when a matrix is empty). */
+static int64_t tail_length(int64_t nmat, int64_t st, int64_t ld, int64_t rows, int64_t cols)
+{
+    return nmat > 0 && rows > 0 && cols > 0 ? (nmat - 1) * st + ld * (cols - 1) + rows : 0;
+}
 
 /* which: 0 A, 1 B, 2 C */
 static void fill_poison(char prec, void *x, int64_t count, int which)
@@ -163,6 +175,11 @@ static void setup_data(const gcfg *c, gdata *d, gc_rng *r)
     d->na = nmat_a * d->sta + GUARD;
     d->nb = nmat_b * d->stb + GUARD;
     d->nc = c->batch * d->stc + GUARD;
+    if (c->tail) { /* nothing after the last matrix's last element */
+        d->na = tail_length(nmat_a, d->sta, d->lda, d->rows_a, d->cols_a);
+        d->nb = tail_length(nmat_b, d->stb, d->ldb, d->rows_b, d->cols_b);
+        d->nc = tail_length(c->batch, d->stc, d->ldc, c->m, c->n);
+    }
 
     d->ha = xmalloc((size_t)d->na * d->es);
     d->hb = xmalloc((size_t)d->nb * d->es);
@@ -189,9 +206,10 @@ static void setup_data(const gcfg *c, gdata *d, gc_rng *r)
         fill_matrix(c->prec, (char *)d->hc0 + (size_t)(i * d->stc) * d->es, c->m, c->n, d->ldc,
                     r, c->c_nan);
 
-    CUDA_CHECK(cudaMalloc(&d->da, (size_t)d->na * d->es));
-    CUDA_CHECK(cudaMalloc(&d->db, (size_t)d->nb * d->es));
-    CUDA_CHECK(cudaMalloc(&d->dc, (size_t)d->nc * d->es));
+    const int shift = c->tail ? c->tail - 1 : 0;
+    d->da = gpu_test_tail_alloc(&d->allocs[0], (size_t)d->na, d->es, shift);
+    d->db = gpu_test_tail_alloc(&d->allocs[1], (size_t)d->nb, d->es, shift);
+    d->dc = gpu_test_tail_alloc(&d->allocs[2], (size_t)d->nc, d->es, shift);
     CUDA_CHECK(cudaMemcpy(d->da, d->ha, (size_t)d->na * d->es, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d->db, d->hb, (size_t)d->nb * d->es, cudaMemcpyHostToDevice));
     if (c->modes & MODE_ARRAY) {
@@ -213,9 +231,8 @@ static void free_data(gdata *d)
     free(d->offc);
     free(d->ref);
     free(d->scale);
-    cudaFree(d->da);
-    cudaFree(d->db);
-    cudaFree(d->dc);
+    for (int i = 0; i < 3; ++i)
+        cudaFree(d->allocs[i]);
     cudaFree(d->dap);
     cudaFree(d->dbp);
     cudaFree(d->dcp);
@@ -348,7 +365,8 @@ static double check_result(const gcfg *c, gdata *d, char *why, size_t why_len)
     return worst;
 }
 
-static void notes_of(const gcfg *c, char *buf, size_t len)
+/* array: a pointer-array row (the placement notes describe those only) */
+static void notes_of(const gcfg *c, int array, char *buf, size_t len)
 {
     buf[0] = '\0';
     size_t u = 0;
@@ -361,9 +379,10 @@ static void notes_of(const gcfg *c, char *buf, size_t len)
     NOTE(c->ab_nan, " AB=NaN")
     NOTE(c->share_a, " shareA")
     NOTE(c->share_b, " shareB")
-    NOTE(c->perm == 1, " reversed")
-    NOTE(c->perm == 2, " shuffled")
+    NOTE(array && c->perm == 1, " reversed")
+    NOTE(array && c->perm == 2, " shuffled")
     NOTE(c->zero_strides, " strides0")
+    NOTE(c->tail, " tail+%d", c->tail - 1)
 #undef NOTE
 }
 
@@ -378,7 +397,7 @@ static void print_row(const gcfg *c, const gdata *d, const char *mode, int vendo
                       double err, int ok, const char *kernel, const char *why)
 {
     char notes[128];
-    notes_of(c, notes, sizeof notes);
+    notes_of(c, strstr(mode, "array") != NULL, notes, sizeof notes);
     printf("  %-2c %-2s %5d %5d %5d %5lld %5lld %5lld %8lld %6.2f %6.2f %-7s %-6s %10.4f %9.2e "
            "%-6s %s%s%s\n",
            c->prec, trans_str(c->ta, c->tb), c->m, c->n, c->k, (long long)d->lda,
@@ -768,6 +787,34 @@ static void case_graph(char p)
     }
 }
 
+/* Issue 29: A, B and C each end at the last element of their allocation and start 0..3
+ * elements into it (gpu_test_tail_alloc), for every op pair, odd and multi-tile shapes, ld > rows
+ * (the padding as wide as the shift), odd gaps, and pointer arrays in and out of order, so that
+ * the end of the allocation is some problem's last element, not only the last problem's. A read
+ * past an operand (a vector load or cp.async copy at the end of a run) leaves the allocation,
+ * which memcheck reports; the usual checks judge the results. beta != 0 on every other shape, so
+ * C is read as well as written. Vendor dispatch off: these judge shoal's own kernels. */
+static void case_tail(char p)
+{
+    static const int shapes[][4] = {{1, 1, 1, 129},   {3, 5, 7, 129},     {16, 16, 16, 129},
+                                    {17, 9, 31, 129},  {33, 33, 33, 129},  {64, 64, 64, 65},
+                                    {100, 31, 64, 33}, {129, 67, 65, 9}};
+    for (int tail = 1; tail <= 4; ++tail)
+        for (int t = 0; t < 4; ++t)
+            for (int i = 0; i < COUNT(shapes); ++i) {
+                gcfg c = base_cfg(p, t >> 1, t & 1, shapes[i][0], shapes[i][1], shapes[i][2],
+                                  shapes[i][3]);
+                c.tail = tail;
+                c.pad = (i + t) % 2 ? tail : 0;
+                c.gap = (i + tail) % 3 == 0 ? 1 : 0;
+                c.perm = (i + t + tail) % 3;
+                c.alpha = i % 3 == 2 ? -0.75 : 1.0;
+                c.beta = i % 2 ? -0.5 : 0.0;
+                c.vendors = VENDOR_OFF;
+                run(c);
+            }
+}
+
 /* m, n or batch == 0: SUCCESS at once, nothing written, NULL pointers allowed. */
 static void case_zero_work(char p)
 {
@@ -873,7 +920,7 @@ static void case_handle_info(void)
 /* Case table. */
 
 enum kind { K_SIZES, K_RECT, K_LD, K_ONE, K_LARGE, K_AB, K_K0, K_SHARED, K_ARRAY, K_GRAPH,
-            K_ZERO, K_HANDLE };
+            K_ZERO, K_HANDLE, K_TAIL };
 
 typedef struct tcase {
     char name[48];
@@ -918,6 +965,7 @@ static void build_cases(void)
         add_case(K_ARRAY, p, 0, 0, "array_layout");
         add_case(K_GRAPH, p, 0, 0, "graph");
         add_case(K_ZERO, p, 0, 0, "zero_work");
+        add_case(K_TAIL, p, 0, 0, "tail");
     }
 }
 
@@ -940,6 +988,7 @@ static void run_case(const tcase *t)
     case K_GRAPH: case_graph(t->prec); break;
     case K_ZERO: case_zero_work(t->prec); break;
     case K_HANDLE: case_handle_info(); break;
+    case K_TAIL: case_tail(t->prec); break;
     }
 }
 
