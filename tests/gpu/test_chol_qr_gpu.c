@@ -15,6 +15,10 @@
  *    A(j, j) is not positive, and posv leaves their B unchanged (bit for bit);
  *  - every other matrix passes the spec's check (normalized residual <= LAPACK_ERROR_LIMIT).
  * Vendor dispatch is off (shoal_set_vendor_dispatch(h, 0)) except in the *_vendor cases.
+ * The *_tail cases (issue 29) drop the guard: A, B, tau and info each end at their last matrix's
+ * last element (info: the last entry) and start 0..3 elements into their own allocation, so a
+ * read past an operand leaves the allocation, which memcheck (make sanitize) reports; the checks
+ * above apply unchanged.
  *
  * Usage: test_chol_qr_gpu              run every case
  *        test_chol_qr_gpu --list       print the case names (needs no GPU)
@@ -64,6 +68,8 @@ typedef struct tcfg {
     int bad_every;    /* Cholesky: matrices b = bad_every - 1, 2 bad_every - 1, ... are not PD */
     int64_t nan_at;   /* a matrix with one NaN entry in its referenced part (-1: none) */
     int pool;         /* distinct problems tiled over the batch */
+    int tail;         /* 1..4: no guard, every buffer ends at its last matrix's last element and
+                         starts tail - 1 elements into its allocation (gpu_test_tail_alloc) */
 } tcfg;
 
 typedef struct tdata {
@@ -77,6 +83,7 @@ typedef struct tdata {
     void *da, *db, *dt;
     int *dinfo;
     void **dap, **dbp, **dtp;
+    void *allocs[4];           /* what cudaFree takes for da, db, dt, dinfo */
     double *pool_a, *pool_b;   /* pool of generated problems (packed, double) */
 } tdata;
 
@@ -179,26 +186,34 @@ static void setup(const tcfg *c, tdata *d)
         d->stt = d->k + c->gap;
         d->nt = c->batch * d->stt + GUARD;
     }
+    if (c->tail && c->batch > 0) { /* nothing after the last matrix's last element */
+        d->na = (c->batch - 1) * d->sta + d->lda * (d->cols_a - 1) + d->rows_a;
+        if (has_b(c->routine))
+            d->nb = (c->batch - 1) * d->stb + d->ldb * (c->nrhs - 1) + c->n;
+        if (c->routine == R_GEQRF)
+            d->nt = (c->batch - 1) * d->stt + d->k;
+    }
     size_t es = d->es;
+    const int shift = c->tail ? c->tail - 1 : 0;
     d->ha0 = xmalloc((size_t)d->na * es);
     d->ha = xmalloc((size_t)d->na * es);
     d->wa = xmalloc((size_t)d->na);
-    CUDA_CHECK(cudaMalloc(&d->da, (size_t)d->na * es));
+    d->da = gpu_test_tail_alloc(&d->allocs[0], (size_t)d->na, es, shift);
     if (d->nb) {
         d->hb0 = xmalloc((size_t)d->nb * es);
         d->hb = xmalloc((size_t)d->nb * es);
         d->wb = xmalloc((size_t)d->nb);
-        CUDA_CHECK(cudaMalloc(&d->db, (size_t)d->nb * es));
+        d->db = gpu_test_tail_alloc(&d->allocs[1], (size_t)d->nb, es, shift);
     }
     if (d->nt) {
         d->ht0 = xmalloc((size_t)d->nt * es);
         d->ht = xmalloc((size_t)d->nt * es);
         d->wt = xmalloc((size_t)d->nt);
-        CUDA_CHECK(cudaMalloc(&d->dt, (size_t)d->nt * es));
+        d->dt = gpu_test_tail_alloc(&d->allocs[2], (size_t)d->nt, es, shift);
     }
     d->hinfo = xmalloc((size_t)c->batch * sizeof(int));
     d->expect = xmalloc((size_t)c->batch * sizeof(int));
-    CUDA_CHECK(cudaMalloc((void **)&d->dinfo, (size_t)c->batch * sizeof(int)));
+    d->dinfo = gpu_test_tail_alloc(&d->allocs[3], (size_t)c->batch, sizeof(int), shift);
     if (c->modes & MODE_ARRAY) {
         CUDA_CHECK(cudaMalloc((void **)&d->dap, (size_t)c->batch * sizeof(void *)));
         if (d->nb)
@@ -232,10 +247,8 @@ static void free_data(tdata *d)
     free(d->expect);
     free(d->pool_a);
     free(d->pool_b);
-    cudaFree(d->da);
-    cudaFree(d->db);
-    cudaFree(d->dt);
-    cudaFree(d->dinfo);
+    for (int i = 0; i < COUNT(d->allocs); ++i)
+        cudaFree(d->allocs[i]);
     cudaFree(d->dap);
     cudaFree(d->dbp);
     cudaFree(d->dtp);
@@ -700,6 +713,8 @@ static void run(tcfg c)
             u += (size_t)snprintf(notes + u, sizeof notes - u, " notPD/%d", c.bad_every);
         if (c.nan_at >= 0 && u < sizeof notes)
             u += (size_t)snprintf(notes + u, sizeof notes - u, " NaN@%lld", (long long)c.nan_at);
+        if (c.tail && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " tail+%d", c.tail - 1);
         printf("  %-6s %-2c %-7s %-4s %3d %3d %4d %8lld %4d %-6s %10.4f %9.2e %-6s %s%s%s%s\n",
                ROUTINE_NAME[c.routine], c.prec, mode == MODE_ARRAY ? "array" : "strided",
                is_chol(c.routine) ? (c.uplo ? "U" : "L") : "-", c.m, c.n, c.nrhs, (long long)c.batch, c.pad,
@@ -853,10 +868,38 @@ static void case_vendor(int r, char p)
     }
 }
 
+/* Issue 29: A, B, tau and info each end at the last element of their allocation and start 0..3
+ * elements into it (gpu_test_tail_alloc): odd sizes, both uplo, ld > rows (the padding as wide as
+ * the shift), odd gaps, nrhs in {1, 2, n + 3}, tall and wide geqrf, not-PD matrices (info > 0)
+ * in some potrf/posv batches; pointer arrays place matrix 0 last (slot_of), so the allocation
+ * ends at the first problem. A read past an operand leaves the allocation, which memcheck
+ * reports; the usual checks judge the results. */
+static void case_tail(int r, char p)
+{
+    static const int shapes[][2] = {{1, 1}, {3, 3}, {5, 5}, {8, 8}, {17, 17}, {31, 31}, {32, 32},
+                                    {7, 3}, {3, 7}, {32, 17}, {17, 32}};
+    for (int tail = 1; tail <= 4; ++tail)
+        for (int i = 0; i < COUNT(shapes); ++i)
+            for (int u = 0; u < uplo_count(r); ++u) {
+                const int m = shapes[i][0], n = shapes[i][1];
+                if (m != n && r != R_GEQRF)
+                    continue;
+                const int nrhs = i % 3 == 2 ? n + 3 : 1 + i % 3;
+                tcfg c = base(r, p, u, m, n, nrhs, 129);
+                c.tail = tail;
+                c.pad = (i + u) % 2 ? tail : 0;
+                c.gap = (i + tail) % 3 == 0 ? 1 : 0;
+                c.nan_other = is_chol(r) && (i + tail) % 2;
+                if (r == R_POTRF || r == R_POSV)
+                    c.bad_every = (i + u + tail) % 3 == 0 ? 4 : 0;
+                run(c);
+            }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Case table */
 
-enum kind { K_SIZES_A, K_SIZES_B, K_LAYOUT, K_LARGE, K_FAIL, K_RECT, K_VENDOR };
+enum kind { K_SIZES_A, K_SIZES_B, K_LAYOUT, K_LARGE, K_FAIL, K_RECT, K_VENDOR, K_TAIL };
 
 typedef struct tcase {
     char name[48];
@@ -893,6 +936,7 @@ static void build_cases(void)
             if (r == R_GEQRF)
                 add_case(K_RECT, r, p, "rect");
             add_case(K_VENDOR, r, p, "vendor");
+            add_case(K_TAIL, r, p, "tail");
         }
 }
 
@@ -931,6 +975,7 @@ static void run_case(const tcase *t)
         break;
     case K_RECT: case_rect(t->prec); break;
     case K_VENDOR: case_vendor(t->routine, t->prec); break;
+    case K_TAIL: case_tail(t->routine, t->prec); break;
     }
 }
 
