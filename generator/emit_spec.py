@@ -384,20 +384,27 @@ def _rules(r: Routine, form: str) -> list[tuple[str, dict[str, str]]]:
     return rules
 
 
+def args_test_prologue(what: str) -> list[str]:
+    """The start of a generated argument-test program (its `expect` and the `main` whose body
+    the caller appends, one block per routine, selectable by name): shared by the spec routines'
+    and the factorizations' tests."""
+    return [HEADER.rstrip(),
+            f"/* Argument tests of {what}, one per rule: every invalid argument returns",
+            " * SHOAL_STATUS_INVALID_VALUE before anything is touched; a valid call with a NULL handle",
+            " * returns SHOAL_STATUS_NOT_INITIALIZED (checks come first). No GPU needed. */",
+            "#include <stdio.h>", "#include <string.h>", '#include "shoal.h"', "",
+            "static char fake_storage[64];", "static void *const fake = fake_storage;",
+            "static int failed, passed;", "",
+            "static void expect(const char *what, shoal_status got, shoal_status want)", "{",
+            "    if (got == want) { ++passed; return; }",
+            "    ++failed;",
+            "    printf(\"FAILED %s: got %d, want %d\\n\", what, (int)got, (int)want);", "}", "",
+            "int main(int argc, char **argv)", "{",
+            "    const char *only = argc > 1 ? argv[1] : NULL;", "    (void)fake;"]
+
+
 def test_args_c(routines: list[Routine]) -> str:
-    out = [HEADER.rstrip(),
-           "/* Argument tests of the spec routines, one per rule: every invalid argument returns",
-           " * SHOAL_STATUS_INVALID_VALUE before anything is touched; a valid call with a NULL handle",
-           " * returns SHOAL_STATUS_NOT_INITIALIZED (checks come first). No GPU needed. */",
-           "#include <stdio.h>", "#include <string.h>", '#include "shoal.h"', "",
-           "static char fake_storage[64];", "static void *const fake = fake_storage;",
-           "static int failed, passed;", "",
-           "static void expect(const char *what, shoal_status got, shoal_status want)", "{",
-           "    if (got == want) { ++passed; return; }",
-           "    ++failed;",
-           "    printf(\"FAILED %s: got %d, want %d\\n\", what, (int)got, (int)want);", "}", "",
-           "int main(int argc, char **argv)", "{",
-           "    const char *only = argc > 1 ? argv[1] : NULL;", "    (void)fake;"]
+    out = args_test_prologue("the spec routines")
     for r in routines:
         out.append(f"    if (!only || !strcmp(only, \"{r.name}\")) {{")
         for prec in r.precisions:

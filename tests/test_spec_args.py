@@ -1,20 +1,24 @@
-"""Argument errors of the spec routines (generated/test_spec_args.c, one check per rule of each
-routine's spec): every invalid argument returns SHOAL_STATUS_INVALID_VALUE before anything is
-touched, and checks come before the handle. Needs no GPU."""
+"""Argument errors of every routine declared by a spec, through the library: the generated
+programs (generated/test_spec_args.c for the spec routines, generated/test_lapack_spec_args.c for
+the factorizations, abi = "lapack") check one rule each: every invalid argument returns
+SHOAL_STATUS_INVALID_VALUE before anything is touched, and checks come before the handle. Needs no
+GPU. (tests/generator/test_spec_lapack.py also runs the factorizations' checks without the library.)"""
 import subprocess
 
 import pytest
 
-from generator.emit_spec import routines_from
+from generator.emit_spec import lapack_routines_from, routines_from
 from generator.project import REPO_ROOT
 from generator.search_space import discover
 
-ROUTINES = [r.name for r in routines_from(discover(REPO_ROOT / "search_space"))]
+_SPACES = discover(REPO_ROOT / "search_space")
+CASES = [("test_spec_args", r.name) for r in routines_from(_SPACES)] + \
+        [("test_lapack_spec_args", r.name) for r in lapack_routines_from(_SPACES, REPO_ROOT / "spec" / "routines")]
 
 
-@pytest.mark.parametrize("routine", ROUTINES)
-def test_spec_args(routine, build_dir):
-    path = build_dir / "tests" / "test_spec_args"
+@pytest.mark.parametrize("program, routine", CASES, ids=[r for _, r in CASES])
+def test_spec_args(program, routine, build_dir):
+    path = build_dir / "tests" / program
     if not path.exists():
         pytest.fail(f"{path} does not exist: run `make test`", pytrace=False)
     proc = subprocess.run([str(path), routine], capture_output=True, text=True, timeout=60, cwd=REPO_ROOT)
