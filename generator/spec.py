@@ -169,7 +169,9 @@ def load(path: str | Path) -> Spec:
     except tomllib.TOMLDecodeError as e:
         raise SpecError(f"{where}: {e}") from None
     if t.get("abi", "spec") != "spec":
-        raise SpecError(f"{where}: abi {t.get('abi')!r}: a factorization-ABI spec (generator/spec_lapack.py)")
+        kind = "a level-2-ABI spec (generator/spec_blas2.py)" if t.get("abi") == "blas2" \
+            else "a factorization-ABI spec (generator/spec_lapack.py)"
+        raise SpecError(f"{where}: abi {t.get('abi')!r}: {kind}")
     name = str(_need(t, "name", where, str))
     if name != path.stem:
         raise SpecError(f"{where}: declares routine {name!r}")
