@@ -99,8 +99,8 @@ def header_blocks(routines: list[Blas2Routine]) -> list[str]:
             out.append(f" * {_operand_doc(o, spec.vbatched)}.")
         if spec.vbatched:
             dims = ", ".join(spec.dims)
-            out.append(f" * {dims}, {', '.join(o.ld for o in spec.operands)} are device arrays of batch ints; the")
-            out.append(f" * expressions above read {', '.join('max_' + d for d in spec.dims)} for {dims}.")
+            out.append(f" * {dims}, {', '.join(o.ld for o in spec.operands)} are device arrays of batch ints: the")
+            out.append(f" * shapes above are problem i's, bounded by {', '.join('max_' + d for d in spec.dims)}.")
             out.append(" * Errors, in order: an option out of range, a negative maximum or batch, a NULL")
             out.append(f" * pointer where {spec.work.source} (of the maxima) and batch > 0")
         else:

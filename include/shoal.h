@@ -75,35 +75,9 @@ shoal_status shoal_get_dispatch_info(shoal_handle handle, const char **table_dev
  * it uses shoal's best own kernel for the shape. Default 1. Meant for benchmarks and tests. */
 shoal_status shoal_set_vendor_dispatch(shoal_handle handle, int enabled);
 
-/* C_i = alpha * op(A_i) * op(B_i) + beta * C_i for i in [0, batch).
- * op(A_i) is m x k, op(B_i) is k x n, C_i is m x n.
- * lda >= max(1, transa == N ? m : k), ldb >= max(1, transb == N ? k : n), ldc >= max(1, m).
- * With beta == 0, C is not read (NaN in C does not propagate), as in BLAS.
- * With k == 0 or alpha == 0, C_i = beta * C_i and A, B are not read. */
-shoal_status shoal_sgemm_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb,
-                                 int m, int n, int k, float alpha,
-                                 const float *const A[], int64_t lda,
-                                 const float *const B[], int64_t ldb, float beta,
-                                 float *const C[], int64_t ldc, int64_t batch);
-shoal_status shoal_dgemm_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb,
-                                 int m, int n, int k, double alpha,
-                                 const double *const A[], int64_t lda,
-                                 const double *const B[], int64_t ldb, double beta,
-                                 double *const C[], int64_t ldc, int64_t batch);
-
-/* Strided variant: A_i = A + i * strideA, etc. Strides are in elements and may be 0 for A and B
- * (one operand shared by the whole batch); strideC must keep the C_i apart
- * (strideC >= ldc * n) unless batch == 1. */
-shoal_status shoal_sgemm_strided_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb,
-                                         int m, int n, int k, float alpha,
-                                         const float *A, int64_t lda, int64_t strideA,
-                                         const float *B, int64_t ldb, int64_t strideB, float beta,
-                                         float *C, int64_t ldc, int64_t strideC, int64_t batch);
-shoal_status shoal_dgemm_strided_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb,
-                                         int m, int n, int k, double alpha,
-                                         const double *A, int64_t lda, int64_t strideA,
-                                         const double *B, int64_t ldb, int64_t strideB, double beta,
-                                         double *C, int64_t ldc, int64_t strideC, int64_t batch);
+/* The prototypes of shoal_<p>gemm_batched and _strided_batched, with their doc comments, are
+ * generated from spec/routines/gemm.toml (abi = "gemm") into shoal_routines.h (included at the
+ * end of this file). */
 
 /* The kernel a call with these arguments would run ("cublas" where routed to the vendor);
  * for logs and tests. precision is 's' or 'd'; pointer_array selects the _batched table. */
@@ -157,24 +131,8 @@ typedef enum shoal_diag {
  * spec/routines/{gemv,trsv,gemv_vbatched}.toml (abi = "blas2") into shoal_routines.h (included
  * at the end of this file). */
 
-/* Variable-size GEMM: C_i = alpha * op(A_i) * op(B_i) + beta * C_i with op(A_i) m[i] x k[i],
- * op(B_i) k[i] x n[i]; m, n, k, lda, ldb, ldc are DEVICE arrays of batch entries and A, B, C
- * device arrays of pointers. max_m, max_n, max_k must bound every m[i], n[i], k[i] (the launch is
- * shaped for them). Problems with m[i] or n[i] <= 0 are skipped; k[i] <= 0 or alpha == 0 scales
- * C_i by beta (C not read when beta == 0). Per-problem leading dimensions are the caller's to
- * keep valid, lda[i] >= max(1, transa == N ? m[i] : k[i]), ldb[i] >= max(1, transb == N ? k[i] :
- * n[i]), ldc[i] >= max(1, m[i]), as with MAGMA's vbatched routines: checking them would need a host
- * synchronization. The per-problem arrays are int (as in MAGMA), unlike the 64-bit leading
- * dimensions of the fixed-size calls. Thread blocks whose tile lies outside their problem exit at
- * once. */
-shoal_status shoal_sgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m,
-                                  const int *n, const int *k, int max_m, int max_n, int max_k, float alpha,
-                                  const float *const A[], const int *lda, const float *const B[], const int *ldb,
-                                  float beta, float *const C[], const int *ldc, int64_t batch);
-shoal_status shoal_dgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m,
-                                  const int *n, const int *k, int max_m, int max_n, int max_k, double alpha,
-                                  const double *const A[], const int *lda, const double *const B[], const int *ldb,
-                                  double beta, double *const C[], const int *ldc, int64_t batch);
+/* shoal_<p>gemm_vbatched (variable-size GEMM): generated from spec/routines/gemm_vbatched.toml
+ * (abi = "gemm") into shoal_routines.h. */
 
 /* Convenience for variable-size calls: *result = max(0, values[0..count)) over a DEVICE array,
  * computed on the device on the handle's stream. Unlike every other call it synchronizes that

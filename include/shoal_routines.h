@@ -198,8 +198,8 @@ shoal_status shoal_dgemv_strided_batched(shoal_handle handle, shoal_operation tr
  * A is m x n (in), lda[i] >= max(1, m) with problem i's sizes (not checked).
  * x: (n if trans == 0 else m) elements (in) at increment incx[i] per problem (nonzero, not checked).
  * y: (m if trans == 0 else n) elements (inout) at increment incy[i] per problem (nonzero, not checked).
- * m, n, lda, incx, incy are device arrays of batch ints; the
- * expressions above read max_m, max_n for m, n.
+ * m, n, lda, incx, incy are device arrays of batch ints: the
+ * shapes above are problem i's, bounded by max_m, max_n.
  * Errors, in order: an option out of range, a negative maximum or batch, a NULL
  * pointer where m > 0 and n > 0 (of the maxima) and batch > 0
  * -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
@@ -225,6 +225,44 @@ shoal_status shoal_strsv_batched(shoal_handle handle, shoal_fill_mode uplo, shoa
 shoal_status shoal_strsv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int n, const float *A, int64_t lda, int64_t strideA, float *x, int64_t incx, int64_t stridex, int64_t batch);
 shoal_status shoal_dtrsv_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int n, const double *const A[], int64_t lda, double *const x[], int64_t incx, int64_t batch);
 shoal_status shoal_dtrsv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int n, const double *A, int64_t lda, int64_t strideA, double *x, int64_t incx, int64_t stridex, int64_t batch);
+
+/* gemm: C_i = alpha * op(A_i) * op(B_i) + beta * C_i for i in [0, batch); op(A_i) is m x k, op(B_i) k x n.
+ * With beta == 0, C is not read (NaN in C does not propagate), as in BLAS.
+ * With k == 0 or alpha == 0, C_i = beta * C_i and A, B are not read.
+ * A is (m if transa == 0 else k) x (k if transa == 0 else m) (in, referenced only where k > 0), lda >= max(1, (m if transa == 0 else k)).
+ * B is (k if transb == 0 else n) x (n if transb == 0 else k) (in, referenced only where k > 0), ldb >= max(1, (k if transb == 0 else n)).
+ * C is m x n (inout), ldc >= max(1, m).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). Strides
+ * must not be negative and may be 0 for A and B (one operand shared by every problem);
+ * strideC must keep the C_i apart (>= ldc * n) when batch > 1. Options read 0/1 above.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where m > 0 and n > 0 and batch > 0,
+ * a negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle
+ * -> NOT_INITIALIZED; then m == 0, n == 0 or batch == 0 -> SUCCESS at once. */
+shoal_status shoal_sgemm_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb, int m, int n, int k, float alpha, const float *const A[], int64_t lda, const float *const B[], int64_t ldb, float beta, float *const C[], int64_t ldc, int64_t batch);
+shoal_status shoal_sgemm_strided_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb, int m, int n, int k, float alpha, const float *A, int64_t lda, int64_t strideA, const float *B, int64_t ldb, int64_t strideB, float beta, float *C, int64_t ldc, int64_t strideC, int64_t batch);
+shoal_status shoal_dgemm_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb, int m, int n, int k, double alpha, const double *const A[], int64_t lda, const double *const B[], int64_t ldb, double beta, double *const C[], int64_t ldc, int64_t batch);
+shoal_status shoal_dgemm_strided_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb, int m, int n, int k, double alpha, const double *A, int64_t lda, int64_t strideA, const double *B, int64_t ldb, int64_t strideB, double beta, double *C, int64_t ldc, int64_t strideC, int64_t batch);
+
+/* gemm_vbatched: Variable-size GEMM: C_i = alpha * op(A_i) * op(B_i) + beta * C_i, op(A_i) m[i] x k[i], op(B_i) k[i] x n[i].
+ * A, B, C are device arrays of pointers. max_m, max_n, max_k must bound every m[i], n[i], k[i]
+ * (the launch is shaped for them). Problems with m[i] or n[i] <= 0 are skipped; k[i] <= 0 or
+ * alpha == 0 scales C_i by beta (C not read when beta == 0). Per-problem leading dimensions are the
+ * caller's to keep valid, as with MAGMA's vbatched routines: checking them would need a host
+ * synchronization. The per-problem arrays are int (as in MAGMA), unlike the 64-bit leading
+ * dimensions of the fixed-size calls. Thread blocks whose tile lies outside their problem exit at
+ * once.
+ * A is (m if transa == 0 else k) x (k if transa == 0 else m) (in), lda[i] >= max(1, (m if transa == 0 else k)) with problem i's sizes (not checked).
+ * B is (k if transb == 0 else n) x (n if transb == 0 else k) (in), ldb[i] >= max(1, (k if transb == 0 else n)) with problem i's sizes (not checked).
+ * C is m x n (inout), ldc[i] >= max(1, m) with problem i's sizes (not checked).
+ * m, n, k, lda, ldb, ldc are device arrays of batch ints: the
+ * shapes above are problem i's, bounded by max_m, max_n, max_k.
+ * Errors, in order: an option out of range, a negative maximum or batch, a NULL
+ * pointer where m > 0 and n > 0 (of the maxima) and batch > 0
+ * -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
+ * max_m == 0, max_n == 0 or batch == 0 -> SUCCESS at once. */
+shoal_status shoal_sgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m, const int *n, const int *k, int max_m, int max_n, int max_k, float alpha, const float *const A[], const int *lda, const float *const B[], const int *ldb, float beta, float *const C[], const int *ldc, int64_t batch);
+shoal_status shoal_dgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m, const int *n, const int *k, int max_m, int max_n, int max_k, double alpha, const double *const A[], const int *lda, const double *const B[], const int *ldb, double beta, double *const C[], const int *ldc, int64_t batch);
 
 /* syrk: Symmetric rank-k update of one triangle: C = alpha op(A) op(A)^T + beta C, op(A) n x k.
  * Only the uplo triangle of C is read and written. With beta == 0, C is not read (NaN in C

@@ -1,7 +1,9 @@
 /* The level-2 dispatch (docs/blas2.md): shoal_blas2_run picks a kernel from the routine's tuned
  * table and launches it (or cuBLAS where it won and can take the call). The entry points of
  * gemv, trsv and gemv_vbatched, which check and pack the arguments, are generated from
- * spec/routines/<r>.toml (abi = "blas2") into generated/blas2_entry.c; gemm_vbatched's are here. */
+ * spec/routines/<r>.toml (abi = "blas2") into generated/blas2_entry.c. shoal_gemm_vbatched_run
+ * serves gemm_vbatched, whose entry points come from spec/routines/gemm_vbatched.toml
+ * (abi = "gemm", generated/gemm_entry.c). */
 #include <limits.h>
 #include <stddef.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 #include "blas2_launch.h"
 #include "blas2_run.h"
 #include "blas2_vendor.h"
+#include "gemm_run.h"
 #include "context.h"
 #include "lapack_routines.h"
 
@@ -16,7 +19,6 @@
 #define BAD SHOAL_STATUS_INVALID_VALUE
 
 static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
-static int is_op(shoal_operation op) { return op == SHOAL_OP_N || op == SHOAL_OP_T; }
 
 /* What a kernel must fit: the device's opt-in shared memory and the form of the batch (a table
  * may fall back to the other mode's rules, whose kernels may serve only that form). */
@@ -74,16 +76,8 @@ shoal_status shoal_blas2_run(struct shoal_context *ctx, int routine, char prec, 
 
 /* ---- gemm_vbatched ---- */
 
-static shoal_status gemm_v_check(shoal_operation ta, shoal_operation tb, const int *m, const int *n, const int *k,
-                                 int max_m, int max_n, int max_k, const void *A, const int *lda, const void *B,
-                                 const int *ldb, const void *C, const int *ldc, int64_t batch)
-{
-    if (!is_op(ta) || !is_op(tb) || max_m < 0 || max_n < 0 || max_k < 0 || batch < 0) return BAD;
-    if (max_m > 0 && max_n > 0 && batch > 0 && (!m || !n || !k || !A || !lda || !B || !ldb || !C || !ldc)) return BAD;
-    return OK;
-}
-
-static shoal_status gemm_v_run(shoal_handle handle, char prec, int variant, shoal_gemm_vparams *p)
+/* runtime/gemm_run.h */
+shoal_status shoal_gemm_vbatched_run(shoal_handle handle, char prec, int variant, shoal_gemm_vparams *p)
 {
     struct shoal_context *ctx = shoal_context_get(handle);
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
@@ -95,38 +89,6 @@ static shoal_status gemm_v_run(shoal_handle handle, char prec, int variant, shoa
                                                      ctx->sm_count, ctx->stream);
     return e == cudaSuccess ? OK : SHOAL_STATUS_CUDA_ERROR;
 }
-
-#define GEMM_V(P, T)                                                                                          \
-    shoal_status shoal_##P##gemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, \
-                                          const int *m, const int *n, const int *k, int max_m, int max_n,   \
-                                          int max_k, T alpha, const T *const A[], const int *lda,           \
-                                          const T *const B[], const int *ldb, T beta, T *const C[],         \
-                                          const int *ldc, int64_t batch)                                    \
-    {                                                                                                         \
-        shoal_status st = gemm_v_check(transa, transb, m, n, k, max_m, max_n, max_k, A, lda, B, ldb, C, ldc,  \
-                                       batch);                                                                \
-        if (st != OK) return st;                                                                              \
-        shoal_gemm_vparams p;                                                                                 \
-        memset(&p, 0, sizeof p);                                                                              \
-        p.m = max_m;                                                                                          \
-        p.n = max_n;                                                                                          \
-        p.k = max_k;                                                                                          \
-        p.alpha[0] = alpha;                                                                                   \
-        p.beta[0] = beta;                                                                                     \
-        p.A_array = (const void *const *)A;                                                                   \
-        p.B_array = (const void *const *)B;                                                                   \
-        p.C_array = (void *const *)C;                                                                         \
-        p.m_v = m;                                                                                            \
-        p.n_v = n;                                                                                            \
-        p.k_v = k;                                                                                            \
-        p.lda_v = lda;                                                                                        \
-        p.ldb_v = ldb;                                                                                        \
-        p.ldc_v = ldc;                                                                                        \
-        p.batch = batch;                                                                                      \
-        return gemm_v_run(handle, #P[0], (int)transa * 2 + (int)transb, &p);                                  \
-    }
-GEMM_V(s, float)
-GEMM_V(d, double)
 
 /* ---- which kernel serves a call ---- */
 
