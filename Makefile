@@ -109,7 +109,8 @@ generated/sources.mk: $(DB) $(GENERATOR_SRCS) | $(VENV)/.stamp
 	$(PY) -m generator emit --db $(DB) --out generated
 	touch $@
 # emit also writes the spec routines' test and benchmark glue (not part of the library)
-GEN_TEST_C := generated/test_spec_args.c generated/spec_invoke.c generated/spec_cases.c generated/test_lapack_spec_args.c
+GEN_TEST_C := generated/test_spec_args.c generated/spec_invoke.c generated/spec_cases.c generated/test_lapack_spec_args.c \
+              generated/test_blas2_spec_args.c generated/test_gemm_spec_args.c
 $(GEN_CU) $(GEN_C) $(GEN_TEST_C): generated/sources.mk
 
 $(BUILD)/obj/runtime/%.o: runtime/%.c $(RUNTIME_HDRS) include/shoal.h generated/sources.mk | $(DEPS_OK)/cuda.ok
@@ -123,7 +124,8 @@ $(BUILD)/obj/generated/%.o: generated/%.cu runtime/kernel_abi.h runtime/lapack_a
 	@mkdir -p $(dir $@)
 	$(call compile_step,nvcc,$(NVCC) $(NVCCFLAGS) -c $< -o $@)
 $(BUILD)/obj/generated/%.o: generated/%.c runtime/dispatch_table.h runtime/spec_run.h runtime/lapack_run.h \
-                            runtime/lapack_abi.h runtime/lapack_routines.h include/shoal.h | $(DEPS_OK)/cuda.ok
+                            runtime/lapack_abi.h runtime/lapack_routines.h runtime/blas2_run.h \
+                            runtime/blas2_abi.h runtime/gemm_run.h runtime/kernel_abi.h include/shoal.h | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
 	$(call compile_step,cc,$(CC) $(CFLAGS) -c $< -o $@)
 $(BUILD)/obj/oracle/%.o: oracle/%.c $(wildcard oracle/*.h) $(RUNTIME_HDRS) include/shoal.h | $(DEPS_OK)/cuda.ok

@@ -169,7 +169,10 @@ def load(path: str | Path) -> Spec:
     except tomllib.TOMLDecodeError as e:
         raise SpecError(f"{where}: {e}") from None
     if t.get("abi", "spec") != "spec":
-        raise SpecError(f"{where}: abi {t.get('abi')!r}: a factorization-ABI spec (generator/spec_lapack.py)")
+        kind = {"blas2": "a level-2-ABI spec (generator/spec_blas2.py)",
+                "gemm": "a GEMM-ABI spec (generator/spec_gemm.py)"}.get(
+            str(t.get("abi")), "a factorization-ABI spec (generator/spec_lapack.py)")
+        raise SpecError(f"{where}: abi {t.get('abi')!r}: {kind}")
     name = str(_need(t, "name", where, str))
     if name != path.stem:
         raise SpecError(f"{where}: declares routine {name!r}")

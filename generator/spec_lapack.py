@@ -90,14 +90,15 @@ class LapackSpec:
 
 
 def abi_of(path: str | Path) -> str:
-    """A spec file's ABI: "spec" (generator/spec.py) unless it says `abi = "lapack"`."""
+    """A spec file's ABI: "spec" (generator/spec.py) unless it says `abi = "lapack"` (this file's)
+    or `abi = "blas2"` (generator/spec_blas2.py) or `abi = "gemm"` (generator/spec_gemm.py)."""
     try:
         t = tomllib.loads(Path(path).read_text())
     except tomllib.TOMLDecodeError as e:
         raise SpecError(f"{path}: {e}") from None
     abi = t.get("abi", "spec")
-    if abi not in ("spec", "lapack"):
-        raise SpecError(f"{path}: abi must be 'spec' or 'lapack'")
+    if abi not in ("spec", "lapack", "blas2", "gemm"):
+        raise SpecError(f"{path}: abi must be 'spec', 'lapack', 'blas2' or 'gemm'")
     return str(abi)
 
 

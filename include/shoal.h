@@ -75,35 +75,9 @@ shoal_status shoal_get_dispatch_info(shoal_handle handle, const char **table_dev
  * it uses shoal's best own kernel for the shape. Default 1. Meant for benchmarks and tests. */
 shoal_status shoal_set_vendor_dispatch(shoal_handle handle, int enabled);
 
-/* C_i = alpha * op(A_i) * op(B_i) + beta * C_i for i in [0, batch).
- * op(A_i) is m x k, op(B_i) is k x n, C_i is m x n.
- * lda >= max(1, transa == N ? m : k), ldb >= max(1, transb == N ? k : n), ldc >= max(1, m).
- * With beta == 0, C is not read (NaN in C does not propagate), as in BLAS.
- * With k == 0 or alpha == 0, C_i = beta * C_i and A, B are not read. */
-shoal_status shoal_sgemm_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb,
-                                 int m, int n, int k, float alpha,
-                                 const float *const A[], int64_t lda,
-                                 const float *const B[], int64_t ldb, float beta,
-                                 float *const C[], int64_t ldc, int64_t batch);
-shoal_status shoal_dgemm_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb,
-                                 int m, int n, int k, double alpha,
-                                 const double *const A[], int64_t lda,
-                                 const double *const B[], int64_t ldb, double beta,
-                                 double *const C[], int64_t ldc, int64_t batch);
-
-/* Strided variant: A_i = A + i * strideA, etc. Strides are in elements and may be 0 for A and B
- * (one operand shared by the whole batch); strideC must keep the C_i apart
- * (strideC >= ldc * n) unless batch == 1. */
-shoal_status shoal_sgemm_strided_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb,
-                                         int m, int n, int k, float alpha,
-                                         const float *A, int64_t lda, int64_t strideA,
-                                         const float *B, int64_t ldb, int64_t strideB, float beta,
-                                         float *C, int64_t ldc, int64_t strideC, int64_t batch);
-shoal_status shoal_dgemm_strided_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb,
-                                         int m, int n, int k, double alpha,
-                                         const double *A, int64_t lda, int64_t strideA,
-                                         const double *B, int64_t ldb, int64_t strideB, double beta,
-                                         double *C, int64_t ldc, int64_t strideC, int64_t batch);
+/* The prototypes of shoal_<p>gemm_batched and _strided_batched, with their doc comments, are
+ * generated from spec/routines/gemm.toml (abi = "gemm") into shoal_routines.h (included at the
+ * end of this file). */
 
 /* The kernel a call with these arguments would run ("cublas" where routed to the vendor);
  * for logs and tests. precision is 's' or 'd'; pointer_array selects the _batched table. */
@@ -152,74 +126,13 @@ typedef enum shoal_diag {
     SHOAL_DIAG_UNIT = 1      /* the diagonal is taken as ones and not read */
 } shoal_diag;
 
-/* y_i = alpha * op(A_i) * x_i + beta * y_i; A_i is m x n, lda >= max(1, m); x has n (op N) or m
- * (op T) elements, y the other count. With beta == 0, y is not read; with alpha == 0, A and x are
- * not read. As in BLAS, m == 0, n == 0 or (alpha == 0 and beta == 1) return at once with y
- * untouched. Strides of 0 for A and x (one operand shared by every problem) are allowed. */
-shoal_status shoal_sgemv_batched(shoal_handle handle, shoal_operation trans, int m, int n, float alpha,
-                                 const float *const A[], int64_t lda, const float *const x[], int64_t incx,
-                                 float beta, float *const y[], int64_t incy, int64_t batch);
-shoal_status shoal_dgemv_batched(shoal_handle handle, shoal_operation trans, int m, int n, double alpha,
-                                 const double *const A[], int64_t lda, const double *const x[], int64_t incx,
-                                 double beta, double *const y[], int64_t incy, int64_t batch);
-shoal_status shoal_sgemv_strided_batched(shoal_handle handle, shoal_operation trans, int m, int n, float alpha,
-                                         const float *A, int64_t lda, int64_t strideA, const float *x,
-                                         int64_t incx, int64_t stridex, float beta, float *y, int64_t incy,
-                                         int64_t stridey, int64_t batch);
-shoal_status shoal_dgemv_strided_batched(shoal_handle handle, shoal_operation trans, int m, int n, double alpha,
-                                         const double *A, int64_t lda, int64_t strideA, const double *x,
-                                         int64_t incx, int64_t stridex, double beta, double *y, int64_t incy,
-                                         int64_t stridey, int64_t batch);
+/* The prototypes of shoal_<p>gemv_batched / _strided_batched, shoal_<p>trsv_batched /
+ * _strided_batched and shoal_<p>gemv_vbatched, with their doc comments, are generated from
+ * spec/routines/{gemv,trsv,gemv_vbatched}.toml (abi = "blas2") into shoal_routines.h (included
+ * at the end of this file). */
 
-/* Solves op(A_i) x_i = b_i in place (x holds b on entry); A_i is n x n triangular (uplo), only
- * that triangle is read (and not its diagonal with SHOAL_DIAG_UNIT). No singularity check, as in
- * BLAS: a zero diagonal entry gives Inf/NaN in that problem only. */
-shoal_status shoal_strsv_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag,
-                                 int n, const float *const A[], int64_t lda, float *const x[], int64_t incx,
-                                 int64_t batch);
-shoal_status shoal_dtrsv_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag,
-                                 int n, const double *const A[], int64_t lda, double *const x[], int64_t incx,
-                                 int64_t batch);
-shoal_status shoal_strsv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans,
-                                         shoal_diag diag, int n, const float *A, int64_t lda, int64_t strideA,
-                                         float *x, int64_t incx, int64_t stridex, int64_t batch);
-shoal_status shoal_dtrsv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans,
-                                         shoal_diag diag, int n, const double *A, int64_t lda, int64_t strideA,
-                                         double *x, int64_t incx, int64_t stridex, int64_t batch);
-
-/* Variable-size GEMV: problem i is m[i] x n[i] with lda[i], incx[i], incy[i]; m, n, lda, incx,
- * incy are DEVICE arrays of batch entries. max_m, max_n must bound every m[i], n[i] (the launch
- * is shaped for them; use shoal_imax_device when they are not known). Problems with m[i] or
- * n[i] <= 0 are skipped; per-problem values are not checked on the host (that would need a
- * synchronization): lda[i] >= m[i] and nonzero increments are the caller's to keep, or the
- * results are undefined. Thread blocks whose tile lies outside their problem exit at once. */
-shoal_status shoal_sgemv_vbatched(shoal_handle handle, shoal_operation trans, const int *m, const int *n, int max_m,
-                                  int max_n, float alpha, const float *const A[], const int *lda,
-                                  const float *const x[], const int *incx, float beta, float *const y[],
-                                  const int *incy, int64_t batch);
-shoal_status shoal_dgemv_vbatched(shoal_handle handle, shoal_operation trans, const int *m, const int *n, int max_m,
-                                  int max_n, double alpha, const double *const A[], const int *lda,
-                                  const double *const x[], const int *incx, double beta, double *const y[],
-                                  const int *incy, int64_t batch);
-
-/* Variable-size GEMM: C_i = alpha * op(A_i) * op(B_i) + beta * C_i with op(A_i) m[i] x k[i],
- * op(B_i) k[i] x n[i]; m, n, k, lda, ldb, ldc are DEVICE arrays of batch entries and A, B, C
- * device arrays of pointers. max_m, max_n, max_k must bound every m[i], n[i], k[i] (the launch is
- * shaped for them). Problems with m[i] or n[i] <= 0 are skipped; k[i] <= 0 or alpha == 0 scales
- * C_i by beta (C not read when beta == 0). Per-problem leading dimensions are the caller's to
- * keep valid, lda[i] >= max(1, transa == N ? m[i] : k[i]), ldb[i] >= max(1, transb == N ? k[i] :
- * n[i]), ldc[i] >= max(1, m[i]), as with MAGMA's vbatched routines: checking them would need a host
- * synchronization. The per-problem arrays are int (as in MAGMA), unlike the 64-bit leading
- * dimensions of the fixed-size calls. Thread blocks whose tile lies outside their problem exit at
- * once. */
-shoal_status shoal_sgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m,
-                                  const int *n, const int *k, int max_m, int max_n, int max_k, float alpha,
-                                  const float *const A[], const int *lda, const float *const B[], const int *ldb,
-                                  float beta, float *const C[], const int *ldc, int64_t batch);
-shoal_status shoal_dgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m,
-                                  const int *n, const int *k, int max_m, int max_n, int max_k, double alpha,
-                                  const double *const A[], const int *lda, const double *const B[], const int *ldb,
-                                  double beta, double *const C[], const int *ldc, int64_t batch);
+/* shoal_<p>gemm_vbatched (variable-size GEMM): generated from spec/routines/gemm_vbatched.toml
+ * (abi = "gemm") into shoal_routines.h. */
 
 /* Convenience for variable-size calls: *result = max(0, values[0..count)) over a DEVICE array,
  * computed on the device on the handle's stream. Unlike every other call it synchronizes that

@@ -168,6 +168,102 @@ shoal_status shoal_spotrs_strided_batched(shoal_handle handle, shoal_fill_mode u
 shoal_status shoal_dpotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const double *const A[], int64_t lda, double *const B[], int64_t ldb, int64_t batch);
 shoal_status shoal_dpotrs_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const double *A, int64_t lda, int64_t strideA, double *B, int64_t ldb, int64_t strideB, int64_t batch);
 
+/* gemv: y_i = alpha * op(A_i) * x_i + beta * y_i; op(A) = A or A^T by trans.
+ * With beta == 0, y is not read; with alpha == 0, A and x are not read. As in BLAS, m == 0,
+ * n == 0 or (alpha == 0 and beta == 1) return at once with y untouched. Strides of 0 for A and x
+ * (one operand shared by every problem) are allowed. Increments are nonzero and may be negative:
+ * element i of a length-L vector then sits at x[(L - 1 - i) * |inc|], as in BLAS.
+ * A is m x n (in), lda >= max(1, m).
+ * x: (n if trans == 0 else m) elements (in) at increment incx (nonzero).
+ * y: (m if trans == 0 else n) elements (inout) at increment incy (nonzero).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * vector's stride must keep problems apart when batch > 1 (>= 1 + (length - 1) * |inc|);
+ * an input's must not be negative. Options read 0/1 in the expressions.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a zero increment, a NULL operand where
+ * m > 0 and n > 0 and batch > 0, a negative or overlapping stride
+ * -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
+ * m == 0 or n == 0 or batch == 0 or (alpha == 0 and beta == 1) -> SUCCESS at once (the BLAS quick return). */
+shoal_status shoal_sgemv_batched(shoal_handle handle, shoal_operation trans, int m, int n, float alpha, const float *const A[], int64_t lda, const float *const x[], int64_t incx, float beta, float *const y[], int64_t incy, int64_t batch);
+shoal_status shoal_sgemv_strided_batched(shoal_handle handle, shoal_operation trans, int m, int n, float alpha, const float *A, int64_t lda, int64_t strideA, const float *x, int64_t incx, int64_t stridex, float beta, float *y, int64_t incy, int64_t stridey, int64_t batch);
+shoal_status shoal_dgemv_batched(shoal_handle handle, shoal_operation trans, int m, int n, double alpha, const double *const A[], int64_t lda, const double *const x[], int64_t incx, double beta, double *const y[], int64_t incy, int64_t batch);
+shoal_status shoal_dgemv_strided_batched(shoal_handle handle, shoal_operation trans, int m, int n, double alpha, const double *A, int64_t lda, int64_t strideA, const double *x, int64_t incx, int64_t stridex, double beta, double *y, int64_t incy, int64_t stridey, int64_t batch);
+
+/* gemv_vbatched: Variable-size GEMV: y_i = alpha * op(A_i) * x_i + beta * y_i, problem i m[i] x n[i].
+ * max_m, max_n must bound every m[i], n[i] (the launch is shaped for them; use shoal_imax_device
+ * when they are not known). Problems with m[i] or n[i] <= 0 are skipped; per-problem values are
+ * not checked on the host (that would need a synchronization): lda[i] >= m[i] and nonzero
+ * increments are the caller's to keep, or the results are undefined. Thread blocks whose tile
+ * lies outside their problem exit at once.
+ * A is m x n (in), lda[i] >= max(1, m) with problem i's sizes (not checked).
+ * x: (n if trans == 0 else m) elements (in) at increment incx[i] per problem (nonzero, not checked).
+ * y: (m if trans == 0 else n) elements (inout) at increment incy[i] per problem (nonzero, not checked).
+ * m, n, lda, incx, incy are device arrays of batch ints: the
+ * shapes above are problem i's, bounded by max_m, max_n.
+ * Errors, in order: an option out of range, a negative maximum or batch, a NULL
+ * pointer where m > 0 and n > 0 (of the maxima) and batch > 0
+ * -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
+ * m == 0 or n == 0 or batch == 0 or (alpha == 0 and beta == 1) -> SUCCESS at once (the BLAS quick return). */
+shoal_status shoal_sgemv_vbatched(shoal_handle handle, shoal_operation trans, const int *m, const int *n, int max_m, int max_n, float alpha, const float *const A[], const int *lda, const float *const x[], const int *incx, float beta, float *const y[], const int *incy, int64_t batch);
+shoal_status shoal_dgemv_vbatched(shoal_handle handle, shoal_operation trans, const int *m, const int *n, int max_m, int max_n, double alpha, const double *const A[], const int *lda, const double *const x[], const int *incx, double beta, double *const y[], const int *incy, int64_t batch);
+
+/* trsv: Solves op(A_i) x_i = b_i in place (x holds b on entry); A_i is n x n triangular (uplo).
+ * Only that triangle is read (and not its diagonal with SHOAL_DIAG_UNIT). No singularity check,
+ * as in BLAS: a zero diagonal entry gives Inf/NaN in that problem only. Increments are nonzero
+ * and may be negative, as in BLAS.
+ * A is n x n (in), lda >= max(1, n).
+ * x: n elements (inout) at increment incx (nonzero).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * vector's stride must keep problems apart when batch > 1 (>= 1 + (length - 1) * |inc|);
+ * an input's must not be negative. Options read 0/1 in the expressions.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a zero increment, a NULL operand where
+ * n > 0 and batch > 0, a negative or overlapping stride
+ * -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
+ * n == 0 or batch == 0 -> SUCCESS at once (the BLAS quick return). */
+shoal_status shoal_strsv_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int n, const float *const A[], int64_t lda, float *const x[], int64_t incx, int64_t batch);
+shoal_status shoal_strsv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int n, const float *A, int64_t lda, int64_t strideA, float *x, int64_t incx, int64_t stridex, int64_t batch);
+shoal_status shoal_dtrsv_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int n, const double *const A[], int64_t lda, double *const x[], int64_t incx, int64_t batch);
+shoal_status shoal_dtrsv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int n, const double *A, int64_t lda, int64_t strideA, double *x, int64_t incx, int64_t stridex, int64_t batch);
+
+/* gemm: C_i = alpha * op(A_i) * op(B_i) + beta * C_i for i in [0, batch); op(A_i) is m x k, op(B_i) k x n.
+ * With beta == 0, C is not read (NaN in C does not propagate), as in BLAS.
+ * With k == 0 or alpha == 0, C_i = beta * C_i and A, B are not read.
+ * A is (m if transa == 0 else k) x (k if transa == 0 else m) (in, referenced only where k > 0), lda >= max(1, (m if transa == 0 else k)).
+ * B is (k if transb == 0 else n) x (n if transb == 0 else k) (in, referenced only where k > 0), ldb >= max(1, (k if transb == 0 else n)).
+ * C is m x n (inout), ldc >= max(1, m).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). Strides
+ * must not be negative and may be 0 for A and B (one operand shared by every problem);
+ * strideC must keep the C_i apart (>= ldc * n) when batch > 1. Options read 0/1 above.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where m > 0 and n > 0 and batch > 0,
+ * a negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle
+ * -> NOT_INITIALIZED; then m == 0, n == 0 or batch == 0 -> SUCCESS at once. */
+shoal_status shoal_sgemm_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb, int m, int n, int k, float alpha, const float *const A[], int64_t lda, const float *const B[], int64_t ldb, float beta, float *const C[], int64_t ldc, int64_t batch);
+shoal_status shoal_sgemm_strided_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb, int m, int n, int k, float alpha, const float *A, int64_t lda, int64_t strideA, const float *B, int64_t ldb, int64_t strideB, float beta, float *C, int64_t ldc, int64_t strideC, int64_t batch);
+shoal_status shoal_dgemm_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb, int m, int n, int k, double alpha, const double *const A[], int64_t lda, const double *const B[], int64_t ldb, double beta, double *const C[], int64_t ldc, int64_t batch);
+shoal_status shoal_dgemm_strided_batched(shoal_handle handle, shoal_operation transa, shoal_operation transb, int m, int n, int k, double alpha, const double *A, int64_t lda, int64_t strideA, const double *B, int64_t ldb, int64_t strideB, double beta, double *C, int64_t ldc, int64_t strideC, int64_t batch);
+
+/* gemm_vbatched: Variable-size GEMM: C_i = alpha * op(A_i) * op(B_i) + beta * C_i, op(A_i) m[i] x k[i], op(B_i) k[i] x n[i].
+ * A, B, C are device arrays of pointers. max_m, max_n, max_k must bound every m[i], n[i], k[i]
+ * (the launch is shaped for them). Problems with m[i] or n[i] <= 0 are skipped; k[i] <= 0 or
+ * alpha == 0 scales C_i by beta (C not read when beta == 0). Per-problem leading dimensions are the
+ * caller's to keep valid, as with MAGMA's vbatched routines: checking them would need a host
+ * synchronization. The per-problem arrays are int (as in MAGMA), unlike the 64-bit leading
+ * dimensions of the fixed-size calls. Thread blocks whose tile lies outside their problem exit at
+ * once.
+ * A is (m if transa == 0 else k) x (k if transa == 0 else m) (in), lda[i] >= max(1, (m if transa == 0 else k)) with problem i's sizes (not checked).
+ * B is (k if transb == 0 else n) x (n if transb == 0 else k) (in), ldb[i] >= max(1, (k if transb == 0 else n)) with problem i's sizes (not checked).
+ * C is m x n (inout), ldc[i] >= max(1, m) with problem i's sizes (not checked).
+ * m, n, k, lda, ldb, ldc are device arrays of batch ints: the
+ * shapes above are problem i's, bounded by max_m, max_n, max_k.
+ * Errors, in order: an option out of range, a negative maximum or batch, a NULL
+ * pointer where m > 0 and n > 0 (of the maxima) and batch > 0
+ * -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
+ * max_m == 0, max_n == 0 or batch == 0 -> SUCCESS at once. */
+shoal_status shoal_sgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m, const int *n, const int *k, int max_m, int max_n, int max_k, float alpha, const float *const A[], const int *lda, const float *const B[], const int *ldb, float beta, float *const C[], const int *ldc, int64_t batch);
+shoal_status shoal_dgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m, const int *n, const int *k, int max_m, int max_n, int max_k, double alpha, const double *const A[], const int *lda, const double *const B[], const int *ldb, double beta, double *const C[], const int *ldc, int64_t batch);
+
 /* syrk: Symmetric rank-k update of one triangle: C = alpha op(A) op(A)^T + beta C, op(A) n x k.
  * Only the uplo triangle of C is read and written. With beta == 0, C is not read (NaN in C
  * does not propagate); with alpha == 0 or k == 0, C = beta C and A is not read.

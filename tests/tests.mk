@@ -77,6 +77,16 @@ TEST_BINS += $(TEST_BIN_DIR)/test_lapack_spec_args
 $(TEST_BIN_DIR)/test_lapack_spec_args: generated/test_lapack_spec_args.c include/shoal.h $(LIB_SHARED)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS_SHOAL)
+# The level-2 routines' generated argument tests (spec/routines/<r>.toml with abi = "blas2"), no GPU.
+TEST_BINS += $(TEST_BIN_DIR)/test_blas2_spec_args
+$(TEST_BIN_DIR)/test_blas2_spec_args: generated/test_blas2_spec_args.c include/shoal.h $(LIB_SHARED)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS_SHOAL)
+# GEMM's generated argument tests (spec/routines/<r>.toml with abi = "gemm"), no GPU.
+TEST_BINS += $(TEST_BIN_DIR)/test_gemm_spec_args
+$(TEST_BIN_DIR)/test_gemm_spec_args: generated/test_gemm_spec_args.c include/shoal.h $(LIB_SHARED)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS_SHOAL)
 # the harness and the registry's internals (shoal_spec_served_by) come from the static library
 $(TEST_BIN_DIR)/test_spec_gpu: tests/gpu/test_spec_gpu.c tests/gpu/spec_cases.h generated/spec_cases.c \
                                generated/spec_invoke.c $(ORACLE_OBJS) $(GPU_TEST_OBJ) $(LIB_STATIC)
