@@ -262,19 +262,8 @@ def rules(r: GemmRoutine, form: str) -> list[tuple[str, dict[str, str], str]]:
 
 
 def test_args_c(routines: list[GemmRoutine]) -> str:
-    out = [HEADER,
-           "/* Argument tests of GEMM and the variable-size GEMM, one per rule: every invalid argument",
-           " * returns SHOAL_STATUS_INVALID_VALUE before anything is touched; a valid call with a NULL",
-           " * handle returns SHOAL_STATUS_NOT_INITIALIZED (checks come first). No GPU needed. */",
-           "#include <stdio.h>", "#include <string.h>", '#include "shoal.h"', "",
-           "static char fake_storage[64];", "static void *const fake = fake_storage;",
-           "static int failed, passed;", "",
-           "static void expect(const char *what, shoal_status got, shoal_status want)", "{",
-           "    if (got == want) { ++passed; return; }",
-           "    ++failed;",
-           "    printf(\"FAILED %s: got %d, want %d\\n\", what, (int)got, (int)want);", "}", "",
-           "int main(int argc, char **argv)", "{",
-           "    const char *only = argc > 1 ? argv[1] : NULL;", "    (void)fake;"]
+    from .emit_spec import args_test_prologue  # emit_spec imports this module
+    out = args_test_prologue("GEMM and the variable-size GEMM")
     for r in routines:
         out.append(f"    if (!only || !strcmp(only, \"{r.name}\")) {{")
         for prec in r.precisions:
