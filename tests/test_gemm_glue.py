@@ -67,7 +67,7 @@ def _build(tmp: Path, new_entry: str) -> Path:
     (tmp / "old_gemm_v.c").write_text(renames + PRELUDE + "#include <string.h>\n" + _old_gemm_vbatched())
     (tmp / "new_entry.c").write_text(new_entry)
     exe = tmp / "test_gemm_glue"
-    subprocess.run(["gcc", *CFLAGS, str(DRIVER), *(str(tmp / f) for f in ("old_gemm.c", "old_gemm_v.c", "new_entry.c")),
+    subprocess.run(["gcc", *CFLAGS, str(DRIVER), str(DRIVER.parent / "glue_common.c"), *(str(tmp / f) for f in ("old_gemm.c", "old_gemm_v.c", "new_entry.c")),
                     "-o", str(exe), "-lm"], check=True, capture_output=True, text=True)
     return exe
 

@@ -51,7 +51,7 @@ def _build(tmp: Path, new_entry: str) -> Path:
     (tmp / "old_entry.c").write_text(_old_entry_points(_entry_names(routines)))
     (tmp / "new_entry.c").write_text(new_entry)
     exe = tmp / "test_lapack_glue"
-    subprocess.run(["gcc", *CFLAGS, str(DRIVER), str(tmp / "old_entry.c"), str(tmp / "new_entry.c"), "-o", str(exe)],
+    subprocess.run(["gcc", *CFLAGS, str(DRIVER), str(DRIVER.parent / "glue_common.c"), str(tmp / "old_entry.c"), str(tmp / "new_entry.c"), "-o", str(exe)],
                    check=True, capture_output=True, text=True)
     return exe
 
