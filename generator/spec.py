@@ -12,8 +12,11 @@ import ast
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, TypeVar
 
 from .expr import Expr, ExprError, compile_expr
+
+S = TypeVar("S")
 
 
 class SpecError(ValueError):
@@ -159,6 +162,66 @@ def _need(t: dict, key: str, where: str, kind: type) -> object:
     if not isinstance(t[key], kind):
         raise SpecError(f"{where}: {key!r} must be a {kind.__name__}")
     return t[key]
+
+
+# ---- what the ABI loaders share (generator/spec_lapack.py, spec_blas2.py, spec_gemm.py) ---------
+
+def read_spec(path: str | Path) -> tuple[Path, str, dict]:
+    """A spec file's path, its name for messages, and its TOML."""
+    path = Path(path)
+    try:
+        return path, str(path), tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(f"{path}: {e}") from None
+
+
+def str_key(t: dict, key: str, where: str, default: str | None = None) -> str:
+    if key not in t:
+        if default is None:
+            raise SpecError(f"{where}: missing {key!r}")
+        return default
+    if not isinstance(t[key], str):
+        raise SpecError(f"{where}: {key!r} must be a string")
+    return t[key]
+
+
+def require_abi(t: dict, where: str, abi: str, what: str) -> None:
+    if t.get("abi") != abi:
+        raise SpecError(f"{where}: not a {what} spec (abi = \"{abi}\")")
+
+
+def only_keys(t: dict, keys: set[str], where: str) -> None:
+    unknown = set(t) - keys
+    if unknown:
+        raise SpecError(f"{where}: unknown keys {sorted(unknown)}")
+
+
+def routine_name(t: dict, path: Path, where: str) -> str:
+    """The routine's name, which is its file's."""
+    name = str_key(t, "name", where)
+    if name != path.stem:
+        raise SpecError(f"{where}: declares routine {name!r}")
+    return name
+
+
+def typed_options(t: dict, where: str) -> list[Option]:
+    options = []
+    for o in t.get("options", []):
+        if o.get("type") not in OPTION_TYPES:
+            raise SpecError(f"{where}: option {o.get('name')!r}: type must be one of {list(OPTION_TYPES)}")
+        options.append(Option(str(o["name"]), OPTION_TYPES[o["type"]]))
+    return options
+
+
+def check_c_spellings(exprs: list[Expr]) -> None:
+    for e in exprs:
+        c_expr(e)  # every expression must have a C spelling
+
+
+def discover_abi(spec_dir: str | Path, abi: str, load: Callable[[Path], S]) -> list[S]:
+    """Every spec of one ABI, sorted by routine name."""
+    from .spec_lapack import abi_of
+    return [load(p) for p in sorted(Path(spec_dir).glob("*.toml")) if abi_of(p) == abi]
 
 
 def load(path: str | Path) -> Spec:

@@ -22,12 +22,12 @@ dimensions and increments are device arrays, nothing per problem is checked on t
 the expressions see max_d for d."""
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from .expr import Expr, compile_expr
-from .spec import ACCESS, OPTION_TYPES, Option, SpecError, c_expr
+from .spec import (ACCESS, check_c_spellings, discover_abi, only_keys, Option, OPTION_TYPES, read_spec,
+                   require_abi, routine_name, SpecError, str_key, typed_options)
 
 KINDS = ("matrix", "vector")
 DIM_NAMES = ("m", "n")
@@ -87,22 +87,12 @@ class Blas2Spec:
         return out
 
 
-def _str(t: dict, key: str, where: str, default: str | None = None) -> str:
-    if key not in t:
-        if default is None:
-            raise SpecError(f"{where}: missing {key!r}")
-        return default
-    if not isinstance(t[key], str):
-        raise SpecError(f"{where}: {key!r} must be a string")
-    return t[key]
-
-
 def _operand(o: dict, where: str, names: set[str]) -> Blas2Operand:
-    name = _str(o, "name", where)
-    kind = _str(o, "kind", where)
+    name = str_key(o, "name", where)
+    kind = str_key(o, "kind", where)
     if kind not in KINDS:
         raise SpecError(f"{where}: kind must be one of {KINDS}")
-    access = _str(o, "access", where)
+    access = str_key(o, "access", where)
     if access not in ACCESS:
         raise SpecError(f"{where}: access must be one of {ACCESS}")
     keys = {"name", "kind", "access"} | ({"rows", "cols"} if kind == "matrix" else {"length"})
@@ -110,7 +100,7 @@ def _operand(o: dict, where: str, names: set[str]) -> Blas2Operand:
         raise SpecError(f"{where}: a {kind} takes exactly the keys {sorted(keys)}")
 
     def ex(key: str) -> Expr:
-        return compile_expr(_str(o, key, where), names, f"{where} {key}")
+        return compile_expr(str_key(o, key, where), names, f"{where} {key}")
 
     if kind == "matrix":
         if name != "A" or access != "in":
@@ -122,26 +112,12 @@ def _operand(o: dict, where: str, names: set[str]) -> Blas2Operand:
 
 
 def load(path: str | Path) -> Blas2Spec:
-    path = Path(path)
-    where = str(path)
-    try:
-        t = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as e:
-        raise SpecError(f"{where}: {e}") from None
-    if t.get("abi") != "blas2":
-        raise SpecError(f"{where}: not a level-2-ABI spec (abi = \"blas2\")")
-    unknown = set(t) - {"name", "abi", "summary", "notes", "options", "dims", "scalars", "forms", "shape", "work",
-                        "quick", "operands", "variant"}
-    if unknown:
-        raise SpecError(f"{where}: unknown keys {sorted(unknown)}")
-    name = _str(t, "name", where)
-    if name != path.stem:
-        raise SpecError(f"{where}: declares routine {name!r}")
-    options = []
-    for o in t.get("options", []):
-        if o.get("type") not in OPTION_TYPES:
-            raise SpecError(f"{where}: option {o.get('name')!r}: type must be one of {list(OPTION_TYPES)}")
-        options.append(Option(str(o["name"]), OPTION_TYPES[o["type"]]))
+    path, where, t = read_spec(path)
+    require_abi(t, where, "blas2", "level-2-ABI")
+    only_keys(t, {"name", "abi", "summary", "notes", "options", "dims", "scalars", "forms", "shape", "work",
+                        "quick", "operands", "variant"}, where)
+    name = routine_name(t, path, where)
+    options = typed_options(t, where)
     if sum(o.type is OPTION_TYPES["diag"] for o in options) > 1:
         raise SpecError(f"{where}: one diag option at most (it fills diag_unit)")
     dims = tuple(t.get("dims", []))
@@ -167,22 +143,20 @@ def load(path: str | Path) -> Blas2Spec:
         raise SpecError(f"{where}: operand names repeat")
     if scalars and not any(o.access != "in" for o in operands):
         raise SpecError(f"{where}: beta goes before the first written operand; there is none")
-    variant = compile_expr(_str(t, "variant", where), {o.name for o in options}, f"{where} variant") \
+    variant = compile_expr(str_key(t, "variant", where), {o.name for o in options}, f"{where} variant") \
         if "variant" in t else None
-    spec = Blas2Spec(path=path, name=name, summary=_str(t, "summary", where), notes=str(t.get("notes", "")).strip(),
+    spec = Blas2Spec(path=path, name=name, summary=str_key(t, "summary", where), notes=str(t.get("notes", "")).strip(),
                      options=tuple(options), dims=dims, scalars=scalars, forms=forms, shape=shape,
-                     work=compile_expr(_str(t, "work", where), names, f"{where} work"),
-                     quick=compile_expr(_str(t, "quick", where), names | {"batch", *scalars}, f"{where} quick"),
+                     work=compile_expr(str_key(t, "work", where), names, f"{where} work"),
+                     quick=compile_expr(str_key(t, "quick", where), names | {"batch", *scalars}, f"{where} quick"),
                      operands=operands, variant=variant)
-    for e in spec.expressions():
-        c_expr(e)  # every expression must have a C spelling
+    check_c_spellings(spec.expressions())
     return spec
 
 
 def discover(spec_dir: str | Path) -> list[Blas2Spec]:
     """Every level-2-ABI spec, sorted by routine name."""
-    from .spec_lapack import abi_of
-    return [load(p) for p in sorted(Path(spec_dir).glob("*.toml")) if abi_of(p) == "blas2"]
+    return discover_abi(spec_dir, "blas2", load)
 
 
 __all__ = ["Blas2Spec", "Blas2Operand", "load", "discover", "KINDS"]

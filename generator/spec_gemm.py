@@ -18,12 +18,12 @@ device array followed by `int max_d`, leading dimensions device arrays, nothing 
 checked on the host, the run given the variant expression's value)."""
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from .expr import Expr, compile_expr
-from .spec import OPTION_TYPES, Option, SpecError, c_expr
+from .spec import (check_c_spellings, discover_abi, only_keys, Option, OPTION_TYPES, read_spec, require_abi,
+                   routine_name, SpecError, str_key)
 
 DIM_NAMES = ("m", "n", "k")
 OPERANDS = (("A", "in"), ("B", "in"), ("C", "inout"))
@@ -71,32 +71,12 @@ class GemmSpec:
         return out
 
 
-def _str(t: dict, key: str, where: str, default: str | None = None) -> str:
-    if key not in t:
-        if default is None:
-            raise SpecError(f"{where}: missing {key!r}")
-        return default
-    if not isinstance(t[key], str):
-        raise SpecError(f"{where}: {key!r} must be a string")
-    return t[key]
-
-
 def load(path: str | Path) -> GemmSpec:
-    path = Path(path)
-    where = str(path)
-    try:
-        t = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as e:
-        raise SpecError(f"{where}: {e}") from None
-    if t.get("abi") != "gemm":
-        raise SpecError(f"{where}: not a GEMM-ABI spec (abi = \"gemm\")")
-    unknown = set(t) - {"name", "abi", "summary", "notes", "options", "dims", "scalars", "forms", "work",
-                        "operands", "variant"}
-    if unknown:
-        raise SpecError(f"{where}: unknown keys {sorted(unknown)}")
-    name = _str(t, "name", where)
-    if name != path.stem:
-        raise SpecError(f"{where}: declares routine {name!r}")
+    path, where, t = read_spec(path)
+    require_abi(t, where, "gemm", "GEMM-ABI")
+    only_keys(t, {"name", "abi", "summary", "notes", "options", "dims", "scalars", "forms", "work",
+                        "operands", "variant"}, where)
+    name = routine_name(t, path, where)
     options = []
     for o in t.get("options", []):
         if o.get("type") != "op":
@@ -123,26 +103,24 @@ def load(path: str | Path) -> GemmSpec:
         w = f"{where} operands[{i}]"
         if set(o) - {"name", "access", "rows", "cols", "needed"}:
             raise SpecError(f"{w}: unknown keys {sorted(set(o) - {'name', 'access', 'rows', 'cols', 'needed'})}")
-        operands.append(GemmOperand(o["name"], o["access"], compile_expr(_str(o, "rows", w), names, f"{w} rows"),
-                                    compile_expr(_str(o, "cols", w), names, f"{w} cols"),
-                                    compile_expr(_str(o, "needed", w), names, f"{w} needed") if "needed" in o else None))
-    variant = compile_expr(_str(t, "variant", where), {o.name for o in options}, f"{where} variant") \
+        operands.append(GemmOperand(o["name"], o["access"], compile_expr(str_key(o, "rows", w), names, f"{w} rows"),
+                                    compile_expr(str_key(o, "cols", w), names, f"{w} cols"),
+                                    compile_expr(str_key(o, "needed", w), names, f"{w} needed") if "needed" in o else None))
+    variant = compile_expr(str_key(t, "variant", where), {o.name for o in options}, f"{where} variant") \
         if "variant" in t else None
     if (variant is not None) != (forms == ("vbatched",)):
         raise SpecError(f"{where}: a variant expression is the vbatched run's (the fixed-size run takes the options)")
-    spec = GemmSpec(path=path, name=name, summary=_str(t, "summary", where), notes=str(t.get("notes", "")).strip(),
+    spec = GemmSpec(path=path, name=name, summary=str_key(t, "summary", where), notes=str(t.get("notes", "")).strip(),
                     options=tuple(options), dims=dims, forms=forms,
-                    work=compile_expr(_str(t, "work", where), names, f"{where} work"),
+                    work=compile_expr(str_key(t, "work", where), names, f"{where} work"),
                     operands=tuple(operands), variant=variant)
-    for e in spec.expressions():
-        c_expr(e)  # every expression must have a C spelling
+    check_c_spellings(spec.expressions())
     return spec
 
 
 def discover(spec_dir: str | Path) -> list[GemmSpec]:
     """Every GEMM-ABI spec, sorted by routine name."""
-    from .spec_lapack import abi_of
-    return [load(p) for p in sorted(Path(spec_dir).glob("*.toml")) if abi_of(p) == "gemm"]
+    return discover_abi(spec_dir, "gemm", load)
 
 
 __all__ = ["GemmSpec", "GemmOperand", "load", "discover"]

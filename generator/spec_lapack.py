@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .expr import Expr, compile_expr
-from .spec import ACCESS, OPTION_TYPES, Option, SpecError, c_expr
+from .spec import (ACCESS, check_c_spellings, discover_abi, only_keys, Option, read_spec, require_abi,
+                   routine_name, SpecError, str_key, typed_options)
 
 KINDS = ("matrix", "pivots", "vector", "info")
 # the dimensions a factorization may take, and the fields of shoal_lapack_params they fill
@@ -102,19 +103,9 @@ def abi_of(path: str | Path) -> str:
     return str(abi)
 
 
-def _str(t: dict, key: str, where: str, default: str | None = None) -> str:
-    if key not in t:
-        if default is None:
-            raise SpecError(f"{where}: missing {key!r}")
-        return default
-    if not isinstance(t[key], str):
-        raise SpecError(f"{where}: {key!r} must be a string")
-    return t[key]
-
-
 def _operand(o: dict, where: str, names: set[str]) -> LapackOperand:
-    name = _str(o, "name", where)
-    kind = _str(o, "kind", where)
+    name = str_key(o, "name", where)
+    kind = str_key(o, "kind", where)
     if kind not in KINDS:
         raise SpecError(f"{where}: kind must be one of {KINDS}")
     unknown = set(o) - {"name", "kind", "access", "rows", "cols", "length", "stride", "slot", "needed",
@@ -123,29 +114,29 @@ def _operand(o: dict, where: str, names: set[str]) -> LapackOperand:
         raise SpecError(f"{where}: unknown keys {sorted(unknown)}")
 
     def ex(key: str) -> Expr | None:
-        return compile_expr(_str(o, key, where), names, f"{where} {key}") if key in o else None
+        return compile_expr(str_key(o, key, where), names, f"{where} {key}") if key in o else None
 
     if kind == "info":
         if set(o) - {"name", "kind", "access"} or o.get("access", "out") != "out":
             raise SpecError(f"{where}: info is one written int per problem; it takes no other keys")
         return LapackOperand(name, kind, "out", slot="info")
-    access = _str(o, "access", where)
+    access = str_key(o, "access", where)
     if access not in ACCESS:
         raise SpecError(f"{where}: access must be one of {ACCESS}")
     if kind == "matrix":
         if "length" in o:
             raise SpecError(f"{where}: a matrix has rows and cols, not a length")
-        slot = _str(o, "slot", where, name)
+        slot = str_key(o, "slot", where, name)
         if slot not in MATRIX_SLOTS:
             raise SpecError(f"{where}: a matrix fills slot A or B of shoal_lapack_params")
         return LapackOperand(name, kind, access, rows=ex("rows") or _missing(where, "rows"),
                              cols=ex("cols") or _missing(where, "cols"),
-                             stride_name=_str(o, "stride", where, f"stride{name}"), slot=slot,
+                             stride_name=str_key(o, "stride", where, f"stride{name}"), slot=slot,
                              needed=ex("needed"), stride_when=ex("stride_when"))
     if "rows" in o or "cols" in o or "slot" in o:
         raise SpecError(f"{where}: a {kind} has a length (and fills the {'ipiv' if kind == 'pivots' else 'tau'} slot)")
     return LapackOperand(name, kind, access, length=ex("length") or _missing(where, "length"),
-                         stride_name=_str(o, "stride", where), slot="ipiv" if kind == "pivots" else "tau",
+                         stride_name=str_key(o, "stride", where), slot="ipiv" if kind == "pivots" else "tau",
                          needed=ex("needed"), stride_when=ex("stride_when"))
 
 
@@ -154,22 +145,10 @@ def _missing(where: str, key: str) -> Expr:
 
 
 def load(path: str | Path) -> LapackSpec:
-    path = Path(path)
-    where = str(path)
-    try:
-        t = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as e:
-        raise SpecError(f"{where}: {e}") from None
-    if t.get("abi") != "lapack":
-        raise SpecError(f"{where}: not a factorization-ABI spec (abi = \"lapack\")")
-    name = _str(t, "name", where)
-    if name != path.stem:
-        raise SpecError(f"{where}: declares routine {name!r}")
-    options = []
-    for o in t.get("options", []):
-        if o.get("type") not in OPTION_TYPES:
-            raise SpecError(f"{where}: option {o.get('name')!r}: type must be one of {list(OPTION_TYPES)}")
-        options.append(Option(str(o["name"]), OPTION_TYPES[o["type"]]))
+    path, where, t = read_spec(path)
+    require_abi(t, where, "lapack", "factorization-ABI")
+    name = routine_name(t, path, where)
+    options = typed_options(t, where)
     dims = tuple(t.get("dims", []))
     if not dims or any(d not in DIM_NAMES for d in dims):
         raise SpecError(f"{where}: dims must be a non-empty subset of {DIM_NAMES}")
@@ -189,24 +168,21 @@ def load(path: str | Path) -> LapackSpec:
     variant = t.get("variant")
     if variant is not None and variant not in {o.name for o in options}:
         raise SpecError(f"{where}: variant must name an option")
-    routes = tuple(Route(compile_expr(_str(r, "when", where), names, f"{where} routes"), _str(r, "routine", where))
+    routes = tuple(Route(compile_expr(str_key(r, "when", where), names, f"{where} routes"), str_key(r, "routine", where))
                    for r in t.get("routes", []))
-    unknown = set(t) - {"name", "abi", "summary", "notes", "options", "dims", "shape", "work", "operands",
-                        "variant", "routes"}
-    if unknown:
-        raise SpecError(f"{where}: unknown keys {sorted(unknown)}")
-    spec = LapackSpec(path=path, name=name, summary=_str(t, "summary", where), notes=str(t.get("notes", "")).strip(),
+    only_keys(t, {"name", "abi", "summary", "notes", "options", "dims", "shape", "work", "operands",
+                        "variant", "routes"}, where)
+    spec = LapackSpec(path=path, name=name, summary=str_key(t, "summary", where), notes=str(t.get("notes", "")).strip(),
                       options=tuple(options), dims=dims, shape=shape,
-                      work=compile_expr(_str(t, "work", where), names, f"{where} work"),
+                      work=compile_expr(str_key(t, "work", where), names, f"{where} work"),
                       operands=operands, variant=variant, routes=routes)
-    for e in spec.expressions():
-        c_expr(e)  # every expression must have a C spelling
+    check_c_spellings(spec.expressions())
     return spec
 
 
 def discover(spec_dir: str | Path) -> list[LapackSpec]:
     """Every factorization-ABI spec, sorted by routine name."""
-    return [load(p) for p in sorted(Path(spec_dir).glob("*.toml")) if abi_of(p) == "lapack"]
+    return discover_abi(spec_dir, "lapack", load)
 
 
 __all__ = ["LapackSpec", "LapackOperand", "Route", "abi_of", "load", "discover", "KINDS"]

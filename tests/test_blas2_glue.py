@@ -7,32 +7,23 @@ quick return or variant) must fail it."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from glue_util import GOLDEN_DIR, assert_caught, build, check_golden, entry_names, equal_run, needs_gcc, renames
 
 from generator import emit_blas2, emit_spec
 from generator.project import REPO_ROOT
 from generator.search_space import discover
 
-pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+pytestmark = needs_gcc
 
-GOLDEN = REPO_ROOT / "tests" / "c" / "golden" / "blas2_api_492fe43.c"
-DRIVER = REPO_ROOT / "tests" / "c" / "test_blas2_glue.c"
-CFLAGS = ["-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-Wno-unused-function",
-          f"-I{REPO_ROOT / 'include'}", f"-I{REPO_ROOT / 'runtime'}"]
-SUMMARY = re.compile(r"^(\d+) cases, (\d+) reached run, (\d+) rejected, (\d+) mismatches$", re.M)
+GOLDEN = GOLDEN_DIR / "blas2_api_492fe43.c"
 PER = 50000
 
 
 def _routines() -> list[emit_blas2.Blas2Routine]:
     return emit_spec.blas2_routines_from(discover(REPO_ROOT / "search_space"), REPO_ROOT / "spec" / "routines")
-
-
-def _entry_names(routines: list[emit_blas2.Blas2Routine]) -> list[str]:
-    return [emit_blas2.fname(p, r.name, f) for r in routines for p in r.precisions for f in r.spec.forms]
 
 
 def _old_entry_points(names: list[str]) -> str:
@@ -43,50 +34,29 @@ def _old_entry_points(names: list[str]) -> str:
     body = text[text.index("#define OK"):]
     cut_from, cut_to = body.index("/* What a kernel must fit"), body.index("/* ---- gemv ---- */")
     body = body[:cut_from] + body[cut_to:body.index("/* ---- gemm_vbatched ---- */")]
-    renames = "".join(f"#define {n} old_{n[len('shoal_'):]}\n" for n in names)
-    return (renames + '#include <stddef.h>\n#include <string.h>\n#include "blas2_run.h"\n'
+    return (renames(names) + '#include <stddef.h>\n#include <string.h>\n#include "blas2_run.h"\n'
             "shoal_status old_blas2_run(struct shoal_context *, int, char, int, shoal_blas2_params *);\n"
             "#define run old_blas2_run\n" + body)
 
 
 def _build(tmp: Path, new_entry: str) -> Path:
-    routines = _routines()
-    (tmp / "old_entry.c").write_text(_old_entry_points(_entry_names(routines)))
-    (tmp / "new_entry.c").write_text(new_entry)
-    exe = tmp / "test_blas2_glue"
-    subprocess.run(["gcc", *CFLAGS, str(DRIVER), str(tmp / "old_entry.c"), str(tmp / "new_entry.c"), "-o", str(exe),
-                    "-lm"], check=True, capture_output=True, text=True)
-    return exe
-
-
-def _run(exe: Path, per: int = PER) -> tuple[int, str]:
-    proc = subprocess.run([str(exe), str(per)], capture_output=True, text=True, timeout=300)
-    return proc.returncode, proc.stdout
+    return build(tmp, "test_blas2_glue", {"old_entry.c": _old_entry_points(entry_names(_routines())),
+                                          "new_entry.c": new_entry}, ("-lm",))
 
 
 def test_golden_is_revision_492fe43() -> None:
     """The golden file is the hand-written API as it was (where the history is at hand)."""
-    git = shutil.which("git")
-    proc = subprocess.run([git or "git", "-C", str(REPO_ROOT), "show", "492fe43:runtime/blas2_api.c"],
-                          capture_output=True, text=True) if git else None
-    if proc is None or proc.returncode != 0:
-        pytest.skip("no git history of revision 492fe43 here")
-    assert proc.stdout == GOLDEN.read_text()
+    check_golden("runtime/blas2_api.c", GOLDEN)
 
 
 def test_generated_entry_points_equal_the_hand_written_ones(tmp_path: Path) -> None:
     routines = _routines()
     assert sorted(r.name for r in routines) == ["gemv", "gemv_vbatched", "trsv"]
     exe = _build(tmp_path, emit_blas2.api_c(routines))
-    rc, out = _run(exe)
-    print(out)
-    m = SUMMARY.search(out)
-    assert m, out
-    cases, reached, rejected, mismatches = map(int, m.groups())
-    assert rc == 0 and mismatches == 0, out
+    cases, lines = equal_run(exe, PER)
     assert cases == 5 * 2 * PER  # gemv and trsv in two forms, gemv_vbatched in one; two precisions
     # the grid covers every outcome in every routine and form
-    for line in out.splitlines()[:-1]:
+    for line in lines:
         got = re.match(r"(\w+): (\d+) reached run, (\d+) quick returns, (\d+) rejected", line)
         assert got, line
         assert int(got[2]) > 1000 and int(got[3]) > 500 and int(got[4]) > 1000, line
@@ -118,6 +88,4 @@ def test_a_broken_entry_point_fails(tmp_path: Path, old: str, new: str) -> None:
     text = emit_blas2.api_c(_routines())
     assert old in text
     exe = _build(tmp_path, text.replace(old, new))
-    rc, out = _run(exe, 5000)
-    m = SUMMARY.search(out)
-    assert m and int(m[4]) > 0 and rc != 0, out
+    assert_caught(exe)

@@ -7,25 +7,19 @@ dropped or weakened check, a changed variant) must fail it."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from glue_util import GOLDEN_DIR, assert_caught, build, check_golden, entry_names, equal_run, needs_gcc, renames
 
 from generator import emit_gemm, emit_spec
 from generator.project import REPO_ROOT
 from generator.search_space import discover
 
-pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+pytestmark = needs_gcc
 
-GOLDEN_DIR = REPO_ROOT / "tests" / "c" / "golden"
 GOLDEN = {"runtime/gemm_api.c": GOLDEN_DIR / "gemm_api_492fe43.c",
           "runtime/blas2_api.c": GOLDEN_DIR / "blas2_api_492fe43.c"}
-DRIVER = REPO_ROOT / "tests" / "c" / "test_gemm_glue.c"
-CFLAGS = ["-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-Wno-unused-function",
-          f"-I{REPO_ROOT / 'include'}", f"-I{REPO_ROOT / 'runtime'}"]
-SUMMARY = re.compile(r"^(\d+) cases, (\d+) reached run, (\d+) rejected, (\d+) mismatches$", re.M)
 PER = 50000
 PRELUDE = ('#include <stddef.h>\n#include "gemm_run.h"\n'
            "shoal_status old_gemm_run(shoal_handle, char, shoal_operation, shoal_operation, shoal_gemm_params *);\n"
@@ -35,11 +29,6 @@ PRELUDE = ('#include <stddef.h>\n#include "gemm_run.h"\n'
 
 def _routines() -> list[emit_gemm.GemmRoutine]:
     return emit_spec.gemm_routines_from(discover(REPO_ROOT / "search_space"), REPO_ROOT / "spec" / "routines")
-
-
-def _renames(routines: list[emit_gemm.GemmRoutine]) -> str:
-    names = [emit_gemm.fname(p, r.name, f) for r in routines for p in r.precisions for f in r.spec.forms]
-    return "".join(f"#define {n} old_{n[len('shoal_'):]}\n" for n in names)
 
 
 def _old_gemm() -> str:
@@ -62,44 +51,25 @@ def _old_gemm_vbatched() -> str:
 
 
 def _build(tmp: Path, new_entry: str) -> Path:
-    renames = _renames(_routines())
-    (tmp / "old_gemm.c").write_text(renames + PRELUDE + _old_gemm())
-    (tmp / "old_gemm_v.c").write_text(renames + PRELUDE + "#include <string.h>\n" + _old_gemm_vbatched())
-    (tmp / "new_entry.c").write_text(new_entry)
-    exe = tmp / "test_gemm_glue"
-    subprocess.run(["gcc", *CFLAGS, str(DRIVER), *(str(tmp / f) for f in ("old_gemm.c", "old_gemm_v.c", "new_entry.c")),
-                    "-o", str(exe), "-lm"], check=True, capture_output=True, text=True)
-    return exe
-
-
-def _run(exe: Path, per: int = PER) -> tuple[int, str]:
-    proc = subprocess.run([str(exe), str(per)], capture_output=True, text=True, timeout=300)
-    return proc.returncode, proc.stdout
+    names = renames(entry_names(_routines()))
+    return build(tmp, "test_gemm_glue", {"old_gemm.c": names + PRELUDE + _old_gemm(),
+                                         "old_gemm_v.c": names + PRELUDE + "#include <string.h>\n" + _old_gemm_vbatched(),
+                                         "new_entry.c": new_entry}, ("-lm",))
 
 
 @pytest.mark.parametrize("path", sorted(GOLDEN))
 def test_golden_is_revision_492fe43(path: str) -> None:
     """The golden files are the hand-written API as it was (where the history is at hand)."""
-    git = shutil.which("git")
-    proc = subprocess.run([git or "git", "-C", str(REPO_ROOT), "show", f"492fe43:{path}"],
-                          capture_output=True, text=True) if git else None
-    if proc is None or proc.returncode != 0:
-        pytest.skip("no git history of revision 492fe43 here")
-    assert proc.stdout == GOLDEN[path].read_text()
+    check_golden(path, GOLDEN[path])
 
 
 def test_generated_entry_points_equal_the_hand_written_ones(tmp_path: Path) -> None:
     routines = _routines()
     assert sorted(r.name for r in routines) == ["gemm", "gemm_vbatched"]
     exe = _build(tmp_path, emit_gemm.api_c(routines))
-    rc, out = _run(exe)
-    print(out)
-    m = SUMMARY.search(out)
-    assert m, out
-    cases, reached, rejected, mismatches = map(int, m.groups())
-    assert rc == 0 and mismatches == 0, out
+    cases, lines = equal_run(exe, PER)
     assert cases == 3 * 2 * PER  # three forms, two precisions
-    for line in out.splitlines()[:-1]:
+    for line in lines:
         got = re.match(r"(\w+): (\d+) reached run, (\d+) rejected", line)
         assert got, line
         assert int(got[2]) > 10000 and int(got[3]) > 10000, line
@@ -131,6 +101,4 @@ def test_a_broken_entry_point_fails(tmp_path: Path, old: str, new: str) -> None:
     text = emit_gemm.api_c(_routines())
     assert old in text
     exe = _build(tmp_path, text.replace(old, new))
-    rc, out = _run(exe, 5000)
-    m = SUMMARY.search(out)
-    assert m and int(m[4]) > 0 and rc != 0, out
+    assert_caught(exe)

@@ -21,10 +21,10 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "blas2_run.h"
+#include "glue_common.h"
 
 #define ENTRY_POINTS(X)                                                                                           \
     X(sgemv_batched) X(dgemv_batched) X(sgemv_strided_batched) X(dgemv_strided_batched) X(strsv_batched)          \
@@ -70,7 +70,6 @@ shoal_status old_blas2_run(struct shoal_context *ctx, int routine, char prec, in
 /* ---- one call, old or new ---- */
 
 enum routine { GEMV, TRSV, GEMV_V, N_ROUTINES };
-static const char *const names[N_ROUTINES] = {"gemv", "trsv", "gemv_vbatched"};
 enum { NULL_A = 1, NULL_X = 2, NULL_Y = 4, NULL_MV = 8, NULL_NV = 16, NULL_LDAV = 32, NULL_INCXV = 64, NULL_INCYV = 128 };
 
 typedef struct args {
@@ -129,17 +128,6 @@ static shoal_status call(int old, enum routine r, char prec, int array, const ar
 
 /* ---- the grid ---- */
 
-static uint64_t state;
-static uint64_t next(void)
-{
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-}
-#define PICK(...) pick((const int64_t[]){__VA_ARGS__}, sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
-static int64_t pick(const int64_t *v, size_t n) { return v[next() % n]; }
-
 static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }
 
 /* 1 + (len - 1) * |inc|: the span of a vector, the least stride that keeps written ones apart */
@@ -149,13 +137,21 @@ static int64_t span(int64_t len, int64_t inc) { return len > 0 ? 1 + (len - 1) *
  * half of those one argument from the whole grid (each rule's boundary, one at a time). */
 static args any_args(enum routine r);
 static args valid_args(enum routine r);
-static args random_args(enum routine r)
+static void random_args(const glue_unit *u, void *out)
 {
+    const enum routine r = (enum routine)u->routine;
+    args *const result = out;
     const args any = any_args(r);
-    if (next() & 1) return any;
+    if (glue_next() & 1) {
+        *result = any;
+        return;
+    }
     args a = valid_args(r);
-    if (next() & 1) return a;
-    switch (next() % 15) {
+    if (glue_next() & 1) {
+        *result = a;
+        return;
+    }
+    switch (glue_next() % 15) {
     case 0: a.h = any.h; break;
     case 1: a.trans = any.trans; break;
     case 2: a.uplo = any.uplo; break;
@@ -170,23 +166,23 @@ static args random_args(enum routine r)
     case 11: a.sa = any.sa; break;
     case 12: a.sx = any.sx; break;
     case 13: a.sy = any.sy; break;
-    default: a.nulls = 1u << (next() % 8); break;
+    default: a.nulls = 1u << (glue_next() % 8); break;
     }
-    return a;
+    *result = a;
 }
 
 static args valid_args(enum routine r)
 {
     args a;
-    a.h = next() & 1 ? (shoal_handle)store_ctx : NULL;
-    a.trans = (int)(next() & 1);
-    a.uplo = (int)(next() & 1);
-    a.diag = (int)(next() & 1);
+    a.h = glue_next() & 1 ? (shoal_handle)store_ctx : NULL;
+    a.trans = (int)(glue_next() & 1);
+    a.uplo = (int)(glue_next() & 1);
+    a.diag = (int)(glue_next() & 1);
     a.m = (int)PICK(1, 2, 3, 5, 32, 33);
     a.n = (int)PICK(1, 2, 3, 5, 32, 33);
     static const double scalars[] = {0.0, 1.0, -1.0, 0.5, NAN};
-    a.alpha = scalars[next() % 5];
-    a.beta = scalars[next() % 5];
+    a.alpha = scalars[glue_next() % 5];
+    a.beta = scalars[glue_next() % 5];
     const int64_t rows = r == TRSV ? a.n : a.m;
     a.lda = PICK(rows, rows + 1, 40);
     a.incx = PICK(-3, -1, 1, 1, 2);
@@ -203,15 +199,15 @@ static args valid_args(enum routine r)
 static args any_args(enum routine r)
 {
     args a;
-    a.h = next() & 1 ? (shoal_handle)store_ctx : NULL;
+    a.h = glue_next() & 1 ? (shoal_handle)store_ctx : NULL;
     a.trans = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2);
     a.uplo = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2);
     a.diag = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2);
     a.m = (int)PICK(-1, 0, 1, 2, 3, 5, 32, 33, 300);
     a.n = (int)PICK(-1, 0, 1, 2, 3, 5, 32, 33, 300);
     static const double scalars[] = {0.0, 1.0, -1.0, 0.5, NAN};
-    a.alpha = scalars[next() % 5];
-    a.beta = scalars[next() % 5];
+    a.alpha = scalars[glue_next() % 5];
+    a.beta = scalars[glue_next() % 5];
     const int64_t rows = r == TRSV ? a.n : a.m;
     a.lda = PICK(0, 1, 40, rows - 1, rows, rows + 1, (int64_t)1 << 32);
     a.incx = PICK(-3, -1, 0, 1, 1, 2, (int64_t)1 << 33);
@@ -219,16 +215,17 @@ static args any_args(enum routine r)
     a.batch = PICK(-1, 0, 1, 2, 2, 3, (int64_t)1 << 33);
     /* strides: negative, zero, one, exact, one short (overlap) and large; x and y by the
      * length each has with either trans */
-    const int64_t xlen = r == TRSV ? a.n : (next() & 1 ? a.n : a.m), ylen = next() & 1 ? a.m : a.n;
+    const int64_t xlen = r == TRSV ? a.n : (glue_next() & 1 ? a.n : a.m), ylen = glue_next() & 1 ? a.m : a.n;
     a.sa = PICK(-1, 0, 1, a.lda * a.n, a.lda * a.n - 1, (int64_t)1 << 40);
     a.sx = PICK(-1, 0, 1, span(xlen, a.incx), span(xlen, a.incx) - 1, span(xlen, a.incx) + 3, (int64_t)1 << 40);
     a.sy = PICK(-1, 0, 1, span(ylen, a.incy), span(ylen, a.incy) - 1, span(ylen, a.incy) + 3, (int64_t)1 << 40);
-    a.nulls = next() % 2 ? 0 : (unsigned)(next() % 256) & (unsigned)(next() % 256);
+    a.nulls = glue_next() % 2 ? 0 : (unsigned)(glue_next() % 256) & (unsigned)(glue_next() % 256);
     return a;
 }
 
-static void print_args(const args *a)
+static void print_args(const void *args_)
 {
+    const args *a = args_;
     printf("  handle %s trans %d uplo %d diag %d m %d n %d alpha %g beta %g lda %" PRId64 " incx %" PRId64
            " incy %" PRId64 " batch %" PRId64 " strideA %" PRId64 " stridex %" PRId64 " stridey %" PRId64
            " nulls %#x\n",
@@ -236,11 +233,10 @@ static void print_args(const args *a)
            a->incy, a->batch, a->sa, a->sx, a->sy, a->nulls);
 }
 
-/* Which part of the record differs, or NULL. */
-static const char *differs(const record *x, const record *y)
+/* Which part of the records of two reached runs differs, or NULL. */
+static const char *differs(const void *x_, const void *y_)
 {
-    if (x->calls != y->calls) return "whether run was reached";
-    if (!x->calls) return NULL;
+    const record *x = x_, *y = y_;
     if (x->ctx != y->ctx) return "context";
     if (x->routine != y->routine) return "routine";
     if (x->prec != y->prec) return "precision";
@@ -249,47 +245,32 @@ static const char *differs(const record *x, const record *y)
     return NULL;
 }
 
+static shoal_status call_unit(int old, const glue_unit *u, char prec, const void *a)
+{
+    return call(old, (enum routine)u->routine, prec, u->array, a);
+}
+
+static void tally(const glue_unit *u, shoal_status s, const void *rec_, glue_counts *c)
+{
+    (void)u;
+    if (((const record *)rec_)->calls) ++c->reached;
+    else if (s == SHOAL_STATUS_INVALID_VALUE) ++c->rejected;
+    else if (s == SHOAL_STATUS_SUCCESS) ++c->quick;
+}
+
+static void report(const glue_unit *u, const glue_counts *c)
+{
+    printf("%s: %ld reached run, %ld quick returns, %ld rejected\n", u->name, c->reached, c->quick, c->rejected);
+}
+
+static const glue_unit units[] = {{"gemv_batched", GEMV, 1}, {"gemv_strided_batched", GEMV, 0},
+                                  {"trsv_batched", TRSV, 1}, {"trsv_strided_batched", TRSV, 0},
+                                  {"gemv_vbatched", GEMV_V, 1}};
+
 int main(int argc, char **argv)
 {
-    const long per = argc > 1 ? atol(argv[1]) : 20000;
-    state = argc > 2 ? strtoull(argv[2], NULL, 10) : 0x5eed5eedULL;
-    if (state == 0) state = 1;
-    long cases = 0, reached = 0, rejected = 0, mismatches = 0;
-    for (int r = 0; r < N_ROUTINES; ++r)
-        for (int array = 1; array >= (r == GEMV_V ? 1 : 0); --array) {
-            long form_reached = 0, form_rejected = 0, form_quick = 0;
-            for (int pi = 0; pi < 2; ++pi) {
-                const char prec = "sd"[pi];
-                for (long i = 0; i < per; ++i) {
-                    const args a = random_args((enum routine)r);
-                    memset(&rec, 0, sizeof rec);
-                    const shoal_status s_old = call(1, (enum routine)r, prec, array, &a);
-                    const record r_old = rec;
-                    memset(&rec, 0, sizeof rec);
-                    const shoal_status s_new = call(0, (enum routine)r, prec, array, &a);
-                    const record r_new = rec;
-                    ++cases;
-                    const char *what = s_old != s_new ? "status" : differs(&r_old, &r_new);
-                    if (what) {
-                        if (++mismatches <= 10) {
-                            printf("MISMATCH %c%s%s: %s (status old %d, new %d)\n", prec, names[r],
-                                   r == GEMV_V ? "" : array ? "_batched" : "_strided_batched", what, (int)s_old,
-                                   (int)s_new);
-                            print_args(&a);
-                        }
-                        continue;
-                    }
-                    if (r_new.calls) ++form_reached;
-                    else if (s_new == SHOAL_STATUS_INVALID_VALUE) ++form_rejected;
-                    else if (s_new == SHOAL_STATUS_SUCCESS) ++form_quick;
-                }
-            }
-            printf("%s%s: %ld reached run, %ld quick returns, %ld rejected\n", names[r],
-                   r == GEMV_V ? "" : array ? "_batched" : "_strided_batched", form_reached, form_quick,
-                   form_rejected);
-            reached += form_reached;
-            rejected += form_rejected;
-        }
-    printf("%ld cases, %ld reached run, %ld rejected, %ld mismatches\n", cases, reached, rejected, mismatches);
-    return mismatches != 0;
+    static args a;
+    const glue_test t = {units, (int)(sizeof units / sizeof units[0]), &a, &rec, sizeof rec, random_args,
+                         call_unit, differs, print_args, tally, report};
+    return glue_main(&t, argc, argv);
 }

@@ -21,10 +21,10 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "gemm_run.h"
+#include "glue_common.h"
 
 #define ENTRY_POINTS(X)                                                                                           \
     X(sgemm_batched) X(dgemm_batched) X(sgemm_strided_batched) X(dgemm_strided_batched) X(sgemm_vbatched)         \
@@ -93,7 +93,6 @@ shoal_status old_gemm_vbatched_run(shoal_handle handle, char prec, int variant, 
 /* ---- one call, old or new ---- */
 
 enum form { ARRAY, STRIDED, VBATCHED, N_FORMS };
-static const char *const form_names[N_FORMS] = {"gemm_batched", "gemm_strided_batched", "gemm_vbatched"};
 enum { NULL_A = 1, NULL_B = 2, NULL_C = 4, NULL_MV = 8, NULL_NV = 16, NULL_KV = 32, NULL_LDAV = 64, NULL_LDBV = 128,
        NULL_LDCV = 256 };
 
@@ -146,30 +145,19 @@ static shoal_status call(int old, enum form f, char prec, const args *a)
 
 /* ---- the grid ---- */
 
-static uint64_t state;
-static uint64_t next(void)
-{
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-}
-#define PICK(...) pick((const int64_t[]){__VA_ARGS__}, sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
-static int64_t pick(const int64_t *v, size_t n) { return v[next() % n]; }
-
 static const double scalars[] = {0.0, 1.0, -1.0, 0.5, NAN};
 
 static args any_args(void)
 {
     args a;
-    a.h = next() & 1 ? (shoal_handle)store_ctx : NULL;
+    a.h = glue_next() & 1 ? (shoal_handle)store_ctx : NULL;
     a.ta = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2);
     a.tb = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2);
     a.m = (int)PICK(-1, 0, 1, 2, 3, 5, 32, 33, 300);
     a.n = (int)PICK(-1, 0, 1, 2, 3, 5, 32, 33, 300);
     a.k = (int)PICK(-1, 0, 0, 1, 2, 3, 5, 33);
-    a.alpha = scalars[next() % 5];
-    a.beta = scalars[next() % 5];
+    a.alpha = scalars[glue_next() % 5];
+    a.beta = scalars[glue_next() % 5];
     const int64_t ra = a.ta ? a.k : a.m, rb = a.tb ? a.n : a.k;
     a.lda = PICK(0, 1, 40, ra - 1, ra, ra + 1, a.m, a.k, (int64_t)1 << 32);
     a.ldb = PICK(0, 1, 40, rb - 1, rb, rb + 1, a.n, a.k, (int64_t)1 << 32);
@@ -178,21 +166,21 @@ static args any_args(void)
     a.sa = PICK(-1, 0, 1, a.lda * a.k, a.lda * a.m, (int64_t)1 << 40);
     a.sb = PICK(-1, 0, 1, a.ldb * a.n, a.ldb * a.k, (int64_t)1 << 40);
     a.sc = PICK(-1, 0, 1, a.ldc * a.n, a.ldc * a.n - 1, a.ldc * a.n + 7, (int64_t)1 << 40);
-    a.nulls = next() % 2 ? 0 : (unsigned)(next() % 512) & (unsigned)(next() % 512);
+    a.nulls = glue_next() % 2 ? 0 : (unsigned)(glue_next() % 512) & (unsigned)(glue_next() % 512);
     return a;
 }
 
 static args valid_args(void)
 {
     args a;
-    a.h = next() & 1 ? (shoal_handle)store_ctx : NULL;
-    a.ta = (int)(next() & 1);
-    a.tb = (int)(next() & 1);
+    a.h = glue_next() & 1 ? (shoal_handle)store_ctx : NULL;
+    a.ta = (int)(glue_next() & 1);
+    a.tb = (int)(glue_next() & 1);
     a.m = (int)PICK(1, 2, 3, 5, 32, 33);
     a.n = (int)PICK(1, 2, 3, 5, 32, 33);
     a.k = (int)PICK(1, 2, 3, 5, 33);
-    a.alpha = scalars[next() % 5];
-    a.beta = scalars[next() % 5];
+    a.alpha = scalars[glue_next() % 5];
+    a.beta = scalars[glue_next() % 5];
     const int64_t ra = a.ta ? a.k : a.m, rb = a.tb ? a.n : a.k;
     a.lda = PICK(ra, ra + 1, 40);
     a.ldb = PICK(rb, rb + 1, 40);
@@ -207,13 +195,13 @@ static args valid_args(void)
 
 /* Half the calls: every argument from the whole grid; the other half: a valid call, then in
  * half of those one argument from the whole grid (each rule's boundary, one at a time). */
-static args random_args(void)
+static args grid_args(void)
 {
     const args any = any_args();
-    if (next() & 1) return any;
+    if (glue_next() & 1) return any;
     args a = valid_args();
-    if (next() & 1) return a;
-    switch (next() % 16) {
+    if (glue_next() & 1) return a;
+    switch (glue_next() % 16) {
     case 0: a.h = any.h; break;
     case 1: a.ta = any.ta; break;
     case 2: a.tb = any.tb; break;
@@ -228,14 +216,15 @@ static args random_args(void)
     case 11: a.sa = any.sa; break;
     case 12: a.sb = any.sb; break;
     case 13: a.sc = any.sc; break;
-    case 14: a.k = 0; a.nulls = next() & 1 ? NULL_A : NULL_B; break; /* A, B unused with k == 0 */
-    default: a.nulls = 1u << (next() % 9); break;
+    case 14: a.k = 0; a.nulls = glue_next() & 1 ? NULL_A : NULL_B; break; /* A, B unused with k == 0 */
+    default: a.nulls = 1u << (glue_next() % 9); break;
     }
     return a;
 }
 
-static void print_args(const args *a)
+static void print_args(const void *args_)
 {
+    const args *a = args_;
     printf("  handle %s transa %d transb %d m %d n %d k %d alpha %g beta %g lda %" PRId64 " ldb %" PRId64
            " ldc %" PRId64 " batch %" PRId64 " strideA %" PRId64 " strideB %" PRId64 " strideC %" PRId64
            " nulls %#x\n",
@@ -243,11 +232,10 @@ static void print_args(const args *a)
            a->batch, a->sa, a->sb, a->sc, a->nulls);
 }
 
-/* Which part of the record differs, or NULL. */
-static const char *differs(const record *x, const record *y)
+/* Which part of the records of two reached runs differs, or NULL. */
+static const char *differs(const void *x_, const void *y_)
 {
-    if (x->calls != y->calls) return "whether run was reached";
-    if (!x->calls) return NULL;
+    const record *x = x_, *y = y_;
     if (x->which != y->which) return "which run";
     if (x->handle != y->handle) return "handle";
     if (x->prec != y->prec) return "precision";
@@ -258,42 +246,37 @@ static const char *differs(const record *x, const record *y)
     return NULL;
 }
 
+static void random_args(const glue_unit *u, void *out)
+{
+    (void)u;
+    *(args *)out = grid_args();
+}
+
+/* a unit's routine is the form here: one routine, three forms */
+static shoal_status call_unit(int old, const glue_unit *u, char prec, const void *a)
+{
+    return call(old, (enum form)u->routine, prec, a);
+}
+
+static void tally(const glue_unit *u, shoal_status s, const void *rec_, glue_counts *c)
+{
+    (void)u;
+    if (((const record *)rec_)->calls) ++c->reached;
+    else if (s == SHOAL_STATUS_INVALID_VALUE) ++c->rejected;
+}
+
+static void report(const glue_unit *u, const glue_counts *c)
+{
+    printf("%s: %ld reached run, %ld rejected\n", u->name, c->reached, c->rejected);
+}
+
+static const glue_unit units[] = {{"gemm_batched", ARRAY, 1}, {"gemm_strided_batched", STRIDED, 0},
+                                  {"gemm_vbatched", VBATCHED, 1}};
+
 int main(int argc, char **argv)
 {
-    const long per = argc > 1 ? atol(argv[1]) : 20000;
-    state = argc > 2 ? strtoull(argv[2], NULL, 10) : 0x5eed5eedULL;
-    if (state == 0) state = 1;
-    long cases = 0, reached = 0, rejected = 0, mismatches = 0;
-    for (int f = 0; f < N_FORMS; ++f) {
-        long form_reached = 0, form_rejected = 0;
-        for (int pi = 0; pi < 2; ++pi) {
-            const char prec = "sd"[pi];
-            for (long i = 0; i < per; ++i) {
-                const args a = random_args();
-                memset(&rec, 0, sizeof rec);
-                const shoal_status s_old = call(1, (enum form)f, prec, &a);
-                const record r_old = rec;
-                memset(&rec, 0, sizeof rec);
-                const shoal_status s_new = call(0, (enum form)f, prec, &a);
-                const record r_new = rec;
-                ++cases;
-                const char *what = s_old != s_new ? "status" : differs(&r_old, &r_new);
-                if (what) {
-                    if (++mismatches <= 10) {
-                        printf("MISMATCH %c%s: %s (status old %d, new %d)\n", prec, form_names[f], what, (int)s_old,
-                               (int)s_new);
-                        print_args(&a);
-                    }
-                    continue;
-                }
-                if (r_new.calls) ++form_reached;
-                else if (s_new == SHOAL_STATUS_INVALID_VALUE) ++form_rejected;
-            }
-        }
-        printf("%s: %ld reached run, %ld rejected\n", form_names[f], form_reached, form_rejected);
-        reached += form_reached;
-        rejected += form_rejected;
-    }
-    printf("%ld cases, %ld reached run, %ld rejected, %ld mismatches\n", cases, reached, rejected, mismatches);
-    return mismatches != 0;
+    static args a;
+    const glue_test t = {units, (int)(sizeof units / sizeof units[0]), &a, &rec, sizeof rec, random_args,
+                         call_unit, differs, print_args, tally, report};
+    return glue_main(&t, argc, argv);
 }

@@ -17,9 +17,9 @@
  * Prints one line per routine and form, then "N cases, R reached run, B rejected, M mismatches". */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "glue_common.h"
 #include "lapack_run.h"
 
 #define LIST(X)                                                                                                   \
@@ -65,8 +65,6 @@ shoal_status old_lapack_run(shoal_handle handle, int routine, char prec, int var
 /* ---- one call, old or new ---- */
 
 enum routine { GETRF, GETRS, GESV, GETRI, GETRI_FUSED, POTRF, POTRS, POSV, GEQRF, N_ROUTINES };
-static const char *const names[N_ROUTINES] = {"getrf", "getrs", "gesv", "getri", "getri_fused",
-                                              "potrf", "potrs", "posv", "geqrf"};
 enum { NULL_A = 1, NULL_B = 2, NULL_PIV = 4, NULL_INFO = 8, NULL_TAU = 16 };
 
 typedef struct args {
@@ -144,23 +142,13 @@ static shoal_status call(int old, enum routine r, char prec, int array, const ar
 
 /* ---- the grid ---- */
 
-static uint64_t state;
-static uint64_t next(void)
-{
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-}
-#define PICK(...) pick((const int64_t[]){__VA_ARGS__}, sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
-static int64_t pick(const int64_t *v, size_t n) { return v[next() % n]; }
-
 static int64_t imin(int64_t a, int64_t b) { return a < b ? a : b; }
 
-static args random_args(void)
+static void random_args(const glue_unit *u, void *out)
 {
+    (void)u;
     args a;
-    a.h = next() & 1 ? (shoal_handle)store_ctx : NULL;
+    a.h = glue_next() & 1 ? (shoal_handle)store_ctx : NULL;
     a.op = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2);
     a.m = (int)PICK(-1, 0, 1, 2, 3, 5, 32, 33);
     a.n = (int)PICK(-1, 0, 1, 2, 3, 5, 32, 33);
@@ -174,22 +162,22 @@ static args random_args(void)
     a.sa = PICK(-1, 0, 1, a.lda * a.n, a.lda * a.n - 1, a.lda * a.n + 7, (int64_t)1 << 40);
     a.sb = PICK(-1, 0, 1, a.ldb * a.nrhs, a.ldb * a.nrhs - 1, a.ldb * a.n, a.ldb * a.n - 1, (int64_t)1 << 40);
     a.sp = PICK(-1, 0, 1, mn, mn - 1, a.n, a.n - 1, a.m, 64);
-    a.nulls = next() % 2 ? 0 : (unsigned)(next() % 32) & (unsigned)(next() % 32);
-    return a;
+    a.nulls = glue_next() % 2 ? 0 : (unsigned)(glue_next() % 32) & (unsigned)(glue_next() % 32);
+    *(args *)out = a;
 }
 
-static void print_args(const args *a)
+static void print_args(const void *args_)
 {
+    const args *a = args_;
     printf("  handle %s op %d m %d n %d nrhs %d lda %" PRId64 " ldb %" PRId64 " batch %" PRId64 " strideA %" PRId64
            " strideB %" PRId64 " strideP %" PRId64 " nulls %#x\n",
            a->h ? "set" : "NULL", a->op, a->m, a->n, a->nrhs, a->lda, a->ldb, a->batch, a->sa, a->sb, a->sp, a->nulls);
 }
 
-/* Which part of the record differs, or NULL. */
-static const char *differs(const record *x, const record *y)
+/* Which part of the records of two reached runs differs, or NULL. */
+static const char *differs(const void *x_, const void *y_)
 {
-    if (x->calls != y->calls) return "whether run was reached";
-    if (!x->calls) return NULL;
+    const record *x = x_, *y = y_;
     if (x->handle != y->handle) return "handle";
     if (x->routine != y->routine) return "routine";
     if (x->prec != y->prec) return "precision";
@@ -198,48 +186,37 @@ static const char *differs(const record *x, const record *y)
     return NULL;
 }
 
+static shoal_status call_unit(int old, const glue_unit *u, char prec, const void *a)
+{
+    return call(old, (enum routine)u->routine, prec, u->array, a);
+}
+
+static void tally(const glue_unit *u, shoal_status s, const void *rec_, glue_counts *c)
+{
+    const record *r = rec_;
+    if (r->calls) {
+        ++c->reached;
+        c->routed += r->routine != u->routine;
+    } else if (s == SHOAL_STATUS_INVALID_VALUE) {
+        ++c->rejected;
+    }
+}
+
+static void report(const glue_unit *u, const glue_counts *c)
+{
+    printf("%s: %ld reached run (%ld routed to another routine), %ld rejected\n", u->name, c->reached, c->routed,
+           c->rejected);
+}
+
+#define UNITS(r, R) {#r "_batched", R, 1}, {#r "_strided_batched", R, 0},
+static const glue_unit units[] = {UNITS(getrf, GETRF) UNITS(getrs, GETRS) UNITS(gesv, GESV) UNITS(getri, GETRI)
+                                      UNITS(getri_fused, GETRI_FUSED) UNITS(potrf, POTRF) UNITS(potrs, POTRS)
+                                          UNITS(posv, POSV) UNITS(geqrf, GEQRF)};
+
 int main(int argc, char **argv)
 {
-    const long per = argc > 1 ? atol(argv[1]) : 20000;
-    state = argc > 2 ? strtoull(argv[2], NULL, 10) : 0x5eed5eedULL;
-    if (state == 0) state = 1;
-    long cases = 0, reached = 0, rejected = 0, mismatches = 0;
-    for (int r = 0; r < N_ROUTINES; ++r)
-        for (int array = 1; array >= 0; --array) {
-            long form_reached = 0, form_rejected = 0, routed = 0;
-            for (int pi = 0; pi < 2; ++pi) {
-                const char prec = "sd"[pi];
-                for (long i = 0; i < per; ++i) {
-                    const args a = random_args();
-                    memset(&rec, 0, sizeof rec);
-                    const shoal_status s_old = call(1, (enum routine)r, prec, array, &a);
-                    const record r_old = rec;
-                    memset(&rec, 0, sizeof rec);
-                    const shoal_status s_new = call(0, (enum routine)r, prec, array, &a);
-                    const record r_new = rec;
-                    ++cases;
-                    const char *what = s_old != s_new ? "status" : differs(&r_old, &r_new);
-                    if (what) {
-                        if (++mismatches <= 10) {
-                            printf("MISMATCH %c%s_%s: %s (status old %d, new %d)\n", prec, names[r],
-                                   array ? "batched" : "strided_batched", what, (int)s_old, (int)s_new);
-                            print_args(&a);
-                        }
-                        continue;
-                    }
-                    if (r_new.calls) {
-                        ++form_reached;
-                        routed += r_new.routine != r;
-                    } else if (s_new == SHOAL_STATUS_INVALID_VALUE) {
-                        ++form_rejected;
-                    }
-                }
-            }
-            printf("%s_%s: %ld reached run (%ld routed to another routine), %ld rejected\n", names[r],
-                   array ? "batched" : "strided_batched", form_reached, routed, form_rejected);
-            reached += form_reached;
-            rejected += form_rejected;
-        }
-    printf("%ld cases, %ld reached run, %ld rejected, %ld mismatches\n", cases, reached, rejected, mismatches);
-    return mismatches != 0;
+    static args a;
+    const glue_test t = {units, (int)(sizeof units / sizeof units[0]), &a, &rec, sizeof rec, random_args,
+                         call_unit, differs, print_args, tally, report};
+    return glue_main(&t, argc, argv);
 }

@@ -8,24 +8,22 @@ from __future__ import annotations
 
 import itertools
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from spec_abi_util import (SPEC_DIR, assert_argument_tests_pass, assert_c_agrees_with_python, needs_gcc,
+                           spec_paths)
 
 from generator import emit_blas2, emit_spec
 from generator.project import REPO_ROOT
 from generator.search_space import discover
-from generator.spec import SpecError, c_expr
+from generator.spec import SpecError
 from generator.spec import load as load_spec_abi
 from generator.spec_blas2 import load
 from generator.spec_lapack import abi_of
 
-SPEC_DIR = REPO_ROOT / "spec" / "routines"
-SPECS = sorted(p for p in SPEC_DIR.glob("*.toml") if abi_of(p) == "blas2")
+SPECS = spec_paths("blas2")
 LEVEL2 = ["gemv", "gemv_vbatched", "trsv"]
-needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
 
 def _routines() -> list[emit_blas2.Blas2Routine]:
@@ -63,26 +61,12 @@ def test_spec_agrees_with_its_search_space_and_the_runtime(path: Path) -> None:
 @pytest.mark.parametrize("path", SPECS, ids=[p.stem for p in SPECS])
 def test_c_expressions_agree_with_python(path: Path, tmp_path: Path) -> None:
     spec = load(path)
-    exprs = spec.expressions()
-    lines = ["#include <stdio.h>", "#define SHOAL_MAX(a, b) ((a) > (b) ? (a) : (b))", "int main(void) {"]
-    want = []
-    for dims in itertools.product((0, 1, 3, 32, 33), repeat=len(spec.dims)):
-        for opts in itertools.product((0, 1), repeat=len(spec.options)):
-            for batch, alpha, beta in itertools.product((0, 2), (0, 1), (0, 1)):
-                env = dict(zip(spec.dims, dims)) | {o.name: v for o, v in zip(spec.options, opts)}
-                env |= {"batch": batch, "alpha": alpha, "beta": beta}
-                lines.append("{")
-                lines += [f"const long long {k} = {v}; (void){k};" for k, v in env.items()]
-                for e in exprs:
-                    lines.append(f'printf("%lld\\n", (long long)({c_expr(e)}));')
-                    want.append(int(e(env)))
-                lines.append("}")
-    lines += ["return 0;", "}"]
-    (tmp_path / "x.c").write_text("\n".join(lines))
-    subprocess.run(["gcc", "-O0", "-o", str(tmp_path / "x"), str(tmp_path / "x.c")], check=True)
-    got = [int(x) for x in subprocess.run([str(tmp_path / "x")], capture_output=True, text=True,
-                                          check=True).stdout.split()]
-    assert got == want
+    envs = (dict(zip(spec.dims, dims)) | {o.name: v for o, v in zip(spec.options, opts)}
+            | {"batch": batch, "alpha": alpha, "beta": beta}
+            for dims in itertools.product((0, 1, 3, 32, 33), repeat=len(spec.dims))
+            for opts in itertools.product((0, 1), repeat=len(spec.options))
+            for batch, alpha, beta in itertools.product((0, 2), (0, 1), (0, 1)))
+    assert_c_agrees_with_python(tmp_path, spec.expressions(), envs)
 
 
 def test_every_argument_rule_has_a_test() -> None:
@@ -105,23 +89,14 @@ def test_every_argument_rule_has_a_test() -> None:
 @needs_gcc
 def test_generated_argument_tests_pass_on_the_cpu(tmp_path: Path) -> None:
     routines = _routines()
-    (tmp_path / "entry.c").write_text(emit_blas2.api_c(routines))
-    (tmp_path / "args.c").write_text(emit_blas2.test_args_c(routines))
-    (tmp_path / "stub.c").write_text(
-        '#include "blas2_run.h"\n'
-        "struct shoal_context *shoal_context_get(shoal_handle h) { return h; }\n"
-        "shoal_status shoal_blas2_run(struct shoal_context *ctx, int routine, char prec, int variant,\n"
-        "                             shoal_blas2_params *p)\n"
-        "{\n    (void)ctx; (void)routine; (void)prec; (void)variant; (void)p;\n"
-        "    return SHOAL_STATUS_SUCCESS;\n}\n")
-    exe = tmp_path / "args"
-    subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{REPO_ROOT / 'include'}",
-                    f"-I{REPO_ROOT / 'runtime'}", *(str(tmp_path / f) for f in ("args.c", "entry.c", "stub.c")),
-                    "-o", str(exe)], check=True)
-    for r in routines:
-        out = subprocess.run([str(exe), r.name], capture_output=True, text=True, timeout=60).stdout
-        last = out.strip().splitlines()[-1]
-        assert last.endswith(" 0 failed") and not last.startswith("0 passed"), out
+    stub = ('#include "blas2_run.h"\n'
+            "struct shoal_context *shoal_context_get(shoal_handle h) { return h; }\n"
+            "shoal_status shoal_blas2_run(struct shoal_context *ctx, int routine, char prec, int variant,\n"
+            "                             shoal_blas2_params *p)\n"
+            "{\n    (void)ctx; (void)routine; (void)prec; (void)variant; (void)p;\n"
+            "    return SHOAL_STATUS_SUCCESS;\n}\n")
+    assert_argument_tests_pass(tmp_path, emit_blas2.api_c(routines), emit_blas2.test_args_c(routines), stub,
+                               [r.name for r in routines])
 
 
 GOOD = """name = "x"
