@@ -1,5 +1,7 @@
 #include "spec_harness.h"
 
+#include "host_transfer.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,33 +11,6 @@
 #define PAD_VALUE 777.0
 
 static long long stride_of(const spec_harness *h, int o) { return h->ld[o] * (h->cols[o] > 0 ? h->cols[o] : 1); }
-
-static void to_elem(void *dst, const double *src, long long n, char prec)
-{
-    if (prec == 's')
-        for (long long i = 0; i < n; ++i) ((float *)dst)[i] = (float)src[i];
-    else memcpy(dst, src, (size_t)n * sizeof(double));
-}
-
-static void from_elem(double *dst, const void *src, long long n, char prec)
-{
-    if (prec == 's')
-        for (long long i = 0; i < n; ++i) dst[i] = ((const float *)src)[i];
-    else memcpy(dst, src, (size_t)n * sizeof(double));
-}
-
-/* Repeats the first `have` bytes (whole problems) until `total` bytes are filled; the last copy
- * may end inside a problem (a tail layout ends at the last problem's last element). */
-static cudaError_t tile(char *buf, long long have, long long total)
-{
-    while (have < total) {
-        const long long n = have < total - have ? have : total - have;
-        const cudaError_t e = cudaMemcpy(buf + have, buf, (size_t)n, cudaMemcpyDeviceToDevice);
-        if (e != cudaSuccess) return e;
-        have += n;
-    }
-    return cudaSuccess;
-}
 
 /* Elements of operand o from its first problem's first element to its last problem's last. */
 static long long extent_of(const spec_harness *h, int o, long long batch)
@@ -111,22 +86,16 @@ cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode,
                                                                                : h->bytes[o];
         /* the distinct problems in the call's layout, padding rows filled */
         double *lay = malloc(sizeof(double) * (size_t)(st * h->distinct + 1));
-        void *staged = malloc(elem * (size_t)(st * h->distinct + 1));
-        if (!lay || !staged) {
-            free(lay);
-            free(staged);
-            return cudaErrorMemoryAllocation;
-        }
+        if (!lay) return cudaErrorMemoryAllocation;
         for (long long i = 0; i < st * h->distinct; ++i) lay[i] = PAD_VALUE;
         for (long long i = 0; i < h->distinct; ++i)
             for (long long j = 0; j < h->cols[o]; ++j)
                 memcpy(lay + i * st + j * h->ld[o], h->h_in[o] + i * per + j * h->rows[o],
                        sizeof(double) * (size_t)h->rows[o]);
-        to_elem(staged, lay, st * h->distinct, prec);
-        e = cudaMemcpy(h->d_op[o], staged, (size_t)up, cudaMemcpyHostToDevice);
+        e = tuner_upload(h->d_op[o], lay, up / (long long)elem, prec);
         free(lay);
-        free(staged);
-        if (e == cudaSuccess) e = tile(h->d_op[o], up, h->bytes[o]);
+        /* byte units: a tail layout's last copy may end inside a problem */
+        if (e == cudaSuccess) e = tuner_tile(h->d_op[o], up, h->bytes[o], 1);
         if (e != cudaSuccess) return e;
         if (h->ri->operand_access[o] != 'i') {
             e = cudaMalloc(&h->d_orig[o], (size_t)h->bytes[o] + 64);
@@ -159,11 +128,9 @@ cudaError_t spec_harness_restore(spec_harness *h)
 cudaError_t spec_harness_poison(spec_harness *h, int o, long long i)
 {
     const size_t elem = (size_t)shoal_spec_elem_bytes(h->call.prec);
-    const double nan_d = NAN;
-    const float nan_f = NAN;
+    const double nan = NAN;
     char *dst = (char *)h->d_op[o] + (size_t)(i * stride_of(h, o)) * elem;
-    cudaError_t e = cudaMemcpy(dst, elem == 4 ? (const void *)&nan_f : (const void *)&nan_d, elem,
-                               cudaMemcpyHostToDevice);
+    cudaError_t e = tuner_upload(dst, &nan, 1, h->call.prec);
     if (e == cudaSuccess && h->d_orig[o])
         e = cudaMemcpy((char *)h->d_orig[o] + (dst - (char *)h->d_op[o]), dst, elem, cudaMemcpyDeviceToDevice);
     return e;
@@ -179,7 +146,6 @@ double spec_harness_check(spec_harness *h, long long first, long long count, con
     if (first + count > h->call.p.batch) count = h->call.p.batch - first;
     if (count <= 0) return 0.0;
     double *out[ORACLE_MAX_OPERANDS] = {0};
-    void *raw = NULL;
     double worst = 0.0;
     for (int o = 0; o < h->ri->n_operands; ++o) {
         const long long st = stride_of(h, o);
@@ -187,14 +153,11 @@ double spec_harness_check(spec_harness *h, long long first, long long count, con
         const long long have_el = h->bytes[o] / (long long)elem - first * st;
         const long long n_el = st * count < have_el ? st * count : have_el;
         out[o] = malloc(sizeof(double) * (size_t)(st * count + 1));
-        raw = realloc(raw, elem * (size_t)(st * count + 1));
-        if (!out[o] || !raw || n_el < 0 ||
-            cudaMemcpy(raw, (char *)h->d_op[o] + (size_t)(first * st) * elem, elem * (size_t)n_el,
-                       cudaMemcpyDeviceToHost) != cudaSuccess) {
+        if (!out[o] || n_el < 0 ||
+            tuner_download(out[o], (char *)h->d_op[o] + (size_t)(first * st) * elem, n_el, prec) != cudaSuccess) {
             worst = INFINITY;
             goto done;
         }
-        from_elem(out[o], raw, n_el, prec);
         for (long long i = n_el; i < st * count; ++i) out[o][i] = PAD_VALUE;
     }
     double *packed[ORACLE_MAX_OPERANDS] = {0};
@@ -231,7 +194,6 @@ double spec_harness_check(spec_harness *h, long long first, long long count, con
     for (int o = 0; o < h->ri->n_operands; ++o) free(packed[o]);
 done:
     for (int o = 0; o < h->ri->n_operands; ++o) free(out[o]);
-    free(raw);
     return worst;
 }
 

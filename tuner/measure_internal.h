@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <cuda_runtime_api.h>
 #include "dispatch_table.h"
+#include "host_transfer.h" /* tuner_upload, _download, _tile, _alloc (oracle/) */
 #include "measure.h"
 
 #define WARMUP_RUNS 2
@@ -20,13 +21,6 @@ cudaError_t tuner_time_runs(int runs, tuner_step_fn prepare, tuner_step_fn run, 
 /* A seed from a shape's key (FNV-1a): fresh data per shape, the same data on a rerun. */
 unsigned long long tuner_key_seed(const char *key);
 
-/* Host doubles <-> device elements of precision prec ('s' converts). */
-cudaError_t tuner_upload(void *dst, const double *src, long long count, char prec);
-cudaError_t tuner_download(double *dst, const void *src, long long count, char prec);
-/* Repeats the first `have` units of buf (unit bytes each) until `total` units are filled. */
-cudaError_t tuner_tile(void *buf, long long have, long long total, size_t unit);
-/* cudaMalloc of at least one byte, with 64 bytes of slack past the end. */
-cudaError_t tuner_alloc(void **p, long long bytes);
 
 /* The families: verify the candidate (kd, or the vendor when kd is NULL) then time it. */
 void tuner_measure_gemm(measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd, task_result *res);

@@ -1,10 +1,8 @@
-/* Moving operands between the host (double) and the device (the task's precision), shared by
- * the measuring code of the families that generate their inputs on the host. */
+/* Moving operands between the host (double) and the device (oracle/host_transfer.h). */
+#include "host_transfer.h"
+
 #include <stdlib.h>
 
-#include "measure_internal.h"
-
-/* Host doubles -> device elements of the task's precision. */
 cudaError_t tuner_upload(void *dst, const double *src, long long count, char prec)
 {
     if (prec == 'd') return cudaMemcpy(dst, src, (size_t)count * sizeof(double), cudaMemcpyHostToDevice);
@@ -27,7 +25,6 @@ cudaError_t tuner_download(double *dst, const void *src, long long count, char p
     return e;
 }
 
-/* Repeats the first `have` units of buf (unit bytes each) until `total` units are filled. */
 cudaError_t tuner_tile(void *buf, long long have, long long total, size_t unit)
 {
     char *b = buf;
