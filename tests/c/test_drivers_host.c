@@ -1,7 +1,8 @@
 /* The recursive drivers' arithmetic on the CPU (no GPU): runtime/drivers/trsm_recursive.c and
  * syrk_recursive.c linked against host versions of their steps (strided operands in host
  * memory: the leaf TRSM/SYRK calls and the dispatched GEMM done by plain loops), judged by the
- * same oracles as the GPU (oracle/blas3.c). What this proves: the split points, the sub-matrix
+ * same oracles as the GPU (oracle/blas3.c). The sub-matrix steps are the real ones
+ * (runtime/drivers/driver_steps.c, whose strided path touches no device). What this proves: the split points, the sub-matrix
  * offsets, the GEMM operands, transpositions and scalars of every option combination, the
  * order of the steps, alpha = 0, and leaves of every size. What it cannot: the kernels.
  *
@@ -14,7 +15,7 @@
 #include "driver_steps.h"
 #include "oracle.h"
 
-/* ---- host versions of the steps (strided operands, host pointers) ---- */
+/* ---- host versions of the leaf and GEMM steps (strided operands, host pointers) ---- */
 
 int shoal_spec_elem_bytes(char prec) { return prec == 's' ? 4 : prec == 'd' ? 8 : 0; }
 
@@ -29,25 +30,6 @@ static void put(const shoal_spec_call *c, const shoal_operand *op, long long b, 
     const long long at = b * op->stride + i + j * op->ld;
     if (c->prec == 's') ((float *)op->ptr)[at] = (float)v;
     else ((double *)op->ptr)[at] = v;
-}
-
-shoal_spec_call shoal_driver_chunk(const shoal_spec_call *c, long long b0, long long nb)
-{
-    shoal_spec_call s = *c;
-    for (int o = 0; o < SHOAL_SPEC_MAX_OPERANDS; ++o)
-        if (s.p.op[o].ptr) s.p.op[o].ptr = (char *)s.p.op[o].ptr + b0 * s.p.op[o].stride * shoal_spec_elem_bytes(c->prec);
-    s.p.batch = nb;
-    return s;
-}
-
-cudaError_t shoal_driver_sub(struct shoal_context *ctx, const shoal_spec_call *c, int o, long long row,
-                             long long col, int slot, shoal_operand *out)
-{
-    (void)ctx;
-    (void)slot;
-    *out = c->p.op[o];
-    out->ptr = (char *)out->ptr + (row + col * out->ld) * shoal_spec_elem_bytes(c->prec);
-    return cudaSuccess;
 }
 
 static int gemm_calls;
