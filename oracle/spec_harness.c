@@ -103,9 +103,11 @@ cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode,
             if (e != cudaSuccess) return e;
         }
         c->p.op[o].ld = h->ld[o];
+        /* made for strided calls too: the vendor, whose batched calls take pointer arrays, is
+         * timed and benchmarked on the same operands */
+        e = make_pointers(h, o, batch, elem);
+        if (e != cudaSuccess) return e;
         if (mode == SHOAL_MODE_ARRAY) {
-            e = make_pointers(h, o, batch, elem);
-            if (e != cudaSuccess) return e;
             c->p.op[o].array = h->d_ptrs[o];
         } else {
             c->p.op[o].ptr = h->d_op[o];

@@ -23,7 +23,7 @@ typedef struct spec_harness {
     double *h_in[ORACLE_MAX_OPERANDS]; /* the distinct inputs, packed (ld = rows), double */
     void *d_op[ORACLE_MAX_OPERANDS];   /* the batch's operands (ld-padded, stride ld * cols) */
     void *d_orig[ORACLE_MAX_OPERANDS]; /* pristine copies of written operands */
-    void **d_ptrs[ORACLE_MAX_OPERANDS];/* pointer arrays (pointer-array form) */
+    void **d_ptrs[ORACLE_MAX_OPERANDS];/* pointer arrays over d_op (made in both forms) */
     void *d_alloc[ORACLE_MAX_OPERANDS];/* what cudaFree takes: d_op, or d_op less tail_offset */
     long long bytes[ORACLE_MAX_OPERANDS]; /* of d_op, from its first to its last element */
     int tail_offset;                   /* as given to spec_harness_init */

@@ -59,8 +59,7 @@ typedef struct run_ctx {
     const shoal_kernel_desc *kd;
     const shoal_spec_routine *ri;
     spec_harness *h;
-    shoal_spec_call vendor_call;  /* the vendor takes pointer arrays: made for strided tasks too */
-    void **vendor_ptrs[SHOAL_SPEC_MAX_OPERANDS];
+    shoal_spec_call vendor_call;  /* the vendor takes pointer arrays, for strided tasks too */
 } run_ctx;
 
 static cudaError_t restore(void *p)
@@ -81,25 +80,12 @@ static cudaError_t run_once(void *p)
     return v == SHOAL_SPEC_VENDOR_OK ? cudaGetLastError() : cudaErrorNotSupported;
 }
 
-/* Pointer arrays over the harness's strided operands, for the vendor on a strided task. */
-static cudaError_t vendor_pointers(run_ctx *r)
+/* The call as the vendor takes it: pointer arrays (the harness makes them in both forms). */
+static shoal_spec_call vendor_call(const spec_harness *h)
 {
-    r->vendor_call = r->h->call;
-    if (r->h->call.mode == SHOAL_MODE_ARRAY) return cudaSuccess;
-    const long long batch = r->h->call.p.batch;
-    const size_t elem = (size_t)shoal_spec_elem_bytes(r->h->call.prec);
-    void **host = malloc(sizeof(void *) * (size_t)batch);
-    if (!host) return cudaErrorMemoryAllocation;
-    cudaError_t e = cudaSuccess;
-    for (int o = 0; o < r->ri->n_operands && e == cudaSuccess; ++o) {
-        const shoal_operand *op = &r->h->call.p.op[o];
-        for (long long i = 0; i < batch; ++i) host[i] = (char *)op->ptr + (size_t)(i * op->stride) * elem;
-        e = cudaMalloc((void **)&r->vendor_ptrs[o], sizeof(void *) * (size_t)batch);
-        if (e == cudaSuccess) e = cudaMemcpy(r->vendor_ptrs[o], host, sizeof(void *) * (size_t)batch, cudaMemcpyHostToDevice);
-        r->vendor_call.p.op[o].array = r->vendor_ptrs[o];
-    }
-    free(host);
-    return e;
+    shoal_spec_call c = h->call;
+    for (int o = 0; o < h->ri->n_operands; ++o) c.p.op[o].array = h->d_ptrs[o];
+    return c;
 }
 
 void tuner_measure_spec(measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd, task_result *res)
@@ -122,25 +108,22 @@ void tuner_measure_spec(measure_env *env, const tuner_task *t, const shoal_kerne
         tuner_fail(res, "launch_failed", e, "operands");
         return;
     }
-    run_ctx r = {env, t, kd, ri, &env->spec->h, {0}, {0}};
-    if (!kd && !driver) e = vendor_pointers(&r);
+    run_ctx r = {env, t, kd, ri, &env->spec->h, vendor_call(&env->spec->h)};
     /* verify */
-    if (e == cudaSuccess) e = restore(&r);
+    e = restore(&r);
     if (e == cudaSuccess) e = run_once(&r);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
         tuner_fail(res, "launch_failed", e, "verification run");
-        goto out;
+        return;
     }
     long long bad = -1;
     res->error = spec_harness_check(r.h, 0, VERIFY_MAX, NULL, 0, &bad);
     if (bad >= 0) {
         res->status = "wrong";
         snprintf(res->reason, sizeof res->reason, "problem %lld: error %.3g eps", bad, res->error);
-        goto out;
+        return;
     }
     e = tuner_time_runs(env->timed_runs, restore, run_once, &r, res);
     if (e != cudaSuccess) tuner_fail(res, "launch_failed", e, "timed runs");
-out:
-    for (int o = 0; o < SHOAL_SPEC_MAX_OPERANDS; ++o) cudaFree(r.vendor_ptrs[o]);
 }
