@@ -143,6 +143,14 @@ cudaError_t spec_harness_poison(spec_harness *h, int o, long long i)
     return e;
 }
 
+long long spec_harness_check_count(const spec_harness *h, long long max, double flops_budget)
+{
+    const double per = h->ri->flops(&h->call);
+    if (!(per > 0.0) || per * (double)max <= flops_budget) return max;
+    const long long n = (long long)(flops_budget / per);
+    return n < 1 ? 1 : n;
+}
+
 double spec_harness_check(spec_harness *h, long long first, long long count, const long long *skip, int n_skip,
                           long long *bad)
 {

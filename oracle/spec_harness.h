@@ -49,6 +49,10 @@ cudaError_t spec_harness_restore(spec_harness *h);
 /* Writes a NaN into the first element of operand o of problem i (NaN isolation tests). */
 cudaError_t spec_harness_poison(spec_harness *h, int o, long long i);
 
+/* How many problems, at most `max`, a check of about `flops_budget` host flops covers (at least
+ * one): the host references cost about the routine's flops per problem, 10^9 at n = 1024. */
+long long spec_harness_check_count(const spec_harness *h, long long max, double flops_budget);
+
 /* The oracle's largest error (eps units) over problems [first, first + count) after a run;
  * *bad gets the first problem beyond ORACLE_ERROR_LIMIT (-1 if none). Problems listed in
  * skip (count n_skip) are not judged. */

@@ -13,6 +13,9 @@
 #include "spec_run.h"
 
 #define VERIFY_MAX 128 /* problems checked per candidate (host references cost O(n^3) each) */
+/* ...and at most about this many host flops of checks per candidate (a second or so): at
+ * n = 1024 one problem's check costs as much as the routine, 10^9 flops */
+#define VERIFY_FLOPS 4e8
 
 typedef struct spec_bufs {
     char key[200];
@@ -47,7 +50,12 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, int rout
      * index, the other options 0 (as the generator's tasks say: generator/search_space.py) */
     const int slots[3] = {t->m, t->n, t->k};
     int dims[4] = {0}, opts[4] = {0};
-    for (int i = 0; i < ri->n_dims; ++i) dims[i] = slots[ri->dim_names[i] - 'm'];
+    static const char slot_names[] = "mnk";
+    for (int i = 0; i < ri->n_dims; ++i) {
+        const char *at = strchr(slot_names, ri->dim_names[i]);
+        if (!at || !*at) return cudaErrorInvalidValue; /* the registry names a dim no task slot carries */
+        dims[i] = slots[at - slot_names];
+    }
     opts[ri->variant_option] = t->variant;
     return spec_harness_init(&S->h, routine, t->prec, t->array_mode ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED, dims,
                              opts, TUNE_ALPHA, TUNE_BETA, t->batch, 0, -1, tuner_key_seed(key));
@@ -118,7 +126,7 @@ void tuner_measure_spec(measure_env *env, const tuner_task *t, const shoal_kerne
         return;
     }
     long long bad = -1;
-    res->error = spec_harness_check(r.h, 0, VERIFY_MAX, NULL, 0, &bad);
+    res->error = spec_harness_check(r.h, 0, spec_harness_check_count(r.h, VERIFY_MAX, VERIFY_FLOPS), NULL, 0, &bad);
     if (bad >= 0) {
         res->status = "wrong";
         snprintf(res->reason, sizeof res->reason, "problem %lld: error %.3g eps", bad, res->error);
