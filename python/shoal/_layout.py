@@ -188,6 +188,10 @@ def _check_apart(op: Matrices | Vectors) -> None:
         need = op.ld * op.view_cols
     else:
         need = abs(op.inc) * (op.n - 1) + 1
+        # interleaved vectors (a column-major (batch, n) array: batch stride 1, increment
+        # batch) share an address range but no element: vector i's elements are i mod |inc|
+        if op.stride >= 1 and abs(op.inc) >= op.stride * (op.batch - 1) + 1:
+            return
     if op.stride < need:
         raise ValueError(f"{op.name} is written, but its {op.batch} matrices overlap (batch stride "
                          f"{op.stride} < {need} elements); give it its own storage")

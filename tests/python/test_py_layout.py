@@ -89,6 +89,18 @@ def test_written_operands_must_not_overlap():
         _layout.common_batch([C], [])
 
 
+def test_written_vectors_may_interleave_but_not_share_elements():
+    # a column-major (batch, n) array: vector i holds elements i, i + 5, i + 10, ...
+    y = _layout.vectors(info(FakeArray((5, 3), (1, 5))), "y")
+    assert _layout.common_batch([y], []) == 5
+    y = _layout.vectors(info(FakeArray((5, 3), (1, 4))), "y")  # vector 4's first is vector 0's second
+    with pytest.raises(ValueError, match="overlap"):
+        _layout.common_batch([y], [])
+    y = _layout.vectors(info(FakeArray((5, 3), (2, 3))), "y")  # 0, 3, 6 and 2, 5, 8 ... meet at 6
+    with pytest.raises(ValueError, match="overlap"):
+        _layout.common_batch([y], [])
+
+
 def test_read_only_operands_broadcast_from_one_matrix():
     C = _layout.matrices(info(col_batch(6, 3, 3)), "C")
     A = _layout.matrices(info(FakeArray((3, 3), (1, 3))), "A")
