@@ -26,5 +26,5 @@ def static_prune(cand: Candidate, device: Mapping[str, Any]) -> str | None:
 def applicable(cand: Candidate, shape: Shape, device: Mapping[str, Any]) -> bool:
     """Whether a (candidate, shape) task exists at all."""
     env = shape_env(restriction_env(cand.design, cand.cfg, cand.prec, device), shape)
-    env.update(cand.space.spec_env(shape))
+    env.update(cand.space.spec_env(shape, cand.prec))
     return all(r(env) for r in cand.design.shape_restrictions)

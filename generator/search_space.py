@@ -190,10 +190,10 @@ class SearchSpace:
 
     def problem_env(self, shape: Shape, prec: str) -> dict[str, Any]:
         env = {"m": shape.m, "n": shape.n, "k": shape.k, "elem": precision_mod.get(prec).elem}
-        env.update(self.spec_env(shape))
+        env.update(self.spec_env(shape, prec))
         return env
 
-    def spec_env(self, shape: Shape) -> dict[str, Any]:
+    def spec_env(self, shape: Shape, prec: str = "d") -> dict[str, Any]:
         """A spec routine's names at a tuned shape: its dims from the shape's slots, its variant
         option from the variant letter, the other options 0 (the tuned representative: lower,
         op N, non-unit), and its derived sizes. Empty for other routines."""
@@ -203,7 +203,8 @@ class SearchSpace:
         opts = {o.name: 0 for o in spec.options}
         opts[spec.variant] = spec.option(spec.variant).type.letters.index(shape.variant)
         dims = {d: getattr(shape, d) for d in spec.dims}
-        return spec.evaluate(dims, opts, precision_mod.get("d").elem)
+        # the precision's element size: a spec's bytes (and so a task's batch) depend on it
+        return spec.evaluate(dims, opts, precision_mod.get(prec).elem)
 
     def flops(self, shape: Shape, prec: str) -> float:
         return self.routine.flops(self.problem_env(shape, prec))

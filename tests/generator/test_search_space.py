@@ -104,3 +104,14 @@ def test_compile_only_parameter_names_the_kernel_not_the_descriptor(tmp_path, sp
     assert load(p).kernel_name("d", small, "nn", cfg) == "shoal_dgemm_staged_nn_x64_mpb2_tn4_u2_w1"
     assert small.slots(cfg) == {"dim_x": 64, "dim_y": 1, "p0": 2, "p1": 4, "p2": 0, "p3": 0, "p4": 0}
     assert len(list(small.configs())) == 3 * 9 * 3 * 2
+
+
+def test_spec_routine_bytes_and_batch_follow_the_precision(device):
+    # a spec routine's counts come from its spec (spec/routines/trsm.toml): the element size must
+    # be the task's precision, so that single precision gets half the bytes and twice the batch
+    from generator.search_space import load_routine
+    trsm = load_routine(Path(__file__).resolve().parents[2] / "search_space", "trsm")
+    s = Shape("strided", "l", 64, 64, 1)
+    assert trsm.bytes(s, "d") == (64 * 65 // 2 + 2 * 64 * 64) * 8
+    assert trsm.bytes(s, "s") * 2 == trsm.bytes(s, "d")
+    assert trsm.batch_for(s, "s", device) > trsm.batch_for(s, "d", device)
