@@ -17,12 +17,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import md_tables  # noqa: E402
+import run_spec_bench  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 OUT = ROOT / "docs" / "results.md"
 
-COMMANDS = {"gemm": "bench/run_bench.py", "lapack": "bench/run_lapack_bench.py", "blas2": "bench/run_blas2_bench.py"}
+COMMANDS = {"gemm": "bench/run_bench.py", "lapack": "bench/run_lapack_bench.py", "blas2": "bench/run_blas2_bench.py",
+            "spec": "bench/run_spec_bench.py"}
+SIZES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,20 @@ SECTIONS = (
             "shoal (as dispatched; cuBLAS has no strided TRSV) vs cublas?trsmBatched with one right-hand "
             "side: Gflop/s (ratio) % of roof; columns are precision and uplo/trans (non-unit diagonal).",
             parts=("trsv",)),
+    Section("TRSM and SYRK, tuned kernels and drivers against cuBLAS (the tuner's measurements)",
+            "h100-2026-11-26-trsm-syrk-tuned", "tuned",
+            "Each cell: shoal's fastest own kernel (n <= 32) or recursive driver (n > 32) as the tuner "
+            "timed it, Gflop/s, and in brackets the ratio to cublas?trsmBatched timed in the same run on "
+            "the same operands (SYRK has no vendor call; its peer is in the next table). Side l: op(A) X = "
+            "alpha B, side r: X op(A) = alpha B, m = n; SYRK variant n: C = alpha A A^T + beta C, t: A^T A, "
+            "k = n."),
+    Section("TRSM and SYRK as a benchmark run dispatched them (spec bench)", "h100-2026-11-26-spec", "spec",
+            "shoal as dispatched against the peer (TRSM: cublas?trsmBatched, pointer arrays; SYRK: the full "
+            "product by cublas?gemmStridedBatched, twice SYRK's flops, counted at SYRK's); roof = the "
+            "share of this run's copy bandwidth that the call's bytes take. This run's tables held the "
+            "H200's single-precision TRSM winners only (see the report's header): double-precision TRSM "
+            "and SYRK at n <= 32 ran the portable default kernel, and the drivers their default leaves; "
+            "the tuned kernels are in the table above."),
     Section("Variable-size batches", "h100-2026-11-23-blas2", "blas2",
             "First table, gemv_vbatched: against the fixed-size routine on an equal batch (pointer "
             "arrays), and % of roof by size distribution (uniform in [1, N]; skewed: 1% at N, 99% in "
@@ -77,14 +94,36 @@ def run_info(run: str) -> tuple[str, str]:
     return date, device
 
 
+def tuned_table(rows: list[dict]) -> list[str]:
+    """One row per routine, precision, form and variant; a column per n."""
+    cells: dict[tuple, dict[int, str]] = {}
+    for r in rows:
+        key = (r["routine"], r["prec"], r["mode"], r["variant"])
+        cell = f"{float(r['own_gflops']):.0f}"
+        if r["vendor_ms"]:
+            cell += f" ({float(r['vendor_ms']) / float(r['own_ms']):.2f}x)"
+        cells.setdefault(key, {})[int(r["n"])] = cell
+    out = ["| routine | p | form | variant | " + " | ".join(f"n={n}" for n in SIZES) + " |",
+           "|---|---|---|---|" + "---|" * len(SIZES)]
+    for key in sorted(cells, key=lambda k: (k[0] != "trsm", k)):
+        out.append("| " + " | ".join(key) + " | " + " | ".join(cells[key].get(n, "-") for n in SIZES) + " |")
+    return out + [""]
+
+
 def section(s: Section) -> list[str]:
     rows = md_tables.read(str(RESULTS / f"{s.run}.csv"))
     date, device = run_info(s.run)
+    source = (f"`{COMMANDS[s.kind]}` (the benchmark that `make bench` runs)" if s.kind in COMMANDS
+              else "the tuner (`make tune`), from the tuned database")
     out = [f"## {s.title}", "",
-           f"Measured {date} on {device}; `{COMMANDS[s.kind]}` (the benchmark that `make bench` runs), "
+           f"Measured {date} on {device}; {source}, "
            f"`bench/results/{s.run}.csv` (the printed report beside it: `{s.run}.txt`).", "", s.intro, ""]
     if s.kind == "gemm":
         out += md_tables.gemm_tables(rows)
+    elif s.kind == "tuned":
+        out += tuned_table(rows)
+    elif s.kind == "spec":
+        out += run_spec_bench.table(rows).splitlines()
     elif s.kind == "lapack":
         out += md_tables.lapack_table(rows, s.routine, s.variant, md_tables.LAPACK_SIZES)
     else:

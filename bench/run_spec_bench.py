@@ -9,6 +9,7 @@ import csv
 import io
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,11 +46,13 @@ def main() -> int:
     args = ap.parse_args()
     exe = ROOT / "build" / "bin" / "shoal_spec_bench"
     rows: list[dict] = []
+    notes: list[str] = []   # the program's "# <device>, copy bandwidth ..." lines
     for routine, form in RUNS:
         for p in args.precisions.split(","):
             proc = subprocess.run([str(exe), routine, p, form, *args.sizes.split(",")], capture_output=True,
                                   text=True)
             sys.stderr.write(proc.stderr)
+            notes += [ln for ln in proc.stderr.splitlines() if ln.startswith("# ")]
             if proc.returncode != 0:
                 print(f"{routine} {p}: exit {proc.returncode}", file=sys.stderr)
                 continue
@@ -63,6 +66,11 @@ def main() -> int:
         w.writerows(rows)
     md = table(rows)
     out.with_suffix(".md").write_text(md)
+    # the report beside the CSV, headed as the other benchmarks head theirs (bench/results_doc.py
+    # reads the date and the device from its first two lines)
+    device = notes[0][2:].split(",")[0] if notes else "unknown device"
+    head = [f"# shoal_spec_bench, {time.strftime('%Y-%m-%d %H:%M', time.gmtime())}", f"# device 0: {device}"]
+    out.with_suffix(".txt").write_text("\n".join(head + notes) + "\n\n" + md)
     print(md)
     return 0
 
