@@ -148,7 +148,11 @@ static int hardware_prune(const measure_env *env, const tuner_task *t, const sho
      * reaches it, and pruning it would leave those shapes with no kernel of their own (d geqrf
      * at N = 32 went to cuBLAS at a quarter of the pruned kernel's speed). */
     const int one_problem_block = kd->design == SHOAL_DESIGN_REGS && kd->p[1] == 1;
-    if (res->resident_threads < 512 && !one_problem_block) {
+    /* Nor does it hold for the spec routines' kernels: their search spaces bound registers and
+     * shared memory statically, and the floor cut the best ones (H100, 2026-11-26: d TRSM side
+     * left at n = 32, 384 resident threads, ran 2.2x cuBLAS in a benchmark while the one
+     * configuration left to the tuner reached 1.07x). */
+    if (res->resident_threads < 512 && !one_problem_block && !spec) {
         res->status = "pruned";
         snprintf(res->reason, sizeof res->reason, "occupancy: %d resident threads per SM", res->resident_threads);
         return 1;
