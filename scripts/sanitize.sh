@@ -95,7 +95,9 @@ for tool in $TOOLS; do
       ${SANITIZE_ARGS:-} --log-file "$log.san" "$p" > "$log.out" 2>&1
     rc=$?
     secs=$(( $(date +%s) - t0 ))
-    errors=$(grep -Eo 'ERROR SUMMARY: [0-9]+' "$log.san" 2>/dev/null | grep -Eo '[0-9]+' | tail -1)
+    # memcheck, synccheck, initcheck: "ERROR SUMMARY: N errors"; racecheck: "RACECHECK SUMMARY: N
+    # hazards displayed (E errors, W warnings)"; any report counts
+    errors=$(grep -Eo '(ERROR|RACECHECK) SUMMARY: [0-9]+' "$log.san" 2>/dev/null | grep -Eo '[0-9]+' | tail -1)
     failed_cases=$(grep -c '^FAILED' "$log.out")
     if [ "$rc" -eq 124 ]; then
       cell[$tool,$name]="timeout (${secs}s)"; worse 3

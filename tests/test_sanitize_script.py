@@ -13,7 +13,8 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts/sanitize.sh"
 
-# Prints "ERROR SUMMARY: N errors" into --log-file, N from FAKE_ERRORS_<tool>_<program>; exits
+# Prints "ERROR SUMMARY: N errors" (racecheck: "RACECHECK SUMMARY: N hazards displayed ...") into
+# --log-file, N from FAKE_ERRORS_<tool>_<program>; exits
 # --error-exitcode when N > 0, else with the program's status (as compute-sanitizer does).
 FAKE_SANITIZER = r"""#!/usr/bin/env bash
 [ "$1" = --version ] && { echo "fake sanitizer 1.0"; exit 0; }
@@ -30,7 +31,11 @@ echo "$tool $*" >> "$FAKE_CALLS"
 "$@"; rc=$?
 var="FAKE_ERRORS_${tool}_$(basename "$1")"
 n=${!var:-0}
-echo "========= ERROR SUMMARY: $n errors" > "$log"
+if [ "$tool" = racecheck ]; then
+  echo "========= RACECHECK SUMMARY: $n hazards displayed ($n errors, 0 warnings)" > "$log"
+else
+  echo "========= ERROR SUMMARY: $n errors" > "$log"
+fi
 [ "$n" -gt 0 ] && exit "$ecode"
 exit $rc
 """
