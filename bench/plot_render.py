@@ -77,8 +77,15 @@ def _draw_panel(ax: Any, sx: Any, panel: Panel) -> None:
     sx.axhline(1.0, color="black", linewidth=0.8)
     sx.set_yscale("log")
     ys = [p.gflops for s in ratios for p in s.points] + [1.0]
-    lo, hi = min(ys), max(ys)
-    sx.set_ylim(lo / 1.5, hi * 1.5)
+    lo, hi = min(ys) / 1.5, max(ys) * 1.5
+    sx.set_ylim(lo, hi)
+    # readable ratios: 1-2-5 ticks where the range is narrow (log axes would label only the
+    # decades, often none), the decades where it is wide
+    ticks = [m * 10.0 ** e for e in range(-4, 6) for m in (1, 2, 5) if lo <= m * 10.0 ** e <= hi]
+    if len(ticks) > 6:
+        ticks = [10.0 ** e for e in range(-4, 6) if lo <= 10.0 ** e <= hi]
+    sx.set_yticks(ticks)
+    sx.set_yticklabels([f"{t:g}" for t in ticks])
     if not ratios:
         sx.text(0.5, 0.5, "no peer measured here", transform=sx.transAxes, ha="center", va="center",
                 fontsize=7, color="gray")
