@@ -49,7 +49,7 @@ ORACLE_OBJS := $(patsubst oracle/%.c,$(BUILD)/obj/oracle/%.o,$(wildcard oracle/*
 # once let a failed emit (no Jinja2) end in a libshoal without kernels and a later link error.
 # Goals that need no generated sources skip it, so `make clean` never runs the generator.
 GEN_DIR := generated
-NO_GEN_GOALS := clean distclean venv deps
+NO_GEN_GOALS := clean distclean venv deps plots plot-deps
 ifneq ($(MAKECMDGOALS),)
 ifeq ($(filter-out $(NO_GEN_GOALS),$(MAKECMDGOALS)),)
 SKIP_GEN_SOURCES := 1
@@ -69,7 +69,7 @@ include packaging/build.mk
 GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard templates/lib/*.j2) \
                   $(wildcard search_space/*.toml) spec/precisions.toml $(wildcard spec/routines/*.toml)
 
-.PHONY: all deps venv tune test sanitize bench clean distclean show
+.PHONY: all deps venv plot-deps plots tune test sanitize bench clean distclean show
 .DELETE_ON_ERROR:
 
 all: $(LIB_SHARED) $(LIB_STATIC) include/shoal.h package-files $(TUNER)
@@ -100,6 +100,16 @@ $(VENV)/.stamp: requirements.txt
 	  { echo "shoal: pip could not install requirements.txt and $(PYTHON) has no jinja2 and pytest of its own:" \
 	         "install them (e.g. apt-get install python3-jinja2 python3-pytest) or give pip a package index" >&2; exit 1; }
 	touch $@
+
+# matplotlib, for the benchmarks' PNGs and the tests that draw them (bench/requirements-plot.txt,
+# pinned). Where pip cannot reach an index (e.g. the GPU machine) this says so in one line and goes
+# on: the benchmarks skip their PNGs, the PNG tests skip. CI sets SHOAL_REQUIRE_PLOT=1 (.ci/run):
+# there a failed install fails the build, and the PNG tests fail rather than skip.
+plot-deps: $(VENV)/.plot-stamp
+$(VENV)/.plot-stamp: bench/requirements-plot.txt | $(VENV)/.stamp
+	@$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r bench/requirements-plot.txt && touch $@ || \
+	  { echo "shoal: pip could not install bench/requirements-plot.txt: no PNGs, the PNG tests skip" >&2; \
+	    [ -z "$$SHOAL_REQUIRE_PLOT" ]; }
 
 # The tuned database is committed as a reviewable SQL dump; the .sqlite file is derived from it.
 $(DB): $(wildcard $(DB_SQL)) tuned_db/schema.sql | $(VENV)/.stamp
@@ -168,18 +178,22 @@ show: $(DB) | $(VENV)/.stamp
 	$(PY) -m generator show --db $(DB)
 
 # The part checks first, so that a missing OpenBLAS is named before the long library build.
-test: $(DEPS_OK)/openblas.ok all $(TEST_BINS) | $(VENV)/.stamp
+test: $(DEPS_OK)/openblas.ok all $(TEST_BINS) | $(VENV)/.stamp $(VENV)/.plot-stamp
 	$(PY) -m pytest tests
 
 # GEMM (bench/run_bench.py) and the factorizations (bench/run_lapack_bench.py); results in
 # bench/results/.
-bench: $(DEPS_OK)/openblas.ok all $(BENCH_BIN) $(LAPACK_BENCH_BIN) $(BLAS2_BENCH_BIN) $(SPEC_BENCH_BIN) | $(VENV)/.stamp
-	-$(VENV)/bin/python -m pip install -q --disable-pip-version-check -r bench/requirements-plot.txt || \
-	  echo "shoal: matplotlib not installable here; the benchmark runs, the PNG is skipped"
+bench: $(DEPS_OK)/openblas.ok all $(BENCH_BIN) $(LAPACK_BENCH_BIN) $(BLAS2_BENCH_BIN) $(SPEC_BENCH_BIN) | $(VENV)/.stamp \
+       $(VENV)/.plot-stamp
 	$(PY) bench/run_bench.py
 	$(PY) bench/run_lapack_bench.py
 	$(PY) bench/run_blas2_bench.py
 	$(PY) bench/run_spec_bench.py
+
+# The PNGs that docs/results.md links, from the committed CSVs (bench/results_doc.py's SECTIONS);
+# commit them with the CSVs. Needs matplotlib (plot-deps); without it, says so and writes none.
+plots: | $(VENV)/.plot-stamp
+	$(PY) bench/plot.py --sections
 
 clean:
 	rm -rf $(BUILD) lib shoal.pc generated/*.cu generated/*.c generated/sources.mk $(DB)

@@ -1,100 +1,124 @@
 #!/usr/bin/env python3
-"""Plot a shoal_bench CSV: Gflop/s vs n for square NN strided batched GEMM, one panel per
-precision, with shoal (dispatched), shoal's own kernels, cuBLAS, the roof and the CPU baseline.
+"""PNG plots of a benchmark CSV: one per routine family (bench/plot_data.py lists them), each with
+a log-log Gflop/s-vs-n panel per precision and variant (shoal as dispatched, shoal's own kernels,
+every peer in the CSV, the roof) above a speedup panel (shoal / best peer); points where shoal's
+call went to the vendor are ringed in red.
 
-usage: bench/plot.py RESULTS.csv [--out PLOT.png]   (default: the CSV path with .png)
-Needs matplotlib; without it, says so and exits 0.
+usage: bench/plot.py RESULTS.csv [--out-dir DIR] [--family NAME ...]
+           writes DIR/<csv stem>-<family>.png (default DIR: the CSV's)
+       bench/plot.py --sections   (make plots)
+           the PNGs that docs/results.md links, for the runs in bench/results_doc.py's SECTIONS
+Reads any of the four benchmarks' CSVs (run_bench, run_lapack_bench, run_blas2_bench,
+run_spec_bench) and the tuner's trsm-syrk export. Needs matplotlib (bench/requirements-plot.txt);
+without it, prints one line saying the plot was skipped and exits 0.
 """
+from __future__ import annotations
+
 import argparse
-import csv
-import math
-import pathlib
 import sys
+from pathlib import Path
 
-SERIES = [  # column, label, style
-    ("shoal_gflops", "shoal", dict(marker="o", linewidth=2)),
-    ("own_gflops", "shoal own kernels", dict(marker="s", linestyle="--")),
-    ("cublas_gflops", "cuBLAS", dict(marker="^")),
-    ("roof_gflops", "roof", dict(color="black", linestyle=":")),
-    ("cpu_gflops", "OpenBLAS + OpenMP", dict(marker=".", color="gray", linestyle="-.")),
-]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import md_tables  # noqa: E402
+import plot_data  # noqa: E402
+import plot_served  # noqa: E402
 
 
-def _num(s):
-    try:
-        v = float(s)
-    except (TypeError, ValueError):
-        return math.nan
-    return v
-
-
-def load(csv_path, mode="strided", trans="nn"):
-    """{prec: sorted [(n, row)]} for square rows of one mode and transpose pair."""
-    out = {}
-    with open(csv_path, newline="") as f:
-        for row in csv.DictReader(f):
-            if row["mode"] != mode or row["trans"] != trans:
-                continue
-            if not (row["m"] == row["n"] == row["k"]):
-                continue
-            out.setdefault(row["prec"], []).append((int(row["n"]), row))
-    for rows in out.values():
-        rows.sort(key=lambda t: t[0])
-    return out
-
-
-def plot(csv_path, png_path=None):
-    csv_path = pathlib.Path(csv_path)
-    png_path = pathlib.Path(png_path) if png_path else csv_path.with_suffix(".png")
+def _pyplot():
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print("plot skipped: matplotlib is not importable (pip install matplotlib, then run "
-              f"bench/plot.py {csv_path})")
         return None
-    data = load(csv_path)
-    precs = [p for p in ("s", "d") if p in data]
-    if not precs:
-        print(f"plot skipped: {csv_path} has no square nn strided rows")
-        return None
-    first = data[precs[0]][0][1]
-    fig, axes = plt.subplots(1, len(precs), figsize=(6.5 * len(precs), 5), squeeze=False)
-    for ax, p in zip(axes[0], precs):
-        ns = [n for n, _ in data[p]]
-        for col, label, style in SERIES:
-            ys = [_num(r.get(col)) for _, r in data[p]]
-            if all(math.isnan(y) for y in ys):
-                continue
-            ax.plot(ns, ys, label=label, **style)
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xticks(ns)
-        ax.set_xticklabels([str(n) for n in ns], fontsize=7)
-        ax.set_xlabel("n (m = n = k)")
-        ax.set_ylabel("Gflop/s")
-        ax.set_title(f"{'single' if p == 's' else 'double'} precision, NN strided batched GEMM")
-        ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
-    fig.suptitle(f"{first.get('device', '')}: copy {_num(first.get('copy_gbs')):.0f} GB/s, "
-                 f"roof = min(peak, copy x flops/bytes)", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(png_path, dpi=120)
-    plt.close(fig)
-    print(f"wrote {png_path}")
-    return png_path
+    return plt
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("csv", type=pathlib.Path)
-    ap.add_argument("--out", type=pathlib.Path)
+def subtitle(csv_path: Path, rows: list[dict[str, str]]) -> str:
+    """'<device>, <date>: <file>' from the report's header lines, else from the CSV."""
+    device, date = rows[0].get("device", "") if rows else "", ""
+    txt = csv_path.with_suffix(".txt")
+    if txt.is_file():
+        head = txt.read_text().splitlines()[:2]
+        if len(head) == 2 and head[0].startswith("# shoal") and head[1].startswith("# device"):
+            date = head[0].rsplit(",", 1)[-1].strip()
+            device = head[1].split(": ", 1)[-1].split(" (")[0].split(";")[0]
+    return ", ".join(x for x in (device, date, csv_path.name) if x)
+
+
+def plot(csv_path: Path | str, out_dir: Path | str | None = None,
+         only: list[str] | None = None) -> list[Path]:
+    """Writes the family PNGs of one CSV (those named in only, else all); the paths written."""
+    csv_path = Path(csv_path)
+    plt = _pyplot()
+    if plt is None:
+        print(f"plot skipped: matplotlib is not importable (pip install -r bench/requirements-plot.txt, "
+              f"then bench/plot.py {csv_path})")
+        return []
+    import plot_render  # needs matplotlib's objects only through plt
+
+    rows = md_tables.read(str(csv_path))
+    if not rows:
+        print(f"plot skipped: {csv_path} has no rows")
+        return []
+    kind = plot_data.bench_kind(rows[0])
+    fams = plot_data.families(rows, kind, plot_served.read_report(csv_path))
+    if only:
+        missing = set(only) - {f.name for f in fams}
+        if missing:
+            raise SystemExit(f"{csv_path} has no {', '.join(sorted(missing))} family")
+        fams = [f for f in fams if f.name in only]
+    out = Path(out_dir) if out_dir else csv_path.parent
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for fam in fams:
+        png = out / plot_data.png_name(csv_path.stem, fam.name)
+        written.append(plot_render.render(fam, png, subtitle(csv_path, rows), plt))
+        print(f"wrote {png}")
+    if not fams:
+        print(f"plot skipped: nothing to plot in {csv_path}")
+    return written
+
+
+def after_run(csv_path: Path) -> list[Path]:
+    """The runners' call once their CSV is written: the PNGs beside it. A plotting error is
+    reported in one line and does not change the benchmark's exit status (its CSV is the result)."""
+    try:
+        return plot(csv_path)
+    except Exception as e:  # noqa: BLE001
+        print(f"plot failed ({type(e).__name__}: {e}); the CSV is kept: bench/plot.py {csv_path}", file=sys.stderr)
+        return []
+
+
+def sections() -> list[Path]:
+    """The PNGs that docs/results.md links (bench/results_doc.py's SECTIONS)."""
+    import results_doc
+    wanted: dict[str, list[str]] = {}
+    for s in results_doc.SECTIONS:
+        wanted.setdefault(s.run, [])
+        wanted[s.run] += [f for f in s.plots if f not in wanted[s.run]]
+    written: list[Path] = []
+    for run, fams in wanted.items():
+        if fams:
+            written += plot(results_doc.RESULTS / f"{run}.csv", only=fams)
+    return written
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("csv", type=Path, nargs="?")
+    ap.add_argument("--out-dir", type=Path)
+    ap.add_argument("--family", action="append", help="only this family (repeatable)")
+    ap.add_argument("--sections", action="store_true", help="the PNGs of bench/results_doc.py's SECTIONS")
     args = ap.parse_args()
+    if args.sections:
+        sections()
+        return 0
+    if not args.csv:
+        ap.error("give a CSV or --sections")
     if not args.csv.exists():
         sys.exit(f"{args.csv} does not exist")
-    plot(args.csv, args.out)
+    plot(args.csv, args.out_dir, args.family)
     return 0
 
 

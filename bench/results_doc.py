@@ -17,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import md_tables  # noqa: E402
+import plot_data  # noqa: E402
 import run_spec_bench  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,52 +38,56 @@ class Section:
     routine: str = ""         # lapack: the md_tables routine and variant
     variant: str = "n"
     parts: tuple[str, ...] = field(default=())   # blas2: gemv, trsv, vbatched
+    plots: tuple[str, ...] = field(default=())   # the plot families linked (bench/plot_data.py; make plots)
 
 
 SECTIONS = (
     Section("Batched GEMM", "h100-2026-11-22-gemm-mint", "gemm",
             "shoal = as dispatched (its own kernel or cuBLAS, as tuned); own = shoal's kernels alone "
             "(vendor dispatch off); array = the pointer-array API. alpha = 1, beta = 0; roof = min(compute "
-            "peak, copy bandwidth x flops / bytes) with bytes = A and B read once, C written once."),
+            "peak, copy bandwidth x flops / bytes) with bytes = A and B read once, C written once.", plots=("gemm",)),
     Section("LU with partial pivoting (getrf), strided batches", "h100-2026-11-22-getrf-serial-pf", "lapack",
             "vendor = cublas?getrfBatched (pointer arrays, its only form); ratio = shoal / vendor; Gflop/s "
             "from LAPACK working note 41's flop counts; roof bytes: A read and written.",
-            routine="getrf"),
+            routine="getrf", plots=("lu",)),
     Section("Inverse, factor and invert fused in one kernel (getri_fused), strided batches",
             "h100-2026-11-22-pf", "lapack",
             "vendor = the faster of cublas?matinvBatched and cublas?getrfBatched + cublas?getriBatched; "
-            "roof bytes: A read, the inverse written.", routine="inverse"),
+            "roof bytes: A read, the inverse written.", routine="inverse", plots=("lu",)),
     Section("Cholesky (potrf, lower), strided batches", "h100-2026-11-22-inverse-serial", "lapack",
-            "vendor = cusolverDn?potrfBatched; roof bytes: A read and written.", routine="potrf", variant="l"),
+            "vendor = cusolverDn?potrfBatched; roof bytes: A read and written.", routine="potrf", variant="l",
+            plots=("cholesky",)),
     Section("Householder QR (geqrf), strided batches", "h100-2026-11-22-inverse-serial", "lapack",
-            "vendor = cublas?geqrfBatched; roof bytes: A read and written (tau not counted).", routine="geqrf"),
+            "vendor = cublas?geqrfBatched; roof bytes: A read and written (tau not counted).", routine="geqrf",
+            plots=("qr",)),
     Section("GEMV", "h100-2026-11-23-blas2", "blas2",
             "Each cell: Gflop/s (ratio to cuBLAS) % of roof; roof = copy bandwidth x flops / bytes (A, x "
             "read, y written). Above 100%: a read-mostly stream runs a little faster than the copy that "
-            "defines the roof.", parts=("gemv",)),
+            "defines the roof.", parts=("gemv",), plots=("gemv",)),
     Section("TRSV, strided batches", "h100-2026-11-23-blas2", "blas2",
             "shoal (as dispatched; cuBLAS has no strided TRSV) vs cublas?trsmBatched with one right-hand "
             "side: Gflop/s (ratio) % of roof; columns are precision and uplo/trans (non-unit diagonal).",
-            parts=("trsv",)),
+            parts=("trsv",), plots=("trsv",)),
     Section("TRSM and SYRK, tuned kernels and drivers against cuBLAS (the tuner's measurements)",
             "h100-2026-11-26-trsm-syrk-tuned", "tuned",
             "Each cell: shoal's fastest own kernel (n <= 32) or recursive driver (n > 32) as the tuner "
             "timed it, Gflop/s, and in brackets the ratio to cublas?trsmBatched timed in the same run on "
             "the same operands (SYRK has no vendor call; its peer is in the next table). Side l: op(A) X = "
             "alpha B, side r: X op(A) = alpha B, m = n; SYRK variant n: C = alpha A A^T + beta C, t: A^T A, "
-            "k = n."),
+            "k = n.", plots=("trsm", "syrk")),
     Section("TRSM and SYRK as a benchmark run dispatched them (spec bench)", "h100-2026-11-26-spec", "spec",
             "shoal as dispatched against the peer (TRSM: cublas?trsmBatched, pointer arrays; SYRK: the full "
             "product by cublas?gemmStridedBatched, twice SYRK's flops, counted at SYRK's); roof = the "
             "share of this run's copy bandwidth that the call's bytes take. This run's tables held the "
             "H200's single-precision TRSM winners only (see the report's header): double-precision TRSM "
             "and SYRK at n <= 32 ran the portable default kernel, and the drivers their default leaves; "
-            "the tuned kernels are in the table above."),
+            "the tuned kernels are in the table above.", plots=("trsm", "syrk")),
     Section("Variable-size batches", "h100-2026-11-23-blas2", "blas2",
             "First table, gemv_vbatched: against the fixed-size routine on an equal batch (pointer "
             "arrays), and % of roof by size distribution (uniform in [1, N]; skewed: 1% at N, 99% in "
             "[1, N/10]). Second table, gemm_vbatched NN: against the fixed-size routine (equal batch) and "
-            "cublas?gemmGroupedBatched with one group per distinct size.", parts=("vbatched",)),
+            "cublas?gemmGroupedBatched with one group per distinct size.", parts=("vbatched",),
+            plots=("vbatched",)),
 )
 
 
@@ -110,6 +115,14 @@ def tuned_table(rows: list[dict]) -> list[str]:
     return out + [""]
 
 
+def plot_links(s: Section) -> list[str]:
+    """The section's plots (`make plots` draws them): one image link per family, on one line."""
+    if not s.plots:
+        return []
+    links = [f"![{s.title}: {f}](../bench/results/{plot_data.png_name(s.run, f)})" for f in s.plots]
+    return [" ".join(links), ""]
+
+
 def section(s: Section) -> list[str]:
     rows = md_tables.read(str(RESULTS / f"{s.run}.csv"))
     date, device = run_info(s.run)
@@ -118,6 +131,7 @@ def section(s: Section) -> list[str]:
     out = [f"## {s.title}", "",
            f"Measured {date} on {device}; {source}, "
            f"`bench/results/{s.run}.csv` (the printed report beside it: `{s.run}.txt`).", "", s.intro, ""]
+    out += plot_links(s)
     if s.kind == "gemm":
         out += md_tables.gemm_tables(rows)
     elif s.kind == "tuned":

@@ -4,8 +4,8 @@
 Runs build/bin/shoal_bench (built by `make bench`), shows its table as it goes, and writes
   bench/results/<gpu>-<date>.csv   every row (the program's --csv output),
   bench/results/<gpu>-<date>.txt   the printed table, with the measured copy bandwidth and peaks,
-  bench/results/<gpu>-<date>.png   Gflop/s vs n, NN strided, shoal / own / cuBLAS / roof, s and d
-                                   panels (bench/plot.py; skipped if matplotlib is missing),
+  bench/results/<gpu>-<date>-gemm.png   Gflop/s vs n and the speedup, square NN, shoal / own /
+                                        cuBLAS / CPU / roof (bench/plot.py; skipped without matplotlib),
 where <gpu> comes from the device name (e.g. "NVIDIA H100 80GB HBM3" -> h100). --out picks the CSV
 path instead; the .txt and .png go next to it.
 
@@ -97,7 +97,6 @@ def main():
         date = datetime.date.today().isoformat()
         csv_path = RESULTS_DIR / f"{gpu_slug(device_of(tmp_csv))}-{date}.csv"
     txt_path = csv_path.with_suffix(".txt")
-    png_path = csv_path.with_suffix(".png")
     os.replace(tmp_csv, csv_path)
     os.replace(tmp_txt, txt_path)
     print(f"wrote {csv_path.relative_to(REPO_ROOT) if csv_path.is_relative_to(REPO_ROOT) else csv_path}"
@@ -106,7 +105,7 @@ def main():
     if not args.no_plot:
         sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
         import plot  # bench/plot.py
-        plot.plot(csv_path, png_path)
+        plot.after_run(csv_path)
     if rc != 0:
         print(f"shoal_bench exited with {rc}: some rows FAILED (see the check column)",
               file=sys.stderr)

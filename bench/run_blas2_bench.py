@@ -5,8 +5,10 @@ Runs build/bin/shoal_blas2_bench (gemv, gemv_misaligned, trsv, gemv_vbatched, ge
 shoal vs cuBLAS), echoes its tables while it runs, and keeps
   bench/results/<gpu>-<date>-blas2.csv   one row per measurement (the program's --csv output)
   bench/results/<gpu>-<date>-blas2.txt   the printed tables (copy bandwidth, compute peaks, notes)
+  bench/results/<gpu>-<date>-blas2-{gemv,trsv,vbatched}.png   Gflop/s vs n and the speedup
+                                         (bench/plot.py; skipped without matplotlib)
 with <gpu> taken from the CSV's device column as bench/run_bench.py does ("NVIDIA H100 80GB HBM3"
--> h100). --out FILE puts the CSV at FILE and the .txt beside it.
+-> h100). --out FILE puts the CSV at FILE and the .txt and PNGs beside it.
 
 Every other argument goes to the program unchanged, e.g.
   bench/run_blas2_bench.py --quick --prec s --routine gemv,trsv --runs 9
@@ -36,6 +38,7 @@ def parse_args(argv):
                         help="the benchmark program (default: %(default)s)")
     parser.add_argument("--out", type=pathlib.Path,
                         help=f"CSV path (default: bench/results/<gpu>-<date>-{SUFFIX}.csv)")
+    parser.add_argument("--no-plot", action="store_true", help="do not make the PNGs")
     ours, passed = parser.parse_known_args(argv)
     if passed and passed[0] == "--":
         passed = passed[1:]
@@ -82,6 +85,9 @@ def main(argv=None):
     except ValueError:
         shown = csv_path
     print(f"wrote {shown} and {txt_path.name}")
+    if not args.no_plot:
+        import plot  # bench/plot.py
+        plot.after_run(csv_path)
     if status:
         print(f"shoal_blas2_bench exited with {status}: rows FAILED (check column; reasons on stderr, "
               f"kept in {txt_path.name})", file=sys.stderr)

@@ -4,8 +4,10 @@
 Runs build/bin/shoal_lapack_bench (built by `make bench`), shows its tables as it goes, and writes
   bench/results/<gpu>-<date>-lapack.csv   one row per measurement (the program's --csv output)
   bench/results/<gpu>-<date>-lapack.txt   the printed tables, with the measured copy bandwidth
+  bench/results/<gpu>-<date>-lapack-{lu,cholesky,qr}.png   Gflop/s vs n and the speedup per family
+                                          (bench/plot.py; skipped without matplotlib)
 where <gpu> comes from the device name as in bench/run_bench.py ("NVIDIA H100 80GB HBM3" -> h100).
---out picks the CSV path instead; the .txt goes next to it.
+--out picks the CSV path instead; the .txt and PNGs go next to it.
 
 Options not listed below go to shoal_lapack_bench unchanged, e.g.
   bench/run_lapack_bench.py --quick --prec d --routine getrf,potrf --runs 9
@@ -46,6 +48,7 @@ def main():
                     help="benchmark program (default: %(default)s)")
     ap.add_argument("--out", type=pathlib.Path,
                     help="CSV path (default: bench/results/<gpu>-<date>-lapack.csv)")
+    ap.add_argument("--no-plot", action="store_true", help="do not make the PNGs")
     args, bench_args = ap.parse_known_args()
     if bench_args[:1] == ["--"]:
         bench_args = bench_args[1:]
@@ -81,6 +84,9 @@ def main():
     os.replace(tmp_txt, txt_path)
     shown = csv_path.relative_to(REPO_ROOT) if csv_path.is_relative_to(REPO_ROOT) else csv_path
     print(f"wrote {shown} and {txt_path.name}")
+    if not args.no_plot:
+        import plot  # bench/plot.py
+        plot.after_run(csv_path)
     if rc != 0:
         print(f"shoal_lapack_bench exited with {rc}: some rows FAILED (see the check column)",
               file=sys.stderr)

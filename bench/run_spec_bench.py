@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs build/bin/shoal_spec_bench for every spec routine and precision and writes the CSV and a
 Markdown table of shoal against the peer (ratio = peer time / shoal time; roof = the share of
-the copy bandwidth of the same run that the call's bytes take)."""
+the copy bandwidth of the same run that the call's bytes take), and beside the CSV the PNGs
+<stem>-trsm.png and <stem>-syrk.png (bench/plot.py; skipped without matplotlib)."""
 from __future__ import annotations
 
 import argparse
@@ -43,6 +44,7 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "spec.csv"))
     ap.add_argument("--sizes", default=",".join(SIZES))
     ap.add_argument("--precisions", default="s,d")
+    ap.add_argument("--no-plot", action="store_true", help="do not make the PNGs")
     args = ap.parse_args()
     exe = ROOT / "build" / "bin" / "shoal_spec_bench"
     rows: list[dict] = []
@@ -72,6 +74,9 @@ def main() -> int:
     head = [f"# shoal_spec_bench, {time.strftime('%Y-%m-%d %H:%M', time.gmtime())}", f"# device 0: {device}"]
     out.with_suffix(".txt").write_text("\n".join(head + notes) + "\n\n" + md)
     print(md)
+    if not args.no_plot:
+        import plot  # bench/plot.py (this directory is on sys.path: the script's own)
+        plot.after_run(out)
     return 0
 
 
