@@ -4,7 +4,8 @@ kernels) and generated/<routine>_tables.c (the arrays of runtime/dispatch_table.
 Only measurements under the current template version, or a version carried to it (tuned_db
 carried_versions: shown to compile to the same kernels), are used: after a template edit the
 kernel names still match but the code behind them may not, so old timings say nothing about it
-unless carried. Output
+unless carried. With a fold tolerance, near-tied kernels are folded into kernels shipped anyway
+(generator/fold.py). Output
 is sorted and free of timestamps, and files are rewritten only when their bytes change, so make
 rebuilds only what a new tuning result actually changed."""
 from __future__ import annotations
@@ -160,7 +161,7 @@ def _fold(conn: sqlite3.Connection, space: SearchSpace, chain: list[str], tables
     w = out.worst()
     if w is not None:
         s = sites[w.site]
-        dev, prec, mode, variant, m, n, k = s.key
+        _, prec, mode, variant, m, n, k = s.key
         line += (f", {len(out.folds)} rule slots folded, worst +{(w.ratio - 1) * 100:.1f}% at "
                  f"{prec} {mode} {variant} {m}x{n}x{k} ({w.original} -> {w.target})")
     res.folds.append(line)
