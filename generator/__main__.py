@@ -47,8 +47,13 @@ def cmd_emit(args: argparse.Namespace) -> int:
             print(f"error: --use-version {item!r}: expected ROUTINE=VERSION", file=sys.stderr)
             return 2
         use[routine] = version
+    if args.fold_tolerance < 0:
+        print(f"error: --fold-tolerance {args.fold_tolerance}: must be >= 0", file=sys.stderr)
+        return 2
     res = emit_from_path(Path(args.db), project, discover(project.search_space_dir), Path(args.out),
-                         use)
+                         use, args.fold_tolerance)
+    for line in res.folds:
+        print(f"[emit] {line}")
     for p in res.written:
         print(f"[emit] wrote {p}")
     if res.unchanged:
@@ -216,6 +221,10 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--use-version", action="append", metavar="ROUTINE=VERSION",
                    help="emit ROUTINE from the measurements of this template version instead of "
                    "the current one (for comparisons; repeatable)")
+    e.add_argument("--fold-tolerance", type=float, default=0.02, metavar="TOL",
+                   help="replace a rule's kernel by one the tables keep anyway where that was "
+                   "measured within 1+TOL of it at the shape, to ship fewer kernels (0: off; "
+                   "default %(default)s; generator/fold.py)")
     e.set_defaults(func=cmd_emit)
 
     s = sub.add_parser("show", parents=[common], help="winners per shape vs the vendor")

@@ -4,7 +4,8 @@ kernels) and generated/<routine>_tables.c (the arrays of runtime/dispatch_table.
 Only measurements under the current template version, or a version carried to it (tuned_db
 carried_versions: shown to compile to the same kernels), are used: after a template edit the
 kernel names still match but the code behind them may not, so old timings say nothing about it
-unless carried. Output
+unless carried. With a fold tolerance, near-tied kernels are folded into kernels shipped anyway
+(generator/fold.py). Output
 is sorted and free of timestamps, and files are rewritten only when their bytes change, so make
 rebuilds only what a new tuning result actually changed."""
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from . import db, emit_spec, render
+from . import db, emit_spec, fold, render
 from .project import Project, template_version
 from .render import Instance
 from .search_space import DRIVER_DESIGN, MODES, Design, SearchSpace, variant_flags
@@ -42,6 +43,8 @@ class Table:
     cc: tuple[int, int]
     # (prec, mode, variant, m, n, k, best kernel or None for the vendor, own kernel or None)
     rules: list[tuple[str, str, str, int, int, int, str | None, str | None]] = field(default_factory=list)
+    # per rule, the shape (m, n, k) as measured: the rule's m, n, k are 1 outside the dispatch dims
+    measured: list[tuple[int, int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -49,6 +52,7 @@ class EmitResult:
     written: list[Path] = field(default_factory=list)
     unchanged: list[Path] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    folds: list[str] = field(default_factory=list)      # one line per routine where folding ran
 
 
 def _c_string(s: str) -> str:
@@ -65,8 +69,8 @@ def _kernel_ref(space: SearchSpace, prec: str, variant: str, design_name: str, c
     return KernelRef(name, prec, variant, design, cfg)
 
 
-def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str,
-             res: EmitResult) -> tuple[list[Table], dict[str, KernelRef]]:
+def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str, res: EmitResult,
+             fold_tolerance: float = 0.0) -> tuple[list[Table], dict[str, KernelRef]]:
     routine = space.routine.name
     chain = db.version_chain(conn, routine, version)
     stale = conn.execute("SELECT count(*) FROM measurements WHERE routine = ? AND template_version"
@@ -103,6 +107,7 @@ def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str,
             r["device_id"], dev["name"], (dev["cc_major"], dev["cc_minor"])))
         m, n, k = (r[d] if d in space.routine.dispatch_dims else 1 for d in ("m", "n", "k"))
         t.rules.append((r["precision"], r["mode"], r["variant"], m, n, k, best, own))
+        t.measured.append((r["m"], r["n"], r["k"]))
     for t in tables.values():
         shapes = [rule[:6] for rule in t.rules]
         if len(shapes) != len(set(shapes)):
@@ -121,13 +126,45 @@ def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str,
             res.warnings.append(f"{routine}: {len(ts)} software stacks tuned for {name}; "
                                 f"emitting device id {ts[0].device_id} ({len(ts[0].rules)} rules)")
         chosen.append(ts[0])
-    # Only kernels some emitted table uses (a dropped duplicate may have referenced others).
-    used = {k for t in chosen for rule in t.rules for k in rule[6:] if k is not None}
+    defaults = []
     for prec, variant, design, cfg in space.default_kernels():
         ref = KernelRef(space.kernel_name(prec, design, variant, cfg), prec, variant, design, cfg)
         kernels[ref.name] = ref
-        used.add(ref.name)
+        defaults.append(ref.name)
+    if fold_tolerance > 0:
+        _fold(conn, space, chain, chosen, kernels, defaults, fold_tolerance, res)
+    # Only kernels some emitted table uses (a dropped duplicate may have referenced others).
+    used = {k for t in chosen for rule in t.rules for k in rule[6:] if k is not None}
+    used.update(defaults)
     return chosen, {n: kernels[n] for n in sorted(used)}
+
+
+def _compiled(names: set[str], kernels: dict[str, KernelRef]) -> int:
+    return sum(1 for n in names if kernels[n].design.name != DRIVER_DESIGN)
+
+
+def _fold(conn: sqlite3.Connection, space: SearchSpace, chain: list[str], tables: list[Table],
+          kernels: dict[str, KernelRef], defaults: list[str], tol: float, res: EmitResult) -> None:
+    """generator/fold.py over the emitted tables' rules; rewrites them in place."""
+    sites = [fold.Site((t.device_id, *rule[:3], *shape), list(rule[6:]))
+             for t in tables for rule, shape in zip(t.rules, t.measured)]
+    before = {k for s in sites for k in s.kernels if k is not None} | set(defaults)
+    timings = fold.load_timings(conn, space.routine.name, chain, (s.key for s in sites))
+    drivers = sorted(n for n in before if kernels[n].design.name == DRIVER_DESIGN)
+    out = fold.fold(sites, timings, tol, fixed=defaults, unfoldable=drivers)
+    it = iter(sites)
+    for t in tables:
+        t.rules = [(*rule[:6], *next(it).kernels) for rule in t.rules]  # type: ignore[misc]
+    after = before - set(out.removed)
+    line = (f"{space.routine.name}: {_compiled(before, kernels)} -> {_compiled(after, kernels)} "
+            f"kernels (fold tolerance {tol:g})")
+    w = out.worst()
+    if w is not None:
+        s = sites[w.site]
+        _, prec, mode, variant, m, n, k = s.key
+        line += (f", {len(out.folds)} rule slots folded, worst +{(w.ratio - 1) * 100:.1f}% at "
+                 f"{prec} {mode} {variant} {m}x{n}x{k} ({w.original} -> {w.target})")
+    res.folds.append(line)
 
 
 def _design_id(space: SearchSpace, design: Design) -> str:
@@ -194,16 +231,18 @@ def _tables_c(space: SearchSpace, version: str, tables: list[Table],
 
 
 def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
-         out_dir: Path, use_versions: Mapping[str, str] | None = None) -> EmitResult:
+         out_dir: Path, use_versions: Mapping[str, str] | None = None,
+         fold_tolerance: float = 0.0) -> EmitResult:
     """use_versions: routine -> the template version whose measurements to emit instead of the
     current one (generator/compare.py renders the working tree's templates from the database's
-    old measurements this way, before any carry is recorded)."""
+    old measurements this way, before any carry is recorded). fold_tolerance: see
+    generator/fold.py (0: every tuned kernel ships)."""
     res = EmitResult()
     env = render.environment(project)
     files: dict[Path, str] = {}
     for space in spaces:
         version = (use_versions or {}).get(space.routine.name) or template_version(project, space)
-        tables, kernels = _collect(conn, space, version, res)
+        tables, kernels = _collect(conn, space, version, res, fold_tolerance)
         r = space.routine.name
         # one translation unit per precision and variant, so that a parallel build spreads them
         for prec in space.routine.precisions:
@@ -228,7 +267,8 @@ def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
 
 
 def emit_from_path(db_path: Path, project: Project, spaces: list[SearchSpace],
-                   out_dir: Path, use_versions: Mapping[str, str] | None = None) -> EmitResult:
+                   out_dir: Path, use_versions: Mapping[str, str] | None = None,
+                   fold_tolerance: float = 0.0) -> EmitResult:
     """A missing database emits the portable defaults only (a fresh checkout with no tuning)."""
     if db_path.is_file():
         conn = db.connect(db_path)
@@ -237,7 +277,7 @@ def emit_from_path(db_path: Path, project: Project, spaces: list[SearchSpace],
         conn = db.empty()
         pre = [f"{db_path} does not exist; emitting the portable defaults only"]
     try:
-        res = emit(conn, project, spaces, out_dir, use_versions)
+        res = emit(conn, project, spaces, out_dir, use_versions, fold_tolerance)
     finally:
         conn.close()
     res.warnings[:0] = pre

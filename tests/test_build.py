@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,7 @@ def _ready_tree(tmp_path: Path) -> Path:
     stamp, db, sources = tree / ".venv/.stamp", tree / "tuned_db/shoal.sqlite", tree / "generated/sources.mk"
     stamp.touch()
     db.touch()
+    (tree / "generated/.fold-tolerance-0.02").touch()     # emitted with the default FOLD_TOLERANCE
     sources.write_text("GEN_CU := $(GEN_DIR)/gemm_d_nn.cu\nGEN_C := $(GEN_DIR)/gemm_tables.c\n")
     newest = max(p.stat().st_mtime for p in tree.rglob("*") if p.is_file())
     os.utime(stamp, (newest + 1, newest + 1))
@@ -110,6 +112,32 @@ def test_no_package_index_and_no_jinja2_stops_make(tmp_path):
     assert "jinja2" in out.lower(), out
     assert not (tree / "lib/libshoal.so").exists()
     assert not (tree / "build/obj").exists(), "make compiled something after the failed venv step"
+
+
+def test_a_new_fold_tolerance_emits_again(tmp_path):
+    """The tables depend on FOLD_TOLERANCE: another value (and then the first one again) re-runs
+    emit with it; an unchanged value runs nothing. PY is `echo`, so emit only prints."""
+    tree = _ready_tree(tmp_path)
+    # all in the past (_ready_tree's are up to 3 s ahead), so that a stamp made now is newer
+    past = time.time() - 100
+    for p in tree.rglob("*"):
+        if p.is_file():
+            os.utime(p, (past, past))
+    for i, name in enumerate((".venv/.stamp", "tuned_db/shoal.sqlite", "generated/sources.mk")):
+        os.utime(tree / name, (past + i + 1, past + i + 1))
+
+    def emits(*args: str) -> list[str]:
+        proc = _make(tree, "generated/sources.mk", "PY=echo", *args)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return [line for line in proc.stdout.splitlines() if line.startswith("echo -m generator emit")]
+
+    assert emits() == []
+    (line,) = emits("FOLD_TOLERANCE=0")
+    assert line.endswith("--fold-tolerance 0"), line
+    assert emits("FOLD_TOLERANCE=0") == []
+    (line,) = emits()
+    assert line.endswith("--fold-tolerance 0.02"), line
+    assert [p.name for p in (tree / "generated").glob(".fold-tolerance-*")] == [".fold-tolerance-0.02"]
 
 
 def test_clean_runs_no_generator(tmp_path):

@@ -40,3 +40,15 @@ def test_bad_search_space_is_a_clean_error(tmp_path, capsys):
     assert main(["count", "--search-space", str(tmp_path), "--device-info",
                  str(FIXTURES / "h100.json")]) == 2
     assert "missing 'precisions'" in capsys.readouterr().err
+
+
+def test_emit_fold_tolerance(tmp_path, capsys):
+    tpl = ["--templates", str(FIXTURES / "templates")]
+    db, out = str(tmp_path / "none.sqlite"), str(tmp_path / "gen")
+    assert main(["emit", *tpl, "--db", db, "--out", out, "--fold-tolerance", "-0.1"]) == 2
+    assert "must be >= 0" in capsys.readouterr().err
+    # on by default: one line per routine
+    assert main(["emit", *tpl, "--db", db, "--out", out]) == 0
+    assert "[emit] gemm: 8 -> 8 kernels (fold tolerance 0.02)" in capsys.readouterr().out
+    assert main(["emit", *tpl, "--db", db, "--out", out, "--fold-tolerance", "0"]) == 0
+    assert "fold tolerance" not in capsys.readouterr().out
