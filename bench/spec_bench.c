@@ -147,7 +147,7 @@ int main(int argc, char **argv)
                  * not the vendor's same routine (SYRK's full GEMM) writes more than the routine may */
                 long long bad = -1;
                 const int judged = ms > 0 && (m != 2 || ri->vendor);
-                const double err = judged ? spec_harness_check(&hs, 0, spec_harness_check_count(&hs, 32, 4e8), NULL, 0, &bad) : NAN;
+                const double err = judged ? spec_harness_check(&hs, 0, spec_harness_check_count(&hs, 32, SPEC_HARNESS_CHECK_FLOPS), NULL, 0, &bad) : NAN;
                 const double gbs = bytes * batch / (ms * 1e-3) / 1e9;
                 printf("%s,%c,%s,%c,%d,%lld,%s,%s,%.6f,%.2f,%.1f,%.1f,%.2f%s\n", ri->name, prec, argv[3],
                        ri->variants[v], n, batch, methods[m], who, ms, flops * batch / (ms * 1e-3) / 1e9, gbs,

@@ -193,7 +193,7 @@ class SearchSpace:
         env.update(self.spec_env(shape, prec))
         return env
 
-    def spec_env(self, shape: Shape, prec: str = "d") -> dict[str, Any]:
+    def spec_env(self, shape: Shape, prec: str) -> dict[str, Any]:
         """A spec routine's names at a tuned shape: its dims from the shape's slots, its variant
         option from the variant letter, the other options 0 (the tuned representative: lower,
         op N, non-unit), and its derived sizes. Empty for other routines."""

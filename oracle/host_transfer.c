@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+double tuner_round(double x, char prec) { return prec == 's' ? (double)(float)x : x; }
+
 cudaError_t tuner_upload(void *dst, const double *src, long long count, char prec)
 {
     if (prec == 'd') return cudaMemcpy(dst, src, (size_t)count * sizeof(double), cudaMemcpyHostToDevice);

@@ -13,6 +13,8 @@ extern "C" {
 /* Host doubles <-> device elements of precision prec ('s' converts). */
 cudaError_t tuner_upload(void *dst, const double *src, long long count, char prec);
 cudaError_t tuner_download(double *dst, const void *src, long long count, char prec);
+/* x as an element of precision prec holds it ('s' rounds to float), back in double. */
+double tuner_round(double x, char prec);
 /* Repeats the first `have` units of buf (unit bytes each) until `total` units are filled. */
 cudaError_t tuner_tile(void *buf, long long have, long long total, size_t unit);
 /* cudaMalloc of at least one byte, with 64 bytes of slack past the end. */

@@ -48,8 +48,8 @@ cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode,
     for (int i = 0; i < h->ri->n_options; ++i) c->p.opts[i] = opts[i];
     /* the scalars and inputs as the precision holds them: the checks compare inputs bit for bit
      * (an operand that must not change) and judge results against what the kernel was given */
-    c->p.alpha = prec == 's' ? (double)(float)alpha : alpha;
-    c->p.beta = prec == 's' ? (double)(float)beta : beta;
+    c->p.alpha = tuner_round(alpha, prec);
+    c->p.beta = tuner_round(beta, prec);
     c->p.batch = batch;
     const size_t elem = (size_t)shoal_spec_elem_bytes(prec);
     h->distinct = batch < SPEC_HARNESS_DISTINCT_MAX ? batch : SPEC_HARNESS_DISTINCT_MAX;
@@ -74,9 +74,8 @@ cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode,
         for (int o = 0; o < h->ri->n_operands; ++o) in[o] = h->h_in[o] + i * h->rows[o] * h->cols[o];
         h->orc->generate(&shape, seed + 0x9e3779b97f4a7c15ULL * (unsigned long long)(i + 1), in);
     }
-    if (prec == 's')
-        for (int o = 0; o < h->ri->n_operands; ++o)
-            for (long long i = 0; i < h->rows[o] * h->cols[o] * h->distinct; ++i) h->h_in[o][i] = (float)h->h_in[o][i];
+    for (int o = 0; o < h->ri->n_operands; ++o)
+        for (long long i = 0; i < h->rows[o] * h->cols[o] * h->distinct; ++i) h->h_in[o][i] = tuner_round(h->h_in[o][i], prec);
     for (int o = 0; o < h->ri->n_operands; ++o) {
         const long long st = stride_of(h, o), per = h->rows[o] * h->cols[o];
         const int tail = tail_offset >= 0;

@@ -52,6 +52,8 @@ cudaError_t spec_harness_poison(spec_harness *h, int o, long long i);
 /* How many problems, at most `max`, a check of about `flops_budget` host flops covers (at least
  * one): the host references cost about the routine's flops per problem, 10^9 at n = 1024. */
 long long spec_harness_check_count(const spec_harness *h, long long max, double flops_budget);
+/* The budget the tuner and the benchmark give a candidate's check: about a second of host time. */
+#define SPEC_HARNESS_CHECK_FLOPS 4e8
 
 /* The oracle's largest error (eps units) over problems [first, first + count) after a run;
  * *bad gets the first problem beyond ORACLE_ERROR_LIMIT (-1 if none). Problems listed in

@@ -12,10 +12,7 @@
 #include "spec_harness.h"
 #include "spec_run.h"
 
-#define VERIFY_MAX 128 /* problems checked per candidate (host references cost O(n^3) each) */
-/* ...and at most about this many host flops of checks per candidate (a second or so): at
- * n = 1024 one problem's check costs as much as the routine, 10^9 flops */
-#define VERIFY_FLOPS 4e8
+#define VERIFY_MAX 128 /* problems checked per candidate, within SPEC_HARNESS_CHECK_FLOPS */
 
 typedef struct spec_bufs {
     char key[200];
@@ -126,7 +123,7 @@ void tuner_measure_spec(measure_env *env, const tuner_task *t, const shoal_kerne
         return;
     }
     long long bad = -1;
-    res->error = spec_harness_check(r.h, 0, spec_harness_check_count(r.h, VERIFY_MAX, VERIFY_FLOPS), NULL, 0, &bad);
+    res->error = spec_harness_check(r.h, 0, spec_harness_check_count(r.h, VERIFY_MAX, SPEC_HARNESS_CHECK_FLOPS), NULL, 0, &bad);
     if (bad >= 0) {
         res->status = "wrong";
         snprintf(res->reason, sizeof res->reason, "problem %lld: error %.3g eps", bad, res->error);
