@@ -191,11 +191,16 @@ def api_c(routines: list[Blas2Routine]) -> str:
             "#include <stdint.h>", "#include <string.h>", "", '#include "blas2_run.h"', "",
             *C_MACROS,
             "static int64_t abs64(int64_t x) { return x < 0 ? -x : x; }", "",
-            "/* A strided output vector must not overlap the next problem's (len elements at increment inc),",
-            " * or results would depend on the order problems run in; inputs may be shared (stride 0). */",
+            "/* Strided output vectors must not share an element (len elements at increment inc, problems",
+            " * stride apart), or results would depend on the order problems run in: either each vector",
+            " * ends before the next begins, or they interleave (a column-major batch x len array: stride",
+            " * 1, increment >= batch) with every problem's elements in their own residue class. Inputs may",
+            " * be shared (stride 0). */",
             "static int vector_stride_ok(int64_t stride, int len, int64_t inc, int64_t batch)", "{",
             "    if (stride < 0) return 0;",
-            "    return batch <= 1 || len == 0 || stride >= 1 + (int64_t)(len - 1) * abs64(inc);", "}", ""]
+            "    if (batch <= 1 || len <= 1) return 1;",
+            "    return stride >= 1 + (int64_t)(len - 1) * abs64(inc) ||",
+            "           (stride >= 1 && abs64(inc) >= 1 + stride * (batch - 1));", "}", ""]
     empty = ["/* no level-2-ABI spec */", "typedef int shoal_no_blas2_spec; /* ISO C: a translation unit is not empty */"]
     return entry_points_c(head, routines, empty, lambda r: r.spec.forms, _params, body)
 

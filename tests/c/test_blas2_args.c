@@ -179,6 +179,11 @@ static void case_gemv(void)
                     expect_gemv(prec, array, &a, BAD, "stridey = (len - 1) |incy| (overlapping y)");
                     a.batch = 2;
                     expect_gemv(prec, array, &a, BAD, "overlapping y with batch 2");
+                    a = gemv_valid(trans), a.stride_y = 1, a.incy = -a.batch;
+                    expect_gemv(prec, array, &a, NOINIT, "interleaved y (stride 1, |incy| = batch)");
+                    a.incy = a.batch - 1;
+                    expect_gemv(prec, array, &a, BAD, "interleaved y sharing elements (|incy| < batch)");
+                    a = gemv_valid(trans), a.stride_y = min_stride(gemv_ylen(&a), a.incy) - 1;
                     a.batch = 1;
                     expect_gemv(prec, array, &a, NOINIT, "small stridey with batch 1");
                     a.stride_y = 0;
@@ -316,6 +321,11 @@ static void case_trsv(void)
                     expect_trsv(prec, array, &a, BAD, "stridex too small (overlapping x)");
                     a.batch = 2;
                     expect_trsv(prec, array, &a, BAD, "overlapping x with batch 2");
+                    a = trsv_valid(v), a.stride_x = 1, a.incx = a.batch;
+                    expect_trsv(prec, array, &a, NOINIT, "interleaved x (stride 1, incx = batch)");
+                    a.incx = -(a.batch - 1);
+                    expect_trsv(prec, array, &a, BAD, "interleaved x sharing elements (|incx| < batch)");
+                    a = trsv_valid(v), a.stride_x = min_stride(a.n, a.incx) - 1;
                     a.batch = 1;
                     expect_trsv(prec, array, &a, NOINIT, "small stridex with batch 1");
                     a.stride_x = 0;
