@@ -21,14 +21,38 @@ shoal_spec_call shoal_driver_chunk(const shoal_spec_call *c, long long b0, long 
 cudaError_t shoal_driver_sub(struct shoal_context *ctx, const shoal_spec_call *c, int o, long long row,
                              long long col, int slot, shoal_operand *out);
 
-/* C = alpha op(A) op(B) + beta C on the chunk's problems, by the dispatched GEMM. */
+/* A uniform grid of sub-matrices of one operand: `groups` blocks per problem, group g at element
+ * (row + g row_step, col + g col_step). */
+typedef struct shoal_block_grid {
+    int o;                      /* operand index of the spec */
+    long long row, col, row_step, col_step;
+} shoal_block_grid;
+
+/* The grids of n operands (n <= SHOAL_WS_OPERANDS) of chunk c as pointer arrays over
+ * c->p.batch * groups problems (problem b's group g at b * groups + g), out[i] in workspace slot i:
+ * one launch. groups == 1 on strided operands moves pointers instead (no launch). A step over
+ * the blocks is the chunk's call with that batch, in the form out[0].array ? array : strided. */
+cudaError_t shoal_driver_blocks(struct shoal_context *ctx, const shoal_spec_call *c, const shoal_block_grid *grid,
+                                int n, long long groups, shoal_operand *out);
+
+/* C = alpha op(A) op(B) + beta C on the chunk's problems (c->p.batch of them, in c->mode), by the
+ * dispatched GEMM. */
 shoal_status shoal_driver_gemm(struct shoal_context *ctx, const shoal_spec_call *c, int ta, int tb, int m, int n,
                                int k, double alpha, shoal_operand A, shoal_operand B, double beta,
                                shoal_operand C);
 
-/* out[i] = in[i] + offset_bytes for i < n, on stream (runtime/drivers/displace.cu). */
-cudaError_t shoal_displace_pointers(void **out, void *const *in, long long offset_bytes, long long n,
-                                    cudaStream_t stream);
+/* Where a grid's pointers come from: problem b's matrix is in[b] (pointer arrays) or
+ * base + b stride_bytes (strided); its group g at + offset_bytes + g step_bytes. */
+typedef struct shoal_block_source {
+    void *const *in;
+    char *base;
+    long long stride_bytes, offset_bytes, step_bytes;
+} shoal_block_source;
+
+/* ws[o * SHOAL_WS_POINTERS + b * groups + g] for o < n, b < nb, g < groups, on stream
+ * (runtime/drivers/block_pointers.cu); nb * groups <= SHOAL_WS_POINTERS. */
+cudaError_t shoal_block_pointers(void **ws, const shoal_block_source *src, int n, long long nb, long long groups,
+                                 cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -19,17 +19,23 @@
 
 int shoal_spec_elem_bytes(char prec) { return prec == 's' ? 4 : prec == 'd' ? 8 : 0; }
 
+/* Problem b's matrix: its pointer (arrays) or the strided position. */
+static char *matrix(const shoal_spec_call *c, const shoal_operand *op, long long b)
+{
+    return op->array ? (char *)op->array[b] : (char *)op->ptr + b * op->stride * shoal_spec_elem_bytes(c->prec);
+}
+
 static double get(const shoal_spec_call *c, const shoal_operand *op, long long b, long long i, long long j)
 {
-    const long long at = b * op->stride + i + j * op->ld;
-    return c->prec == 's' ? ((const float *)op->ptr)[at] : ((const double *)op->ptr)[at];
+    const long long at = i + j * op->ld;
+    return c->prec == 's' ? ((const float *)matrix(c, op, b))[at] : ((const double *)matrix(c, op, b))[at];
 }
 
 static void put(const shoal_spec_call *c, const shoal_operand *op, long long b, long long i, long long j, double v)
 {
-    const long long at = b * op->stride + i + j * op->ld;
-    if (c->prec == 's') ((float *)op->ptr)[at] = (float)v;
-    else ((double *)op->ptr)[at] = v;
+    const long long at = i + j * op->ld;
+    if (c->prec == 's') ((float *)matrix(c, op, b))[at] = (float)v;
+    else ((double *)matrix(c, op, b))[at] = v;
 }
 
 static int gemm_calls;
@@ -101,12 +107,22 @@ shoal_status shoal_spec_run_kernel(struct shoal_context *ctx, const shoal_spec_c
     return SHOAL_STATUS_SUCCESS;
 }
 
-/* never reached with strided operands */
-cudaError_t shoal_displace_pointers(void **out, void *const *in, long long offset_bytes, long long n,
-                                    cudaStream_t stream)
+static int pointer_steps;
+
+/* The pointer arrays on the host (the workspace is host memory here), as the kernel builds them. */
+cudaError_t shoal_block_pointers(void **ws, const shoal_block_source *src, int n, long long nb, long long groups,
+                                 cudaStream_t stream)
 {
-    (void)out, (void)in, (void)offset_bytes, (void)n, (void)stream;
-    return cudaErrorNotSupported;
+    (void)stream;
+    if (n < 1 || n > SHOAL_WS_OPERANDS || nb * groups > SHOAL_WS_POINTERS) return cudaErrorInvalidValue;
+    ++pointer_steps;
+    for (long long b = 0; b < nb; ++b)
+        for (long long g = 0; g < groups; ++g)
+            for (int o = 0; o < n; ++o) {
+                char *base = src[o].in ? (char *)src[o].in[b] : src[o].base + b * src[o].stride_bytes;
+                ws[o * SHOAL_WS_POINTERS + b * groups + g] = base + src[o].offset_bytes + g * src[o].step_bytes;
+            }
+    return cudaSuccess;
 }
 
 shoal_status shoal_driver_trsm_recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf);
@@ -117,8 +133,10 @@ shoal_status shoal_driver_syrk_recursive(struct shoal_context *ctx, const shoal_
 static int passed, failed;
 
 /* One driver call on `batch` problems of the oracle's making, judged by the oracle. */
-static void run(int routine, char prec, const int *opts, const int *dims, double alpha, double beta, int leaf)
+static void run(int routine, char prec, int mode, const int *opts, const int *dims, double alpha, double beta, int leaf)
 {
+    static struct shoal_context ctx; /* only its workspace is used */
+    if (!ctx.ws_ptrs) ctx.ws_ptrs = calloc((size_t)SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS, sizeof(void *));
     const oracle *orc = oracle_find(routine == 1 ? "trsm" : "syrk");
     const int n_opts = routine == 1 ? 4 : 2, batch = 3;
     oracle_problem shape;
@@ -142,7 +160,7 @@ static void run(int routine, char prec, const int *opts, const int *dims, double
     memset(&c, 0, sizeof c);
     c.routine = routine;
     c.prec = prec;
-    c.mode = SHOAL_MODE_STRIDED;
+    c.mode = mode;
     memcpy(c.p.dims, dims, sizeof c.p.dims);
     memcpy(c.p.opts, opts, sizeof(int) * (size_t)n_opts);
     c.p.alpha = alpha;
@@ -150,13 +168,19 @@ static void run(int routine, char prec, const int *opts, const int *dims, double
     c.p.batch = batch;
     const size_t elem = (size_t)shoal_spec_elem_bytes(prec);
     double *in[2][3], *packed_out[2][3];
-    void *dev[2];
+    void *dev[2], *ptrs[2][3];
     for (int o = 0; o < 2; ++o) {
         const long long ld = shape.rows[o] + ld_pad, st = ld * shape.cols[o];
         c.p.op[o].ld = ld;
         c.p.op[o].stride = st;
         dev[o] = calloc((size_t)(st * batch + 1), elem);
         c.p.op[o].ptr = dev[o];
+        if (mode == SHOAL_MODE_ARRAY) { /* problems in reverse order, so an ignored array shows */
+            for (int b = 0; b < batch; ++b) ptrs[o][b] = (char *)dev[o] + (size_t)((batch - 1 - b) * st) * elem;
+            c.p.op[o].array = ptrs[o];
+            c.p.op[o].ptr = NULL;
+            c.p.op[o].stride = 0;
+        }
         for (int b = 0; b < batch; ++b) {
             in[o][b] = malloc(sizeof(double) * (size_t)(shape.rows[o] * shape.cols[o] + 1));
             packed_out[o][b] = malloc(sizeof(double) * (size_t)(shape.rows[o] * shape.cols[o] + 1));
@@ -174,9 +198,9 @@ static void run(int routine, char prec, const int *opts, const int *dims, double
         for (int b = 0; b < batch; ++b)
             for (int j = 0; j < shape.cols[o]; ++j)
                 for (int i = 0; i < shape.rows[o]; ++i) in[o][b][i + j * shape.rows[o]] = get(&c, &c.p.op[o], b, i, j);
-    gemm_calls = leaf_calls = leaf_max = 0;
-    const shoal_status st = routine == 1 ? shoal_driver_trsm_recursive(NULL, &c, leaf)
-                                         : shoal_driver_syrk_recursive(NULL, &c, leaf);
+    gemm_calls = leaf_calls = leaf_max = pointer_steps = 0;
+    const shoal_status st = routine == 1 ? shoal_driver_trsm_recursive(&ctx, &c, leaf)
+                                         : shoal_driver_syrk_recursive(&ctx, &c, leaf);
     double worst = 0.0;
     const double eps = prec == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
     for (int b = 0; b < batch; ++b) {
@@ -190,11 +214,17 @@ static void run(int routine, char prec, const int *opts, const int *dims, double
         const double e = orc->check(&p, eps);
         if (!(e <= worst)) worst = e;
     }
-    const int ok = st == SHOAL_STATUS_SUCCESS && worst <= ORACLE_ERROR_LIMIT && leaf_max <= leaf &&
+    /* SYRK: one batched step per level (two with a partial group) and per leaf size */
+    int levels = 0;
+    for (long long h = leaf; h < dims[0]; h *= 2) ++levels;
+    const int steps_ok = routine == 1 ? mode == SHOAL_MODE_ARRAY || pointer_steps == 0 /* strided TRSM moves pointers */
+                                      : gemm_calls <= 2 * levels && leaf_calls <= 2;
+    const int ok = st == SHOAL_STATUS_SUCCESS && worst <= ORACLE_ERROR_LIMIT && leaf_max <= leaf && steps_ok &&
                    (alpha == 0.0 && routine == 1 ? gemm_calls == 0 : 1);
     if (ok) ++passed;
     else ++failed;
-    printf("%s %c%s opts", ok ? "ok    " : "FAILED", prec, routine == 1 ? "trsm" : "syrk");
+    printf("%s %c%s %s opts", ok ? "ok    " : "FAILED", prec, routine == 1 ? "trsm" : "syrk",
+           mode == SHOAL_MODE_ARRAY ? "array" : "strided");
     for (int i = 0; i < n_opts; ++i) printf(" %d", opts[i]);
     printf(" dims %d %d alpha %g beta %g leaf %d: error %.3g eps, %d leaves (largest %d), %d GEMMs\n", dims[0], dims[1],
            alpha, beta, leaf, worst, leaf_calls, leaf_max, gemm_calls);
@@ -220,21 +250,22 @@ int main(void)
                     dims[0] = trsm_dims[d][1];
                     dims[1] = trsm_dims[d][0];
                 }
-                run(1, l == 0 ? 's' : 'd', opts, dims, 1.5, 0.0, leaves[l]);
+                run(1, l == 0 ? 's' : 'd', (int)(d & 1), opts, dims, 1.5, 0.0, leaves[l]);
             }
         const int dims[4] = {opts[0] ? 4 : 50, opts[0] ? 50 : 4, 0, 0};
-        run(1, 'd', opts, dims, 0.0, 0.0, 16);
+        run(1, 'd', SHOAL_MODE_STRIDED, opts, dims, 0.0, 0.0, 16);
     }
-    const int syrk_dims[][2] = {{33, 7}, {70, 70}, {130, 5}, {64, 0}};
+    const int syrk_dims[][2] = {{33, 7}, {70, 70}, {130, 5}, {64, 0}, {128, 9}, {97, 3}};
     for (int code = 0; code < 4; ++code) {
         const int opts[2] = {code & 1, (code >> 1) & 1};
         for (size_t d = 0; d < sizeof syrk_dims / sizeof syrk_dims[0]; ++d)
             for (size_t l = 0; l < sizeof leaves / sizeof leaves[0]; ++l) {
                 const int dims[4] = {syrk_dims[d][0], syrk_dims[d][1], 0, 0};
-                run(0, l == 1 ? 's' : 'd', opts, dims, 1.5, l == 2 ? 0.0 : 0.5, leaves[l]);
+                for (int mode = 0; mode < 2; ++mode)
+                    run(0, l == 1 ? 's' : 'd', mode, opts, dims, 1.5, l == 2 ? 0.0 : 0.5, leaves[l]);
             }
         const int dims[4] = {50, 6, 0, 0};
-        run(0, 'd', opts, dims, 0.0, 0.5, 16);
+        run(0, 'd', SHOAL_MODE_ARRAY, opts, dims, 0.0, 0.5, 16);
     }
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
