@@ -50,7 +50,7 @@ static double shape_distance(const int a[3], const int b[3])
  * exactly goes to the vendor when either of its two nearest rules chose the vendor, since own
  * kernels only won where they were measured and the vendor is never slower than itself. */
 static int pick_in_mode(const shoal_table *t, char precision, int mode, int variant, const int dims[3],
-                        int vendor, shoal_fits_fn fits, const void *fits_ctx)
+                        int vendor, shoal_fits_fn fits, const void *fits_ctx, double *distance)
 {
     int first = -2, second = -2;
     double d_first = INFINITY, d_second = INFINITY;
@@ -73,6 +73,7 @@ static int pick_in_mode(const shoal_table *t, char precision, int mode, int vari
             d_second = d;
         }
     }
+    *distance = d_first;
     if (vendor && d_first > 0.0 && second == SHOAL_KERNEL_VENDOR) return SHOAL_KERNEL_VENDOR;
     return first;
 }
@@ -81,7 +82,15 @@ int shoal_pick_kernel(const shoal_table *table, char precision, int mode, int va
                       int vendor, shoal_fits_fn fits, const void *fits_ctx)
 {
     if (!table) return -2;
-    int k = pick_in_mode(table, precision, mode, variant, dims, vendor, fits, fits_ctx);
-    if (k == -2) k = pick_in_mode(table, precision, !mode, variant, dims, vendor, fits, fits_ctx);
+    double d_own, d_other;
+    const int k = pick_in_mode(table, precision, mode, variant, dims, vendor, fits, fits_ctx, &d_own);
+    if (k == -2) return pick_in_mode(table, precision, !mode, variant, dims, vendor, fits, fits_ctx, &d_other);
+    /* A call beyond its own form's tuned shapes (pointer-array GEMM is tuned to 32, strided to
+     * 512; a driver's steps reach 512): where the other form has a rule nearer to the call and
+     * that rule chose the vendor, the vendor, which takes either form. */
+    if (vendor && k != SHOAL_KERNEL_VENDOR && d_own > 0.0 &&
+        pick_in_mode(table, precision, !mode, variant, dims, vendor, fits, fits_ctx, &d_other) == SHOAL_KERNEL_VENDOR &&
+        d_other < d_own)
+        return SHOAL_KERNEL_VENDOR;
     return k;
 }

@@ -101,6 +101,18 @@ static void case_mode_fallback_refused_by_form(void)
     CHECK(shoal_pick_kernel(&tables[1], 's', SHOAL_MODE_ARRAY, 0, dims, 1, fits_form, &array) == -2);
 }
 
+/* Beyond the tuned shapes of its form, a call follows the other form's nearer rule where that
+ * chose the vendor: d pointer arrays are tuned at 8^3 only, strided to 32^3 (vendor from 24^3). */
+static void case_beyond_its_form_takes_the_other_forms_vendor(void)
+{
+    CHECK(pick('d', SHOAL_MODE_ARRAY, 0, 32, 32, 32, 1) == V);  /* strided 32^3: exact, vendor */
+    CHECK(pick('d', SHOAL_MODE_ARRAY, 0, 64, 64, 64, 1) == V);  /* beyond both: strided nearer */
+    CHECK(pick('d', SHOAL_MODE_ARRAY, 0, 32, 32, 32, 0) == 5);  /* without the vendor: its own rules */
+    CHECK(pick('d', SHOAL_MODE_ARRAY, 0, 9, 9, 9, 1) == 5);     /* strided 8^3 no nearer, own kernel */
+    CHECK(pick('d', SHOAL_MODE_ARRAY, 0, 16, 16, 16, 1) == 5);  /* strided 16^3 nearer, but own */
+    CHECK(pick('d', SHOAL_MODE_ARRAY, 0, 8, 8, 8, 1) == 5);     /* exact in its form */
+}
+
 static void case_zero_k(void)
 {
     CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 8, 8, 0, 1) == 1); /* k = 0 measured as 1 */
@@ -113,6 +125,7 @@ static const test_case cases[] = {
     {"fits_and_own", case_fits_and_own},
     {"mode_fallback", case_mode_fallback},
     {"mode_fallback_refused_by_form", case_mode_fallback_refused_by_form},
+    {"beyond_its_form_takes_the_other_forms_vendor", case_beyond_its_form_takes_the_other_forms_vendor},
     {"zero_k", case_zero_k},
 };
 static const int n_cases = (int)(sizeof cases / sizeof cases[0]);
