@@ -6,14 +6,14 @@ where it was measured 'ok' at the slot's exact shape in at most (1 + tol) times 
 choice there (and, for a dispatched slot, faster than the vendor), as in fold.alternatives; the
 tuned kernel always covers its own slot.
 
-Greedy and deterministic: kernels shipped anyway (portable defaults, driver entries) and those
-that are the only cover of some slot come first; then repeatedly the kernel covering the most
-still-uncovered slots (ties: the one tuned for most of them, so no tuned kernel is swapped for an
-equal one, then by name). Greedy covers can hold kernels that later picks made redundant: those
-go as in fold.fold (fewest slots first, ties by name). Each slot finally takes its tuned kernel
-if kept, else the fastest kept cover (ties by name). The bound is taken from the tuned kernel
-only, so nothing chains past it. Greedy is no optimum: where fold.fold ships no more kernels
-(it never did on the shipped database), its result is taken instead."""
+Greedy and deterministic: kernels shipped anyway (portable defaults, driver entries) come first;
+then repeatedly the kernel covering the most still-uncovered slots (ties: the one tuned for most
+of them, so no tuned kernel is swapped for an equal one; then by name). Greedy covers can hold
+kernels that later picks made redundant: those go as in fold.fold (fewest slots first, ties by
+name). Each slot finally takes its tuned kernel if kept, else the fastest kept cover (ties by
+name). The bound is taken from the tuned kernel only, so nothing chains past it. Greedy is no
+optimum in general (on the shipped database it matched an integer program's for every routine):
+where fold.fold ships no more kernels, its result stands."""
 from __future__ import annotations
 
 from typing import Callable, Iterable
@@ -46,7 +46,6 @@ def cover(sites: list[Site], timings: Timings, tol: float, fixed: Iterable[str] 
                 covers[(i, slot)] = [x] + [y for y in alt.get((i, slot), ())
                                            if y in tuned or y in free or shippable(y)]
     kept = set(free)
-    kept.update(c[0] for c in covers.values() if len(c) == 1)
     _greedy(covers, kept)
     _drop_redundant(covers, kept, free)
     folded = [Site(s.key, list(s.kernels)) for s in sites]

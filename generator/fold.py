@@ -96,7 +96,8 @@ def load_timings(conn: sqlite3.Connection, routine: str, chain: list[str],
     return Timings(dict(kernels), vendor, configs)
 
 
-def alternatives(sites: list[Site], timings: Timings, tol: float) -> dict[tuple[int, int], list[str]]:
+def alternatives(sites: list[Site], timings: Timings, tol: float
+                 ) -> dict[tuple[int, int], list[str]]:
     """Per (site, slot): every kernel that may stand for the tuned one there, fastest first (ties
     by name). Computed once from the tuned choices, so the bound never moves."""
     out: dict[tuple[int, int], list[str]] = {}
@@ -162,7 +163,8 @@ def fold(sites: list[Site], timings: Timings, tol: float, fixed: Iterable[str] =
     return res
 
 
-def replacements(sites: list[Site], original: list[list[str | None]], timings: Timings) -> list[Fold]:
+def replacements(sites: list[Site], original: list[list[str | None]],
+                 timings: Timings) -> list[Fold]:
     """The slots whose kernel differs from `original`, by site and slot."""
     out = []
     for i, s in enumerate(sites):
