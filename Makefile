@@ -12,9 +12,12 @@ CUDA_PTX_ARCH ?= $(lastword $(shell printf '%s\n' $(CUDA_ARCHS) | sort -n))
 ROUTINES ?= $(sort $(basename $(notdir $(wildcard search_space/*.toml))))
 PRECISIONS ?= s d
 PYTHON ?= python3
-# Emit replaces a rule's kernel by one shipped anyway where that was measured within 1 + this of
-# it at the rule's shape (generator/fold.py): fewer kernels, a shorter build. 0 ships every winner.
+# Emit replaces a rule's kernel by another measured within 1 + this of it at the rule's shape
+# (generator/fold.py): fewer kernels, a shorter build. 0 ships every winner.
 FOLD_TOLERANCE ?= 0.02
+# 1: the replacements are a greedy set cover of the rules, which may ship a kernel no rule chose
+# that serves several (generator/cover.py); 0: only kernels shipped anyway are replacements.
+FOLD_COVER ?= 1
 
 BUILD := build
 VENV := .venv
@@ -118,15 +121,15 @@ $(VENV)/.plot-stamp: bench/requirements-plot.txt | $(VENV)/.stamp
 $(DB): $(wildcard $(DB_SQL)) tuned_db/schema.sql | $(VENV)/.stamp
 	$(PY) -m generator load-db --sql $(DB_SQL) --db $@
 
-# The emitted tables depend on FOLD_TOLERANCE: a stamp named by its value, the only one there, so
-# that any change of the value (back to an earlier one too) emits again.
-FOLD_STAMP := generated/.fold-tolerance-$(FOLD_TOLERANCE)
+# The emitted tables depend on FOLD_TOLERANCE and FOLD_COVER: a stamp named by their values, the
+# only one there, so that any change of them (back to earlier ones too) emits again.
+FOLD_STAMP := generated/.fold-tolerance-$(FOLD_TOLERANCE)-cover$(FOLD_COVER)
 $(FOLD_STAMP):
 	rm -f generated/.fold-tolerance-*
 	@mkdir -p $(@D)
 	touch $@
 generated/sources.mk: $(DB) $(GENERATOR_SRCS) $(FOLD_STAMP) | $(VENV)/.stamp
-	$(PY) -m generator emit --db $(DB) --out generated --fold-tolerance $(FOLD_TOLERANCE)
+	$(PY) -m generator emit --db $(DB) --out generated --fold-cover $(FOLD_COVER) --fold-tolerance $(FOLD_TOLERANCE)
 	touch $@
 # emit also writes the spec routines' test and benchmark glue (not part of the library)
 GEN_TEST_C := generated/test_spec_args.c generated/spec_invoke.c generated/spec_cases.c generated/test_lapack_spec_args.c \

@@ -51,7 +51,7 @@ def cmd_emit(args: argparse.Namespace) -> int:
         print(f"error: --fold-tolerance {args.fold_tolerance}: must be >= 0", file=sys.stderr)
         return 2
     res = emit_from_path(Path(args.db), project, discover(project.search_space_dir), Path(args.out),
-                         use, args.fold_tolerance)
+                         use, args.fold_tolerance, bool(args.fold_cover))
     for line in res.folds:
         print(f"[emit] {line}")
     for p in res.written:
@@ -225,6 +225,10 @@ def parser() -> argparse.ArgumentParser:
                    help="replace a rule's kernel by one the tables keep anyway where that was "
                    "measured within 1+TOL of it at the shape, to ship fewer kernels (0: off; "
                    "default %(default)s; generator/fold.py)")
+    e.add_argument("--fold-cover", type=int, choices=(0, 1), default=1, metavar="0|1",
+                   help="1: fold by a set cover that may ship a kernel no rule chose, measured "
+                   "within the tolerance at several rules' shapes (generator/cover.py); 0: only "
+                   "into kernels shipped anyway (generator/fold.py); default %(default)s")
     e.set_defaults(func=cmd_emit)
 
     s = sub.add_parser("show", parents=[common], help="winners per shape vs the vendor")

@@ -5,7 +5,8 @@ Only measurements under the current template version, or a version carried to it
 carried_versions: shown to compile to the same kernels), are used: after a template edit the
 kernel names still match but the code behind them may not, so old timings say nothing about it
 unless carried. With a fold tolerance, near-tied kernels are folded into kernels shipped anyway
-(generator/fold.py). Output
+(generator/fold.py) or, with the cover, into a set cover of kernels measured at the rules' shapes
+(generator/cover.py), which may ship kernels no rule chose. Output
 is sorted and free of timestamps, and files are rewritten only when their bytes change, so make
 rebuilds only what a new tuning result actually changed."""
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from . import db, emit_spec, fold, render
+from . import cover, db, emit_spec, fold, render
 from .project import Project, template_version
 from .render import Instance
 from .search_space import DRIVER_DESIGN, MODES, Design, SearchSpace, variant_flags
@@ -70,7 +71,8 @@ def _kernel_ref(space: SearchSpace, prec: str, variant: str, design_name: str, c
 
 
 def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str, res: EmitResult,
-             fold_tolerance: float = 0.0) -> tuple[list[Table], dict[str, KernelRef]]:
+             fold_tolerance: float = 0.0, fold_cover: bool = False
+             ) -> tuple[list[Table], dict[str, KernelRef]]:
     routine = space.routine.name
     chain = db.version_chain(conn, routine, version)
     stale = conn.execute("SELECT count(*) FROM measurements WHERE routine = ? AND template_version"
@@ -132,7 +134,7 @@ def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str, res: Em
         kernels[ref.name] = ref
         defaults.append(ref.name)
     if fold_tolerance > 0:
-        _fold(conn, space, chain, chosen, kernels, defaults, fold_tolerance, res)
+        _fold(conn, space, chain, chosen, kernels, defaults, fold_tolerance, fold_cover, res)
     # Only kernels some emitted table uses (a dropped duplicate may have referenced others).
     used = {k for t in chosen for rule in t.rules for k in rule[6:] if k is not None}
     used.update(defaults)
@@ -144,27 +146,57 @@ def _compiled(names: set[str], kernels: dict[str, KernelRef]) -> int:
 
 
 def _fold(conn: sqlite3.Connection, space: SearchSpace, chain: list[str], tables: list[Table],
-          kernels: dict[str, KernelRef], defaults: list[str], tol: float, res: EmitResult) -> None:
-    """generator/fold.py over the emitted tables' rules; rewrites them in place."""
+          kernels: dict[str, KernelRef], defaults: list[str], tol: float, use_cover: bool,
+          res: EmitResult) -> None:
+    """generator/fold.py (or cover.py) over the emitted tables' rules; rewrites them in place and
+    adds the kernels no rule chose that the cover ships to `kernels`."""
     sites = [fold.Site((t.device_id, *rule[:3], *shape), list(rule[6:]))
              for t in tables for rule, shape in zip(t.rules, t.measured)]
     before = {k for s in sites for k in s.kernels if k is not None} | set(defaults)
     timings = fold.load_timings(conn, space.routine.name, chain, (s.key for s in sites))
     drivers = sorted(n for n in before if kernels[n].design.name == DRIVER_DESIGN)
-    out = fold.fold(sites, timings, tol, fixed=defaults, unfoldable=drivers)
+    if use_cover:
+        refs = _measured_refs(space, timings, kernels)
+        # a driver entry no rule chose compiles to nothing, so the cover's count would not see it
+        out = cover.cover(sites, timings, tol, fixed=defaults, unfoldable=drivers,
+                          shippable=lambda n: n in refs and refs[n].design.name != DRIVER_DESIGN)
+        kernels.update((n, refs[n]) for n in out.added)
+    else:
+        out = fold.fold(sites, timings, tol, fixed=defaults, unfoldable=drivers)
     it = iter(sites)
     for t in tables:
         t.rules = [(*rule[:6], *next(it).kernels) for rule in t.rules]  # type: ignore[misc]
-    after = before - set(out.removed)
+    after = {k for s in sites for k in s.kernels if k is not None} | set(defaults) | set(drivers)
     line = (f"{space.routine.name}: {_compiled(before, kernels)} -> {_compiled(after, kernels)} "
-            f"kernels (fold tolerance {tol:g})")
+            f"kernels ({'fold cover, tolerance' if use_cover else 'fold tolerance'} {tol:g})")
     w = out.worst()
     if w is not None:
         s = sites[w.site]
         _, prec, mode, variant, m, n, k = s.key
-        line += (f", {len(out.folds)} rule slots folded, worst +{(w.ratio - 1) * 100:.1f}% at "
+        line += f", {len(out.folds)} rule slots folded"
+        if use_cover:
+            line += f", {len(out.added)} kernels no rule chose"
+        line += (f", worst +{(w.ratio - 1) * 100:.1f}% at "
                  f"{prec} {mode} {variant} {m}x{n}x{k} ({w.original} -> {w.target})")
     res.folds.append(line)
+
+
+def _measured_refs(space: SearchSpace, timings: fold.Timings,
+                   known: dict[str, KernelRef]) -> dict[str, KernelRef]:
+    """KernelRefs of the kernels measured at the sites' shapes, from their recorded design and
+    config (the name is checked against them, as for winners). A kernel whose design left the
+    search space or whose name no longer matches its configuration is no cover target."""
+    where = {n: (key[1], key[3]) for key, times in timings.kernels.items() for n in times}
+    out = dict(known)
+    for name, (design, config) in timings.configs.items():
+        if name in out:
+            continue
+        prec, variant = where[name]
+        try:
+            out[name] = _kernel_ref(space, prec, variant, design, config, name)
+        except (KeyError, ValueError):
+            continue
+    return out
 
 
 def _design_id(space: SearchSpace, design: Design) -> str:
@@ -232,17 +264,18 @@ def _tables_c(space: SearchSpace, version: str, tables: list[Table],
 
 def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
          out_dir: Path, use_versions: Mapping[str, str] | None = None,
-         fold_tolerance: float = 0.0) -> EmitResult:
+         fold_tolerance: float = 0.0, fold_cover: bool = False) -> EmitResult:
     """use_versions: routine -> the template version whose measurements to emit instead of the
     current one (generator/compare.py renders the working tree's templates from the database's
     old measurements this way, before any carry is recorded). fold_tolerance: see
-    generator/fold.py (0: every tuned kernel ships)."""
+    generator/fold.py (0: every tuned kernel ships); fold_cover: the relaxed fold of
+    generator/cover.py instead."""
     res = EmitResult()
     env = render.environment(project)
     files: dict[Path, str] = {}
     for space in spaces:
         version = (use_versions or {}).get(space.routine.name) or template_version(project, space)
-        tables, kernels = _collect(conn, space, version, res, fold_tolerance)
+        tables, kernels = _collect(conn, space, version, res, fold_tolerance, fold_cover)
         r = space.routine.name
         # one translation unit per precision and variant, so that a parallel build spreads them
         for prec in space.routine.precisions:
@@ -268,7 +301,7 @@ def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
 
 def emit_from_path(db_path: Path, project: Project, spaces: list[SearchSpace],
                    out_dir: Path, use_versions: Mapping[str, str] | None = None,
-                   fold_tolerance: float = 0.0) -> EmitResult:
+                   fold_tolerance: float = 0.0, fold_cover: bool = False) -> EmitResult:
     """A missing database emits the portable defaults only (a fresh checkout with no tuning)."""
     if db_path.is_file():
         conn = db.connect(db_path)
@@ -277,7 +310,7 @@ def emit_from_path(db_path: Path, project: Project, spaces: list[SearchSpace],
         conn = db.empty()
         pre = [f"{db_path} does not exist; emitting the portable defaults only"]
     try:
-        res = emit(conn, project, spaces, out_dir, use_versions, fold_tolerance)
+        res = emit(conn, project, spaces, out_dir, use_versions, fold_tolerance, fold_cover)
     finally:
         conn.close()
     res.warnings[:0] = pre

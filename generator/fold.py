@@ -6,7 +6,9 @@ dispatched choice, still faster than the vendor there). Greedy and deterministic
 removable kernel serving the fewest rules (ties by name) goes, until none can.
 
 The tolerance is measured against the kernel the tuner chose for that rule, never against an
-earlier fold's target, so chained folds cannot drift beyond it."""
+earlier fold's target, so chained folds cannot drift beyond it. generator/cover.py relaxes the
+targets to any kernel measured at the shape, winner or not (a set cover); this module keeps what
+both share."""
 from __future__ import annotations
 
 import sqlite3
@@ -31,9 +33,11 @@ class Site:
 
 @dataclass(frozen=True)
 class Timings:
-    """'ok' median times per shape: shoal's kernels by name, and the fastest vendor row."""
+    """'ok' median times per shape: shoal's kernels by name, and the fastest vendor row; and per
+    kernel its (design, config) as recorded, so a kernel no rule chose can still be emitted."""
     kernels: Mapping[Key, Mapping[str, float]]
     vendor: Mapping[Key, float]
+    configs: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,7 @@ class Fold:
 @dataclass
 class FoldResult:
     removed: list[str] = field(default_factory=list)      # in the order they went
+    added: list[str] = field(default_factory=list)        # targets no rule chose (cover only)
     folds: list[Fold] = field(default_factory=list)       # final replacements, by site and slot
 
     def worst(self) -> Fold | None:
@@ -64,32 +69,35 @@ def load_timings(conn: sqlite3.Connection, routine: str, chain: list[str],
     if not wanted or not chain:
         return Timings({}, {})
     rank = {v: i for i, v in enumerate(chain)}
-    nearest: dict[tuple[Key, str], tuple[int, str, str, float | None]] = {}
-    q = (f"SELECT device_id, precision, mode, variant, m, n, k, kernel, design, template_version, "
-         f"status, median_ms FROM measurements WHERE routine = ? "
+    nearest: dict[tuple[Key, str], tuple[int, str, str, str, float | None]] = {}
+    q = (f"SELECT device_id, precision, mode, variant, m, n, k, kernel, design, config, "
+         f"template_version, status, median_ms FROM measurements WHERE routine = ? "
          f"AND device_id IN ({', '.join('?' for _ in devices)}) "
          f"AND template_version IN ({', '.join('?' for _ in chain)})")
     for row in conn.execute(q, (routine, *devices, *chain)):
         key: Key = tuple(row[:7])  # type: ignore[assignment]
         if key not in wanted:
             continue
-        kernel, design, ver, status, ms = row[7:]
+        kernel, design, config, ver, status, ms = row[7:]
         prev = nearest.get((key, kernel))
         if prev is None or rank[ver] < prev[0]:
-            nearest[(key, kernel)] = (rank[ver], design, status, ms)
+            nearest[(key, kernel)] = (rank[ver], design, config, status, ms)
     kernels: dict[Key, dict[str, float]] = defaultdict(dict)
     vendor: dict[Key, float] = {}
-    for (key, kernel), (_, design, status, ms) in nearest.items():
+    configs: dict[str, tuple[str, str]] = {}
+    for (key, kernel), (_, design, config, status, ms) in sorted(nearest.items()):
         if status != "ok" or ms is None or ms <= 0:
             continue
         if design == VENDOR_DESIGN:
             vendor[key] = min(ms, vendor.get(key, ms))
         else:
             kernels[key][kernel] = ms
-    return Timings(dict(kernels), vendor)
+            configs.setdefault(kernel, (design, config))
+    return Timings(dict(kernels), vendor, configs)
 
 
-def _options(sites: list[Site], timings: Timings, tol: float) -> dict[tuple[int, int], list[str]]:
+def alternatives(sites: list[Site], timings: Timings, tol: float
+                 ) -> dict[tuple[int, int], list[str]]:
     """Per (site, slot): every kernel that may stand for the tuned one there, fastest first (ties
     by name). Computed once from the tuned choices, so the bound never moves."""
     out: dict[tuple[int, int], list[str]] = {}
@@ -115,7 +123,7 @@ def fold(sites: list[Site], timings: Timings, tol: float, fixed: Iterable[str] =
     if tol <= 0:
         return res
     original = [list(s.kernels) for s in sites]
-    options = _options(sites, timings, tol)
+    options = alternatives(sites, timings, tol)
     uses: dict[str, set[tuple[int, int]]] = defaultdict(set)
     for i, s in enumerate(sites):
         for slot, x in enumerate(s.kernels):
@@ -151,10 +159,18 @@ def fold(sites: list[Site], timings: Timings, tol: float, fixed: Iterable[str] =
         del uses[x]
         kept.discard(x)
         res.removed.append(x)
+    res.folds = replacements(sites, original, timings)
+    return res
+
+
+def replacements(sites: list[Site], original: list[list[str | None]],
+                 timings: Timings) -> list[Fold]:
+    """The slots whose kernel differs from `original`, by site and slot."""
+    out = []
     for i, s in enumerate(sites):
         for slot, (x, y) in enumerate(zip(original[i], s.kernels)):
             if x != y:
                 assert x is not None and y is not None
                 t = timings.kernels[s.key]
-                res.folds.append(Fold(i, slot, x, y, t[y] / t[x]))
-    return res
+                out.append(Fold(i, slot, x, y, t[y] / t[x]))
+    return out

@@ -42,7 +42,7 @@ def _ready_tree(tmp_path: Path) -> Path:
     stamp, db, sources = tree / ".venv/.stamp", tree / "tuned_db/shoal.sqlite", tree / "generated/sources.mk"
     stamp.touch()
     db.touch()
-    (tree / "generated/.fold-tolerance-0.02").touch()     # emitted with the default FOLD_TOLERANCE
+    (tree / "generated/.fold-tolerance-0.02-cover1").touch()   # the default FOLD_TOLERANCE, FOLD_COVER
     sources.write_text("GEN_CU := $(GEN_DIR)/gemm_d_nn.cu\nGEN_C := $(GEN_DIR)/gemm_tables.c\n")
     newest = max(p.stat().st_mtime for p in tree.rglob("*") if p.is_file())
     os.utime(stamp, (newest + 1, newest + 1))
@@ -115,8 +115,9 @@ def test_no_package_index_and_no_jinja2_stops_make(tmp_path):
 
 
 def test_a_new_fold_tolerance_emits_again(tmp_path):
-    """The tables depend on FOLD_TOLERANCE: another value (and then the first one again) re-runs
-    emit with it; an unchanged value runs nothing. PY is `echo`, so emit only prints."""
+    """The tables depend on FOLD_TOLERANCE and FOLD_COVER: another value (and then the first one
+    again) re-runs emit with it; an unchanged value runs nothing. PY is `echo`, so emit only
+    prints."""
     tree = _ready_tree(tmp_path)
     # all in the past (_ready_tree's are up to 3 s ahead), so that a stamp made now is newer
     past = time.time() - 100
@@ -133,11 +134,15 @@ def test_a_new_fold_tolerance_emits_again(tmp_path):
 
     assert emits() == []
     (line,) = emits("FOLD_TOLERANCE=0")
-    assert line.endswith("--fold-tolerance 0"), line
+    assert line.endswith("--fold-cover 1 --fold-tolerance 0"), line
     assert emits("FOLD_TOLERANCE=0") == []
+    (line,) = emits("FOLD_COVER=0")
+    assert line.endswith("--fold-cover 0 --fold-tolerance 0.02"), line
+    assert emits("FOLD_COVER=0") == []
     (line,) = emits()
-    assert line.endswith("--fold-tolerance 0.02"), line
-    assert [p.name for p in (tree / "generated").glob(".fold-tolerance-*")] == [".fold-tolerance-0.02"]
+    assert line.endswith("--fold-cover 1 --fold-tolerance 0.02"), line
+    assert [p.name for p in (tree / "generated").glob(".fold-tolerance-*")] == [
+        ".fold-tolerance-0.02-cover1"]
 
 
 def test_clean_runs_no_generator(tmp_path):

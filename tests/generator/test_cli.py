@@ -1,6 +1,8 @@
 """The command line as the Makefile calls it (in-process, so the suite stays fast)."""
 from pathlib import Path
 
+import pytest
+
 from generator.__main__ import main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -47,8 +49,13 @@ def test_emit_fold_tolerance(tmp_path, capsys):
     db, out = str(tmp_path / "none.sqlite"), str(tmp_path / "gen")
     assert main(["emit", *tpl, "--db", db, "--out", out, "--fold-tolerance", "-0.1"]) == 2
     assert "must be >= 0" in capsys.readouterr().err
-    # on by default: one line per routine
+    # on by default, as a cover: one line per routine
     assert main(["emit", *tpl, "--db", db, "--out", out]) == 0
+    assert "[emit] gemm: 8 -> 8 kernels (fold cover, tolerance 0.02)" in capsys.readouterr().out
+    assert main(["emit", *tpl, "--db", db, "--out", out, "--fold-cover", "0"]) == 0
     assert "[emit] gemm: 8 -> 8 kernels (fold tolerance 0.02)" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["emit", *tpl, "--db", db, "--out", out, "--fold-cover", "2"])
+    assert "--fold-cover" in capsys.readouterr().err
     assert main(["emit", *tpl, "--db", db, "--out", out, "--fold-tolerance", "0"]) == 0
     assert "fold tolerance" not in capsys.readouterr().out

@@ -1,58 +1,15 @@
 """Folding near-tied kernels at emit time (generator/fold.py): through emit on small in-memory
 databases, and the greedy order on its own."""
-import re
-
 import pytest
+from fold_util import A, B, C, DEFAULT, config, dnn as _dnn, emit_rules, files, measure  # noqa: F401
 
-from generator import db
 from generator.emit import emit
 from generator.fold import Site, Timings, fold
-
-DEFAULT = "shoal_dgemm_tiled_nn_x16_y16_m64_n64_k8"
-DEFAULT_CFG = '{"BLK_K":8,"BLK_M":64,"BLK_N":64,"DIM_X":16,"DIM_Y":16}'
-A, B, C = ("shoal_dgemm_staged_nn_x64_mpb8_tn2", "shoal_dgemm_staged_nn_x128_mpb8_tn2",
-           "shoal_dgemm_staged_nn_x256_mpb8_tn2")
-RULE = re.compile(r"\{'(\w)', SHOAL_MODE_(\w+), (\d), \{(\d+), (\d+), (\d+)\}, (\w+), (-?\d+)\},")
-
-
-def _config(kernel: str) -> tuple[str, str]:
-    if kernel == DEFAULT:
-        return "tiled", DEFAULT_CFG
-    x = re.search(r"_x(\d+)_mpb(\d+)_tn(\d+)$", kernel)
-    assert x, kernel
-    return "staged", f'{{"DIM_X":{x[1]},"MPB":{x[2]},"TN":{x[3]}}}'
-
-
-@pytest.fixture
-def measure(conn, device, add, version):
-    """measure(shape, {kernel or 'cublas': ms}): one tuned shape (m = n = k) on the fake H100."""
-    dev = db.upsert_device(conn, device)
-    run = db.start_run(conn, dev, ["gemm"], ["d"], version)
-
-    def go(size: int, times: dict[str, float]) -> None:
-        for kernel, ms in times.items():
-            design, config = ("vendor", "{}") if kernel == "cublas" else _config(kernel)
-            add(conn, run, dev, version, kernel=kernel, design=design, config=config, ms=ms,
-                m=size, n=size, k=size)
-        conn.commit()
-    return go
 
 
 def _emit(conn, project, space, out, tol):
     """-> (kernel names of the table, {size: (best, own)}, the fold lines)."""
-    res = emit(conn, project, [space], out, fold_tolerance=tol)
-    c = (out / "gemm_tables.c").read_text()
-    names = re.findall(r'/\* +\d+ \*/ \{"(\w+)"', c)
-    rules = {}
-    for prec, mode, variant, m, n, k, best, own in RULE.findall(c):
-        assert (prec, mode, variant, m, n) == ("d", "STRIDED", "0", k, k)
-        rules[int(m)] = ("vendor" if best == "SHOAL_KERNEL_VENDOR" else names[int(best)],
-                         None if own == "-1" else names[int(own)])
-    return names, rules, res.folds
-
-
-def _dnn(names):
-    return [n for n in names if n.startswith("shoal_dgemm") and "_nn_" in n]
+    return emit_rules(conn, project, space, out, tol)[:3]
 
 
 def test_folds_within_tolerance_into_a_kernel_shipped_anyway(tmp_path, project, space, conn, measure):
@@ -96,7 +53,7 @@ def test_refuses_a_target_that_failed_at_the_shape(tmp_path, project, space, con
     measure(16, {B: 1.0, A: 1.5, "cublas": 2.0})
     dev = conn.execute("SELECT id FROM devices").fetchone()[0]
     run = conn.execute("SELECT max(id) FROM runs").fetchone()[0]
-    add(conn, run, dev, version, kernel=B, design="staged", config=_config(B)[1], ms=1.001,
+    add(conn, run, dev, version, kernel=B, design="staged", config=config(B)[1], ms=1.001,
         status="wrong")
     names, rules, _ = _emit(conn, project, space, tmp_path / "on", 0.02)
     assert _dnn(names) == [B, A, DEFAULT] and rules[8] == (A, A)
@@ -137,7 +94,6 @@ def test_deterministic_and_zero_tolerance_changes_nothing(tmp_path, project, spa
     zero = tmp_path / "zero"
     res = emit(conn, project, [space], zero, fold_tolerance=0.0)
     assert res.folds == []
-    files = lambda d: {p.name: p.read_bytes() for p in d.iterdir()}   # noqa: E731
     assert files(zero) == files(off)
     names, rules, _ = _emit(conn, project, space, tmp_path / "a", 0.02)
     assert rules[8] == (B, B) and A not in names
