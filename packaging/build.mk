@@ -14,9 +14,10 @@ PROGRESS_TOTAL := $(words $(LIB_OBJS))
 
 # $(call compile_step,TOOL,COMMAND): runs COMMAND, then prints
 #   [ done/total] TOOL source (seconds)
-# where done counts the library objects that exist now (so a resumed build starts where it
-# stopped); the kernel files take tens of seconds each and make alone would print nothing then.
+# where done counts this build's library objects that exist now (so a resumed build starts where
+# it stopped; objects of kernel files an earlier emit wrote do not count); the kernel files take
+# tens of seconds each and make alone would print nothing then.
 compile_step = @t0=$$(date +%s); $(if $(filter 1,$(V)),echo '$(2)';) $(2) && \
   printf '[%4d/%d] %-4s %s (%d s)\n' \
-    "$$(find $(BUILD)/obj/runtime $(BUILD)/obj/generated -name '*.o' 2>/dev/null | wc -l)" \
+    "$$(ls $(LIB_OBJS) 2>/dev/null | wc -l)" \
     $(PROGRESS_TOTAL) '$(1)' '$<' "$$(( $$(date +%s) - t0 ))"
