@@ -75,13 +75,12 @@ SECTIONS = (
             "the same operands (SYRK has no vendor call; its peer is in the next table). Side l: op(A) X = "
             "alpha B, side r: X op(A) = alpha B, m = n; SYRK variant n: C = alpha A A^T + beta C, t: A^T A, "
             "k = n.", plots=("trsm", "syrk")),
-    Section("TRSM and SYRK as a benchmark run dispatched them (spec bench)", "h100-2026-11-26-spec", "spec",
+    Section("TRSM and SYRK as a benchmark run dispatched them (spec bench)", "h100-2026-11-26-spec-tuned", "spec",
             "shoal as dispatched against the peer (TRSM: cublas?trsmBatched, pointer arrays; SYRK: the full "
             "product by cublas?gemmStridedBatched, twice SYRK's flops, counted at SYRK's); roof = the "
-            "share of this run's copy bandwidth that the call's bytes take. This run's tables held the "
-            "H200's single-precision TRSM winners only (see the report's header): double-precision TRSM "
-            "and SYRK at n <= 32 ran the portable default kernel, and the drivers their default leaves; "
-            "the tuned kernels are in the table above.", plots=("trsm", "syrk")),
+            "share of this run's copy bandwidth that the call's bytes take. The tables of the tuning "
+            "above are linked (SYRK: register-tile kernels to n = 64, the level-batched driver above). "
+            "`own` is shoal without the vendor in any step.", plots=("trsm", "syrk")),
     Section("Variable-size batches", "h100-2026-11-23-blas2", "blas2",
             "First table, gemv_vbatched: against the fixed-size routine on an equal batch (pointer "
             "arrays), and % of roof by size distribution (uniform in [1, N]; skewed: 1% at N, 99% in "

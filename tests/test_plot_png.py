@@ -19,7 +19,7 @@ CSVS = {
     "h100-2026-11-22-gemm-mint": {"gemm"},
     "h100-2026-11-22-lapack": {"lu", "cholesky", "qr"},
     "h100-2026-11-23-blas2": {"gemv", "trsv", "vbatched"},
-    "h100-2026-11-26-spec": {"trsm", "syrk"},
+    "h100-2026-11-26-spec-tuned": {"trsm", "syrk"},
     "h100-2026-11-26-trsm-syrk-tuned": {"trsm", "syrk"},
 }
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -57,7 +57,7 @@ def test_without_matplotlib_the_plot_is_skipped_in_one_line(tmp_path):
     # a sitecustomize that hides matplotlib from the child interpreter
     (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['matplotlib'] = None\n")
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
-    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "plot.py"), str(RESULTS / "h100-2026-11-26-spec.csv"),
+    proc = subprocess.run([sys.executable, str(ROOT / "bench" / "plot.py"), str(RESULTS / "h100-2026-11-26-spec-tuned.csv"),
                            "--out-dir", str(tmp_path)], capture_output=True, text=True, env=env, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("plot skipped: matplotlib") and len(proc.stdout.splitlines()) == 1
