@@ -16,7 +16,7 @@ from . import precision as precision_mod
 from .emit_common import BAD, C_MACROS, OK, SIZE, Rule, abi_header, args_test_c, entry_points_c, fname
 # enum shoal_lapack_routine lists the level-2 routines too
 from .emit_lapack import routine_id
-from .emit_common import max_dims, option_rules, src as _src
+from .emit_common import max_dims, option_aliases, option_checks, option_rules, src as _src
 from .spec import OPTION_TYPES, c_expr
 from .spec_blas2 import Blas2Operand, Blas2Spec
 
@@ -109,12 +109,10 @@ def header_blocks(routines: list[Blas2Routine]) -> list[str]:
 
 # ---- entry points -----------------------------------------------------------------------------
 
-def _checks(r: Blas2Routine, form: str) -> list[str]:
+def _checks(r: Blas2Routine, prec: str, form: str) -> list[str]:
     spec = r.spec
     out = []
-    for o in spec.options:
-        a, b = o.type.values
-        out.append(f"    if ({o.name} != {a} && {o.name} != {b}) return BAD;")
+    out += option_checks(spec.options) + option_aliases(spec.options, prec)
     work = _c(spec.work, spec, form)
     if form == "vbatched":
         out += [f"    if (max_{d} < 0) return BAD;" for d in spec.dims]
@@ -178,7 +176,7 @@ def api_c(routines: list[Blas2Routine]) -> str:
     def body(r: Blas2Routine, prec: str, form: str) -> list[str]:
         spec = r.spec
         variant = f"(int)({c_expr(spec.variant)})" if spec.variant is not None else "0"
-        return (_checks(r, form)
+        return (_checks(r, prec, form)
                 + ["    struct shoal_context *ctx = shoal_context_get(handle);",
                    "    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;",
                    f"    if ({_c(spec.quick, spec, form)}) return SHOAL_STATUS_SUCCESS;"]

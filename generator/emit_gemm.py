@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from . import precision as precision_mod
 from .emit_common import BAD, C_MACROS, OK, OUTPUT_STRIDE_OK, SIZE, Rule, abi_header, args_test_c, entry_points_c, fname
-from .emit_common import max_dims, option_rules, src as _src
+from .emit_common import max_dims, option_aliases, option_checks, option_rules, src as _src
 from .spec import c_expr
 from .spec_gemm import GemmOperand, GemmSpec
 
@@ -99,12 +99,10 @@ def header_blocks(routines: list[GemmRoutine]) -> list[str]:
 
 # ---- entry points -----------------------------------------------------------------------------
 
-def _checks(r: GemmRoutine, form: str) -> list[str]:
+def _checks(r: GemmRoutine, prec: str, form: str) -> list[str]:
     spec = r.spec
     out = []
-    for o in spec.options:
-        a, b = o.type.values
-        out.append(f"    if ({o.name} != {a} && {o.name} != {b}) return BAD;")
+    out += option_checks(spec.options) + option_aliases(spec.options, prec)
     work = c_expr(spec.work, _rename(spec, form))
     if form == "vbatched":
         out += [f"    if (max_{d} < 0) return BAD;" for d in spec.dims]
@@ -164,7 +162,7 @@ def api_c(routines: list[GemmRoutine]) -> str:
             *C_MACROS, *OUTPUT_STRIDE_OK]
     empty = ["/* no GEMM-ABI spec */", "typedef int shoal_no_gemm_spec; /* ISO C: a translation unit is not empty */"]
     return entry_points_c(head, routines, empty, lambda r: r.spec.forms, _params,
-                          lambda r, prec, form: _checks(r, form) + _packing(r, form) + [_run(r, prec, form)])
+                          lambda r, prec, form: _checks(r, prec, form) + _packing(r, form) + [_run(r, prec, form)])
 
 
 # ---- argument tests ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from . import precision as precision_mod
 from .emit_common import BAD, C_MACROS, OK, OUTPUT_STRIDE_OK, SIZE, Rule, abi_header, args_test_c, entry_points_c
 from .emit_common import fname as _fname
-from .emit_common import option_rules, src as _src
+from .emit_common import option_aliases, option_checks, option_rules, src as _src
 from .spec import c_expr
 from .spec_lapack import LapackOperand, LapackSpec
 
@@ -112,12 +112,10 @@ def _min_stride(o: LapackOperand) -> str:
     return f"{o.ld} * {c_expr(o.cols)}" if o.kind == "matrix" else c_expr(o.length)
 
 
-def _checks(r: LapackRoutine, form: str) -> list[str]:
+def _checks(r: LapackRoutine, prec: str, form: str) -> list[str]:
     spec = r.spec
     out = []
-    for o in spec.options:
-        a, b = o.type.values
-        out.append(f"    if ({o.name} != {a} && {o.name} != {b}) return BAD;")
+    out += option_checks(spec.options) + option_aliases(spec.options, prec)
     for d in spec.dims:
         out.append(f"    if ({d} < 0) return BAD;")
     out.append("    if (batch < 0) return BAD;")
@@ -182,7 +180,7 @@ def api_c(routines: list[LapackRoutine]) -> str:
 
     def body(r: LapackRoutine, prec: str, form: str) -> list[str]:
         variant = f"(int){r.spec.variant}" if r.spec.variant else "0"
-        return (_checks(r, form) + _packing(r, form)
+        return (_checks(r, prec, form) + _packing(r, form)
                 + [f"    return shoal_lapack_run(handle, {_routine_expr(r.spec)}, '{prec}', {variant}, &p);"])
 
     head = [HEADER, "/* Entry points of the factorizations: argument checks in the documented order, then the",

@@ -20,7 +20,7 @@ from typing import Any, Callable, TypeVar
 
 from . import emit_blas2, emit_gemm, emit_lapack, spec_blas2, spec_gemm, spec_lapack
 from . import precision as precision_mod
-from .emit_common import BAD, C_MACROS, HEADER, OK, SIZE, Rule, args_test_c, fname as _fname, option_rules
+from .emit_common import BAD, C_MACROS, HEADER, OK, SIZE, Rule, args_test_c, fname as _fname, option_aliases, option_checks, option_rules
 from .emit_common import src as _doc
 from .search_space import DRIVER_DESIGN, SearchSpace
 from .spec import SLOT_NAMES, Operand, Spec, c_expr
@@ -126,11 +126,9 @@ def _locals(spec: Spec) -> list[str]:
     return [f"    const long long {n} = {c_expr(e)};" for n, e in spec.derived]
 
 
-def _checks(r: Routine, form: str) -> list[str]:
+def _checks(r: Routine, prec: str, form: str) -> list[str]:
     spec = r.spec
-    out = []
-    for o in spec.options:
-        out.append(f"    if ((int){o.name} != 0 && (int){o.name} != 1) return BAD;")
+    out = option_checks(spec.options) + option_aliases(spec.options, prec)
     for d in spec.dims:
         out.append(f"    if ({d} < 0) return BAD;")
     out.append("    if (batch < 0) return BAD;")
@@ -161,7 +159,7 @@ def api_c(routines: list[Routine]) -> str:
             for form in ("batched", "strided_batched"):
                 out.append(f"shoal_status {_fname(prec, spec.name, form)}(" + ", ".join(_params(r, prec, form)) + ")")
                 out.append("{")
-                out += _checks(r, form)
+                out += _checks(r, prec, form)
                 out.append("    shoal_spec_call c;")
                 out.append("    memset(&c, 0, sizeof c);")
                 out.append(f"    c.routine = {ri};")

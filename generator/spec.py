@@ -26,9 +26,15 @@ class SpecError(ValueError):
 @dataclass(frozen=True)
 class OptionType:
     c_type: str
-    values: tuple[str, str]        # C enumerators for 0 and 1
+    values: tuple[str, ...]        # C enumerators for 0, 1, ...
     letters: str                   # variant letters for 0 and 1 (LAPACK's characters)
     doc: str
+    names: str = ""                # a letter per value, for case names (default: letters)
+    # (value, same as) in the real precisions: BLAS's conjugate transpose is the transpose there
+    real_alias: tuple[str, str] | None = None
+
+    def name_of(self, v: int) -> str:
+        return (self.names or self.letters)[v]
 
 
 OPTION_TYPES: dict[str, OptionType] = {
@@ -36,8 +42,9 @@ OPTION_TYPES: dict[str, OptionType] = {
                        "SHOAL_SIDE_LEFT or SHOAL_SIDE_RIGHT"),
     "uplo": OptionType("shoal_fill_mode", ("SHOAL_FILL_LOWER", "SHOAL_FILL_UPPER"), "lu",
                        "SHOAL_FILL_LOWER or SHOAL_FILL_UPPER"),
-    "op": OptionType("shoal_operation", ("SHOAL_OP_N", "SHOAL_OP_T"), "nt",
-                     "SHOAL_OP_N or SHOAL_OP_T"),
+    "op": OptionType("shoal_operation", ("SHOAL_OP_N", "SHOAL_OP_T", "SHOAL_OP_C"), "nt",
+                     "SHOAL_OP_N, SHOAL_OP_T or SHOAL_OP_C (in s and d the same as SHOAL_OP_T)", "ntc",
+                     ("SHOAL_OP_C", "SHOAL_OP_T")),
     "diag": OptionType("shoal_diag", ("SHOAL_DIAG_NON_UNIT", "SHOAL_DIAG_UNIT"), "nu",
                        "SHOAL_DIAG_NON_UNIT or SHOAL_DIAG_UNIT"),
 }

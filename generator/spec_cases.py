@@ -49,8 +49,8 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
     else:
         opt_list = [tuple(o) for o in opts]
     for o in opt_list:
-        if len(o) != n_opt or any(v not in (0, 1) for v in o):
-            raise CaseError(f"{where}: options {o} must be {n_opt} values of 0 or 1")
+        if len(o) != n_opt or any(not 0 <= v < len(t.type.values) for v, t in zip(o, spec.options)):
+            raise CaseError(f"{where}: options {o} must be {n_opt} values, each one of its option's")
     dims = [tuple(d) for d in g.get("dims", [])]
     if not dims:
         raise CaseError(f"{where}: no dims")
@@ -69,7 +69,7 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
         raise CaseError(f"{where}: precisions {precs} / forms {forms} not served")
     out = []
     for p, f, o, d in itertools.product(precs, forms, opt_list, dims):
-        letters = "".join(opt.type.letters[v] for opt, v in zip(spec.options, o))
+        letters = "".join(opt.type.name_of(v) for opt, v in zip(spec.options, o))
         name = f"{p}{r.name}_{f}_{g['name']}_{letters}_{'x'.join(map(str, d))}"
         out.append(Case(name, index, p, f, o, d, batch, int(g.get("ld_pad", 0)), tail,
                         float(g.get("alpha", 1.5)), float(g.get("beta", 0.5)),

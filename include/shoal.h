@@ -39,7 +39,9 @@ typedef enum shoal_status {
 
 typedef enum shoal_operation {
     SHOAL_OP_N = 0, /* op(X) = X   */
-    SHOAL_OP_T = 1  /* op(X) = X^T */
+    SHOAL_OP_T = 1, /* op(X) = X^T */
+    SHOAL_OP_C = 2  /* op(X) = X^H, the conjugate transpose; the same as SHOAL_OP_T in the real
+                       precisions (s, d), as in BLAS */
 } shoal_operation;
 
 typedef struct shoal_context *shoal_handle;

@@ -10,7 +10,9 @@
 #include "gemm_run.h"
 #include "gemm_vendor.h"
 
-static int is_op(shoal_operation op) { return op == SHOAL_OP_N || op == SHOAL_OP_T; }
+static int is_op(shoal_operation op) { return op == SHOAL_OP_N || op == SHOAL_OP_T || op == SHOAL_OP_C; }
+/* s and d: the conjugate transpose is the transpose */
+static int real_op(shoal_operation op) { return op == SHOAL_OP_N ? 0 : 1; }
 
 /* What a kernel must fit: the device (its opt-in shared memory limit) and the form of the batch
  * (a table may fall back to the other mode's rules, whose kernels may serve only that form). */
@@ -82,7 +84,7 @@ shoal_status shoal_gemm_kernel_name(shoal_handle handle, char precision, int poi
     struct shoal_context *ctx = shoal_context_get(handle);
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
     const int kernel = choose_kernel(ctx, precision, pointer_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED,
-                                     (int)transa * 2 + (int)transb, m, n, k, 1);
+                                     real_op(transa) * 2 + real_op(transb), m, n, k, 1);
     *name = kernel == SHOAL_KERNEL_VENDOR ? "cublas" : shoal_gemm_kernels[kernel].name;
     return SHOAL_STATUS_SUCCESS;
 }

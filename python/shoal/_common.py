@@ -49,6 +49,13 @@ def flag(value: Any, allowed: str, name: str) -> str:
     raise ValueError(f"{name}={value!r}: expected one of {', '.join(repr(c) for c in allowed)}")
 
 
+def op_flag(value: Any, name: str) -> str:
+    """'N', 'T' or 'C' (conjugate transpose), case-insensitive; the package serves real dtypes,
+    where 'C' is 'T' (as in BLAS), so the result is 'N' or 'T'."""
+    letter = flag(value, "NTC", name)
+    return "T" if letter == "C" else letter
+
+
 def batch_shape(single: bool, batch: int) -> tuple[int, ...]:
     return () if single else (batch,)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import batch_shape, flag, operand, output, precision, flat
+from ._common import batch_shape, flag, op_flag, operand, output, precision, flat
 from ._context import Call
 from ._layout import Matrices, common_batch, matrices, vectors
 
@@ -35,7 +35,7 @@ def gemm(A: Any, B: Any, C: Any = None, *, alpha: float = 1.0, beta: float = 0.0
     A, B, C: (batch, rows, cols) arrays, single matrices (shared by the batch when read-only), or
     lists of matrices (pointer-array batch). C is written in place; with C None a new column-major
     C is returned (beta must then be 0)."""
-    transa, transb = flag(transa, "NT", "transa"), flag(transb, "NT", "transb")
+    transa, transb = op_flag(transa, "transa"), op_flag(transb, "transb")
     a, b = operand(A, "A", stream), operand(B, "B", stream)
     call = Call(flat(a, b), stream)
     Am, Bm = matrices(a, "A"), matrices(b, "B")
@@ -71,7 +71,7 @@ def gemv(A: Any, x: Any, y: Any = None, *, alpha: float = 1.0, beta: float = 0.0
          trans: str = "N", stream: Any = None) -> Any:
     """y = alpha op(A) x + beta y; A (batch, m, n), x (batch, n or m), y (batch, m or n), or
     single ones, or lists. Returns y (new and contiguous when y is None; beta must then be 0)."""
-    trans = flag(trans, "NT", "trans")
+    trans = op_flag(trans, "trans")
     a, xi = operand(A, "A", stream), operand(x, "x", stream)
     call = Call(flat(a, xi), stream)
     Am, xv = matrices(a, "A"), vectors(xi, "x")
@@ -109,7 +109,7 @@ def trsv(A: Any, x: Any, *, uplo: str = "L", trans: str = "N", diag: str = "N",
          stream: Any = None) -> Any:
     """Solves op(A) x = b in place (x holds b on entry) with A triangular (uplo); returns x.
     diag='U' takes A's diagonal as ones. No singularity check (BLAS)."""
-    uplo, trans, diag = flag(uplo, "LU", "uplo"), flag(trans, "NT", "trans"), flag(diag, "NU", "diag")
+    uplo, trans, diag = flag(uplo, "LU", "uplo"), op_flag(trans, "trans"), flag(diag, "NU", "diag")
     a, xi = operand(A, "A", stream), operand(x, "x", stream)
     call = Call(flat(a, xi), stream)
     p = precision(a, xi)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import batch_shape, flag, flat, operand, precision
+from ._common import batch_shape, flag, flat, op_flag, operand, precision
 from ._context import Call
 from ._layout import Matrices, common_batch, matrices
 
@@ -29,7 +29,7 @@ def trsm(A: Any, B: Any, *, side: str = "L", uplo: str = "L", trans: str = "N", 
     (left) or n (right); only its uplo triangle is read, and with diag='U' not its diagonal
     (taken as ones). A single A (2-D) serves the whole batch. No singularity check (BLAS)."""
     side, uplo = flag(side, "LR", "side"), flag(uplo, "LU", "uplo")
-    trans, diag = flag(trans, "NT", "trans"), flag(diag, "NU", "diag")
+    trans, diag = op_flag(trans, "trans"), flag(diag, "NU", "diag")
     a, b = operand(A, "A", stream), operand(B, "B", stream)
     call = Call(flat(a, b), stream)
     p = precision(a, b)
@@ -58,7 +58,7 @@ def syrk(A: Any, C: Any = None, *, uplo: str = "L", trans: str = "N", alpha: flo
     """C = alpha op(A) op(A)^T + beta C on the uplo triangle of C only (op(A) n x k, C n x n):
     the other triangle is neither read nor written. Returns C; with C None a new column-major
     C whose other triangle is zero (beta must then be 0). A single A (2-D) serves the batch."""
-    uplo, trans = flag(uplo, "LU", "uplo"), flag(trans, "NT", "trans")
+    uplo, trans = flag(uplo, "LU", "uplo"), op_flag(trans, "trans")
     a = operand(A, "A", stream)
     call = Call(flat(a), stream)
     Am = matrices(a, "A")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import batch_shape, flag, flat, operand, output, precision
+from ._common import batch_shape, flag, flat, op_flag, operand, output, precision
 from ._context import Call
 from ._layout import Matrices, common_batch, matrices, require_column_major
 
@@ -74,7 +74,7 @@ def _given_pivots(call: Call, ipiv: Any, LU: Matrices, batch: int, pointer_form:
 def getrs(LU: Any, ipiv: Any, B: Any, *, trans: str = "N", stream: Any = None) -> Any:
     """Solves op(A) X = B with getrf's factors and pivots; B (batch, n, nrhs) is overwritten by
     X and returned. One LU (2-D) may serve a batch of right-hand sides."""
-    trans = flag(trans, "NT", "trans")
+    trans = op_flag(trans, "trans")
     lu, b = operand(LU, "LU", stream), operand(B, "B", stream)
     call = Call(flat(lu, b), stream)
     p = precision(lu, b)

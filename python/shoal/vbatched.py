@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import flag, flat, operand, precision
+from ._common import flat, op_flag, operand, precision
 from ._context import Call
 from ._layout import same_order, vectors
 from .blas import gemm_plan
@@ -31,7 +31,7 @@ def _lists(*pairs: tuple[Any, str]) -> int:
 def gemm_vbatched(A: list, B: list, C: list, *, alpha: float = 1.0, beta: float = 0.0,
                   transa: str = "N", transb: str = "N", stream: Any = None) -> list:
     """C[i] = alpha op(A[i]) op(B[i]) + beta C[i] for matrices of different sizes; returns C."""
-    transa, transb = flag(transa, "NT", "transa"), flag(transb, "NT", "transb")
+    transa, transb = op_flag(transa, "transa"), op_flag(transb, "transb")
     count = _lists((A, "A"), (B, "B"), (C, "C"))
     if count == 0:
         return C
@@ -53,7 +53,7 @@ def gemm_vbatched(A: list, B: list, C: list, *, alpha: float = 1.0, beta: float 
 def gemv_vbatched(A: list, x: list, y: list, *, alpha: float = 1.0, beta: float = 0.0,
                   trans: str = "N", stream: Any = None) -> list:
     """y[i] = alpha op(A[i]) x[i] + beta y[i] for matrices of different sizes; returns y."""
-    trans = flag(trans, "NT", "trans")
+    trans = op_flag(trans, "trans")
     count = _lists((A, "A"), (x, "x"), (y, "y"))
     if count == 0:
         return y

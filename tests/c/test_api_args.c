@@ -209,7 +209,7 @@ static void check_negative_dims(enum entry e)
 
 static void check_bad_trans(enum entry e)
 {
-    static const int bad[] = {7, -1, 2, 'N', 'T'};
+    static const int bad[] = {7, -1, 3, 'N', 'T', 'C'}; /* 2 is SHOAL_OP_C */
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         call c = valid_call(e, SHOAL_OP_N, SHOAL_OP_N, 5, 4, 3, 2);
         c.ta = bad[i];
@@ -222,6 +222,14 @@ static void check_bad_trans(enum entry e)
         c.tb = bad[i];
         expect(&c, SHOAL_STATUS_INVALID_VALUE);
     }
+    /* SHOAL_OP_C is T in s and d: valid with T's leading dimensions (3, where N would need 5),
+     * rejected one short of them */
+    call c = valid_call(e, SHOAL_OP_T, SHOAL_OP_T, 5, 4, 3, 2);
+    c.ta = SHOAL_OP_C;
+    c.tb = SHOAL_OP_C;
+    expect(&c, SHOAL_STATUS_NOT_INITIALIZED);
+    c.lda -= 1;
+    expect(&c, SHOAL_STATUS_INVALID_VALUE);
 }
 
 /* which: 0 lda, 1 ldb, 2 ldc. For every transpose pair and shape: required - 1 is rejected,

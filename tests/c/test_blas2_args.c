@@ -118,8 +118,10 @@ static void case_gemv(void)
                 expect_gemv(prec, array, &a, BAD, "bad trans 7");
                 a = gemv_valid(trans), a.trans = -1;
                 expect_gemv(prec, array, &a, BAD, "bad trans -1");
-                a = gemv_valid(trans), a.trans = 2, a.batch = 0;
+                a = gemv_valid(trans), a.trans = 3, a.batch = 0;
                 expect_gemv(prec, array, &a, BAD, "bad trans with batch 0");
+                a = gemv_valid(trans), a.trans = SHOAL_OP_C;
+                expect_gemv(prec, array, &a, NOINIT, "trans SHOAL_OP_C (T in s and d)");
                 a = gemv_valid(trans), a.m = -1;
                 expect_gemv(prec, array, &a, BAD, "m < 0");
                 a = gemv_valid(trans), a.n = -1;
@@ -277,8 +279,10 @@ static void case_trsv(void)
                 expect_trsv(prec, array, &a, BAD, "bad uplo 5");
                 a = trsv_valid(v), a.uplo = -1;
                 expect_trsv(prec, array, &a, BAD, "bad uplo -1");
-                a = trsv_valid(v), a.trans = 2;
-                expect_trsv(prec, array, &a, BAD, "bad trans 2");
+                a = trsv_valid(v), a.trans = 3;
+                expect_trsv(prec, array, &a, BAD, "bad trans 3");
+                a = trsv_valid(v), a.trans = SHOAL_OP_C;
+                expect_trsv(prec, array, &a, NOINIT, "trans SHOAL_OP_C (T in s and d)");
                 a = trsv_valid(v), a.diag = 3;
                 expect_trsv(prec, array, &a, BAD, "bad diag 3");
                 a = trsv_valid(v), a.diag = -1;
@@ -402,8 +406,10 @@ static void case_vgemv(void)
             expect_vgemv(prec, &a, BAD, "bad trans 3");
             a = vgemv_valid(trans), a.trans = -1;
             expect_vgemv(prec, &a, BAD, "bad trans -1");
-            a = vgemv_valid(trans), a.trans = 2, a.batch = 0;
+            a = vgemv_valid(trans), a.trans = 3, a.batch = 0;
             expect_vgemv(prec, &a, BAD, "bad trans with batch 0");
+            a = vgemv_valid(trans), a.trans = SHOAL_OP_C;
+            expect_vgemv(prec, &a, NOINIT, "trans SHOAL_OP_C (T in s and d)");
             a = vgemv_valid(trans), a.max_m = -1;
             expect_vgemv(prec, &a, BAD, "max_m < 0");
             a = vgemv_valid(trans), a.max_n = -1;

@@ -95,7 +95,9 @@ static shoal_status call(int old, enum routine r, char prec, int array, const ar
     const int *mv = a->nulls & NULL_MV ? NULL : store_mv, *nv = a->nulls & NULL_NV ? NULL : store_nv;
     const int *ldav = a->nulls & NULL_LDAV ? NULL : store_ldav;
     const int *incxv = a->nulls & NULL_INCXV ? NULL : store_incxv, *incyv = a->nulls & NULL_INCYV ? NULL : store_incyv;
-    const shoal_operation t = (shoal_operation)a->trans;
+    /* the one change since the hand-written entry points: SHOAL_OP_C, which they rejected, is
+     * SHOAL_OP_T in s and d; the old ones are given T where the new ones get C */
+    const shoal_operation t = (shoal_operation)(old && a->trans == SHOAL_OP_C ? SHOAL_OP_T : a->trans);
     const shoal_fill_mode u = (shoal_fill_mode)a->uplo;
     const shoal_diag d = (shoal_diag)a->diag;
     const shoal_handle h = a->h;
@@ -200,7 +202,7 @@ static args any_args(enum routine r)
 {
     args a;
     a.h = glue_next() & 1 ? (shoal_handle)store_ctx : NULL;
-    a.trans = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2);
+    a.trans = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2, 3);
     a.uplo = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2);
     a.diag = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2);
     a.m = (int)PICK(-1, 0, 1, 2, 3, 5, 32, 33, 300);

@@ -119,7 +119,10 @@ static shoal_status call(int old, enum form f, char prec, const args *a)
     const int *ldav = PTR(NULL_LDAV, store_ldav), *ldbv = PTR(NULL_LDBV, store_ldbv);
     const int *ldcv = PTR(NULL_LDCV, store_ldcv);
 #undef PTR
-    const shoal_operation ta = (shoal_operation)a->ta, tb = (shoal_operation)a->tb;
+    /* the one change since the hand-written entry points: SHOAL_OP_C, which they rejected, is
+     * SHOAL_OP_T in s and d; the old ones are given T where the new ones get C */
+    const shoal_operation ta = (shoal_operation)(old && a->ta == SHOAL_OP_C ? SHOAL_OP_T : a->ta);
+    const shoal_operation tb = (shoal_operation)(old && a->tb == SHOAL_OP_C ? SHOAL_OP_T : a->tb);
     const shoal_handle h = a->h;
 #define F(fn) (old ? old_##fn : shoal_##fn)
 #define BODY(p, E)                                                                                                 \
@@ -151,8 +154,8 @@ static args any_args(void)
 {
     args a;
     a.h = glue_next() & 1 ? (shoal_handle)store_ctx : NULL;
-    a.ta = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2);
-    a.tb = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2);
+    a.ta = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2, 3);
+    a.tb = (int)PICK(0, 1, 0, 1, 0, 1, -1, 2, 3);
     a.m = (int)PICK(-1, 0, 1, 2, 3, 5, 32, 33, 300);
     a.n = (int)PICK(-1, 0, 1, 2, 3, 5, 32, 33, 300);
     a.k = (int)PICK(-1, 0, 0, 1, 2, 3, 5, 33);

@@ -82,12 +82,13 @@ def test_emitted_glue_is_current_and_stable(tmp_path: Path) -> None:
 
 
 def test_every_argument_rule_has_a_test() -> None:
-    """One argument test per rule, per precision and form: options twice, dims, batch, leading
-    dimensions twice, strides, NULL operands."""
+    """One argument test per rule, per precision and form: options twice (and an alias accepted:
+    SHOAL_OP_C), dims, batch, leading dimensions twice, strides, NULL operands."""
     for r in emit_spec.routines_from(_spaces()):
         text = emit_spec.test_args_c([r])
         s = r.spec
-        per_form = {"batched": 2 * len(s.options) + len(s.dims) + 1 + 3 * len(s.operands)}
+        aliases = sum(o.type.real_alias is not None for o in s.options)
+        per_form = {"batched": 2 * len(s.options) + aliases + len(s.dims) + 1 + 3 * len(s.operands)}
         per_form["strided_batched"] = per_form["batched"] + len(s.operands) + sum(o.access != "in" for o in s.operands)
         want = len(r.precisions) * sum(n + 2 for n in per_form.values())
         assert text.count("expect(") - 1 == want  # minus the definition

@@ -70,7 +70,7 @@ def test_c_expressions_agree_with_python(path: Path, tmp_path: Path) -> None:
 
 
 def test_every_argument_rule_has_a_test() -> None:
-    """Per precision and form: the valid call, options twice, dims, batch; fixed sizes: the
+    """Per precision and form: the valid call, options twice (and SHOAL_OP_C accepted), dims, batch; fixed sizes: the
     matrix's leading dimension twice, each increment zero and negative, NULL operands,
     (strided) negative strides, shared inputs and overlapping written ones twice; vbatched: each
     device array NULL; then the no-work call."""
@@ -78,7 +78,8 @@ def test_every_argument_rule_has_a_test() -> None:
         s = r.spec
         text = emit_blas2.test_args_c([r])
         vectors = [o for o in s.operands if o.kind == "vector"]
-        base = 1 + 2 * len(s.options) + len(s.dims) + 1 + 1
+        aliases = sum(o.type.real_alias is not None for o in s.options)
+        base = 1 + 2 * len(s.options) + aliases + len(s.dims) + 1 + 1
         per_form = {"batched": base + 2 + 2 * len(vectors) + len(s.operands),
                     "strided_batched": base + 2 + 2 * len(vectors) + len(s.operands) + 2 * len(s.operands)
                     + sum(o.access != "in" for o in s.operands),

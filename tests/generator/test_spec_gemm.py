@@ -57,14 +57,15 @@ def test_c_expressions_agree_with_python(path: Path, tmp_path: Path) -> None:
 
 
 def test_every_argument_rule_has_a_test() -> None:
-    """Per precision and form: the valid call, options twice, dims, batch; fixed sizes: each
+    """Per precision and form: the valid call, options twice (and SHOAL_OP_C accepted), dims, batch; fixed sizes: each
     leading dimension twice, NULL operands, an operand needed only where k > 0 given NULL with
     k == 0, (strided) negative strides, shared inputs and an overlapping C; vbatched: each
     device array NULL; then the no-work call."""
     for r in _routines():
         s = r.spec
         text = emit_gemm.test_args_c([r])
-        base = 1 + 2 * len(s.options) + len(s.dims) + 1 + 1
+        aliases = sum(o.type.real_alias is not None for o in s.options)
+        base = 1 + 2 * len(s.options) + aliases + len(s.dims) + 1 + 1
         fixed = base + 2 * 3 + 3 + sum(o.needed is not None for o in s.operands)
         per_form = {"batched": fixed, "strided_batched": fixed + 3 + 3, "vbatched": base + 3 + 2 * 3}
         assert text.count("expect(") - 1 == len(r.precisions) * sum(per_form[f] for f in s.forms), r.name

@@ -59,7 +59,7 @@ def test_c_expressions_agree_with_python(path: Path, tmp_path: Path) -> None:
 
 
 def test_every_argument_rule_has_a_test() -> None:
-    """Per precision and form: the valid call, options twice, dims, batch, matrix leading
+    """Per precision and form: the valid call, options twice (and SHOAL_OP_C accepted), dims, batch, matrix leading
     dimensions twice, NULL operands, (strided) negative strides and overlapping written ones,
     the no-work call, and an operand needed only sometimes given NULL where it is not."""
     for r in _routines():
@@ -67,7 +67,8 @@ def test_every_argument_rule_has_a_test() -> None:
         text = emit_lapack.test_args_c([r])
         mats = [o for o in s.operands if o.kind == "matrix"]
         strided = [o for o in s.operands if o.has_stride]
-        base = 1 + 2 * len(s.options) + len(s.dims) + 1 + 2 * len(mats) + len(s.operands) + 1
+        aliases = sum(o.type.real_alias is not None for o in s.options)
+        base = 1 + 2 * len(s.options) + aliases + len(s.dims) + 1 + 2 * len(mats) + len(s.operands) + 1
         base += sum(o.needed is not None for o in s.operands)
         per_form = {"batched": base, "strided_batched": base + len(strided) + sum(o.access != "in" for o in strided)}
         assert text.count("expect(") - 1 == len(r.precisions) * sum(per_form.values()), r.name

@@ -131,6 +131,13 @@ def test_gemm_shape_and_flag_errors(fake):
     assert fake.routine_calls() == []
 
 
+def test_conjugate_transpose_is_the_transpose_for_real_dtypes(fake):
+    shoal.gemm(col_batch(2, 3, 4), col_batch(2, 2, 3), col_batch(2, 4, 2), transa="C", transb="c")
+    conj = args_of(fake.last())
+    shoal.gemm(col_batch(2, 3, 4), col_batch(2, 2, 3), col_batch(2, 4, 2), transa="T", transb="T")
+    assert conj[1][:2] == ["1", "1"] and conj[1][:5] == args_of(fake.last())[1][:5]
+
+
 # ---- errors, handles, streams, devices ----------------------------------------------------
 
 def test_bad_status_raises_with_its_name(fake):
