@@ -75,7 +75,7 @@ include packaging/build.mk
 GENERATOR_SRCS := $(wildcard generator/*.py) $(wildcard templates/*.j2) $(wildcard templates/lib/*.j2) \
                   $(wildcard search_space/*.toml) spec/precisions.toml $(wildcard spec/routines/*.toml)
 
-.PHONY: all deps venv plot-deps plots tune test sanitize bench clean distclean show
+.PHONY: all deps venv plot-deps plots tune test test-programs sanitize bench clean distclean show
 .DELETE_ON_ERROR:
 
 all: $(LIB_SHARED) $(LIB_STATIC) include/shoal.h package-files $(TUNER)
@@ -193,6 +193,10 @@ show: $(DB) | $(VENV)/.stamp
 # The part checks first, so that a missing OpenBLAS is named before the long library build.
 test: $(DEPS_OK)/openblas.ok all $(TEST_BINS) | $(VENV)/.stamp $(VENV)/.plot-stamp
 	$(PY) -m pytest tests
+
+# Every test program, built and not run (e.g. before a GPU session runs the suite:
+# scripts/device_session.sh BUILD=1 BUILD_TARGETS=test-programs TESTS=tests).
+test-programs: $(DEPS_OK)/openblas.ok all $(TEST_BINS)
 
 # GEMM (bench/run_bench.py) and the factorizations (bench/run_lapack_bench.py); results in
 # bench/results/.
