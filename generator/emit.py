@@ -141,6 +141,22 @@ def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str, res: Em
     return chosen, {n: kernels[n] for n in sorted(used)}
 
 
+def _arch_floor(space: SearchSpace, tables: list[Table]) -> dict[str, int]:
+    """Per tuned kernel, the lowest __CUDA_ARCH__ (compute capability x 100) of a table that
+    names it: a device selects the table of the highest compute capability not above its own
+    (runtime/dispatch.c), so no device below that floor dispatches the kernel. Portable defaults
+    serve devices without a table and have no floor."""
+    defaults = {space.kernel_name(p, d, v, c) for p, v, d, c in space.default_kernels()}
+    floor: dict[str, int] = {}
+    for t in tables:
+        arch = t.cc[0] * 100 + t.cc[1] * 10
+        for rule in t.rules:
+            for k in rule[6:]:
+                if k is not None and k not in defaults:
+                    floor[k] = min(floor.get(k, arch), arch)
+    return floor
+
+
 def _compiled(names: set[str], kernels: dict[str, KernelRef]) -> int:
     return sum(1 for n in names if kernels[n].design.name != DRIVER_DESIGN)
 
@@ -277,13 +293,15 @@ def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
         version = (use_versions or {}).get(space.routine.name) or template_version(project, space)
         tables, kernels = _collect(conn, space, version, res, fold_tolerance, fold_cover)
         r = space.routine.name
+        floor = _arch_floor(space, tables)
         # one translation unit per precision and variant, so that a parallel build spreads them
         for prec in space.routine.precisions:
             for variant in space.routine.variants:
                 insts = [(ref.design, Instance(ref.name, dict(ref.cfg), *variant_flags(ref.variant)))
                          for ref in kernels.values() if ref.prec == prec and ref.variant == variant
                          and ref.design.name != DRIVER_DESIGN]
-                files[out_dir / f"{r}_{prec}_{variant}.cu"] = render.render_shipped(env, r, prec, insts, version)
+                files[out_dir / f"{r}_{prec}_{variant}.cu"] = render.render_shipped(env, r, prec, insts, version,
+                                                                                   floor)
         files[out_dir / f"{r}_tables.c"] = _tables_c(space, version, tables, kernels)
     spec_files = emit_spec.emit_files(spaces, out_dir, project.search_space_dir.parent)
     # the library's spec sources join the build; the argument test and the public header do not

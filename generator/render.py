@@ -5,7 +5,7 @@ tuner with NVRTC) and the shipped kernels (compiled by nvcc): one source of trut
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import jinja2
 
@@ -60,14 +60,43 @@ def render_candidate(env: jinja2.Environment, cand: Candidate, template_version:
 
 
 def render_shipped(env: jinja2.Environment, routine: str, prec: str,
-                   kernels: Iterable[tuple[Design, Instance]], template_version: str) -> str:
+                   kernels: Iterable[tuple[Design, Instance]], template_version: str,
+                   arch_floor: Mapping[str, int] | None = None) -> str:
     """Every shipped kernel of one precision, grouped by design (sorted by name) and sorted by
-    kernel name inside a design, so equal inputs give equal bytes."""
+    kernel name inside a design, so equal inputs give equal bytes. arch_floor: kernel name ->
+    the lowest __CUDA_ARCH__ whose devices can dispatch it (generator/emit.py); below it the
+    kernel compiles to a trap (see _arch_guard). Absent names have code on every architecture."""
     by_design: dict[str, tuple[Design, dict[str, Instance]]] = {}
     for design, inst in kernels:
         by_design.setdefault(design.name, (design, {}))[1][inst.name] = inst
     groups = [(d, [insts[n] for n in sorted(insts)])
               for d, insts in (by_design[name] for name in sorted(by_design))]
     count = sum(len(i) for _, i in groups)
-    return render_module(env, prec, groups,
-                         f"shipped {routine} kernels, {count} instance(s)", template_version)
+    text = render_module(env, prec, groups, f"shipped {routine} kernels, {count} instance(s)", template_version)
+    for design, insts in groups:
+        macros = env.get_template(design.template).module
+        for i in insts:
+            floor = (arch_floor or {}).get(i.name)
+            if floor is None:
+                continue
+            kernel = str(macros.kernel(i.name, i.cfg, i.ta, i.tb, precision_mod.get(prec))).strip()
+            if text.count(kernel) != 1:
+                raise ValueError(f"{i.name}: its kernel text is not found once in its module")
+            text = text.replace(kernel, _arch_guard(kernel, i.name, floor))
+    return text
+
+
+def _arch_guard(kernel: str, name: str, floor: int) -> str:
+    """A kernel that no tuned table of a device below compute capability floor / 100 can
+    dispatch (the runtime takes the table of the highest compute capability not above the
+    device's, runtime/dispatch.c) keeps its code for floor and up and for the host pass; below,
+    the same signature with a trap, so that the nvcc passes of older architectures (the default
+    CUDA_ARCHS has sm_80 beside sm_90) skip the kernel's instantiation. The code above the floor
+    is the same text, hence the same machine code."""
+    head = kernel[:kernel.index("{")].rstrip()
+    if name not in head or not head.endswith(")"):
+        raise ValueError(f"{name}: cannot find its signature before the first brace")
+    cc = f"{floor // 100}.{floor // 10 % 10}"
+    return (f"#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= {floor}\n{kernel}\n#else\n"
+            f"/* no table a device below compute capability {cc} selects dispatches it */\n"
+            f"{head}\n{{\n    __trap();\n}}\n#endif")

@@ -47,6 +47,26 @@ def test_shipped_module_renders_each_prelude_once(project, space, version):
     assert src.index("namespace shoal_fixture_tiled_d") < src.index("shoal_dgemm_tiled_nn")
 
 
+def test_arch_floor_guards_a_kernel_and_keeps_its_text(project, space, version):
+    """A kernel with an architecture floor keeps its exact text above the floor and in the host
+    pass, and below it becomes its own signature with a trap; kernels without one are untouched."""
+    env = render.environment(project)
+    small, _ = _cands(space)
+    insts = [(small.design, i) for i in render.candidate_instances(small)]
+    plain = render.render_shipped(env, "gemm", "d", insts, version)
+    guarded_name = "shoal_dgemm_staged_nt_x128_mpb8_tn2"
+    src = render.render_shipped(env, "gemm", "d", insts, version, {guarded_name: 900})
+    assert render.render_shipped(env, "gemm", "d", insts, version, {}) == plain
+    head, rest = src.split("#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900\n")
+    kept, stub = rest.split("\n#else\n")
+    stub, tail = stub.split("\n#endif")
+    assert head + kept + tail == plain                     # the kernel's own text, unchanged
+    assert EXTERN.findall(kept) == [guarded_name] and EXTERN.findall(stub) == [guarded_name]
+    signature = kept[:kept.index("{")].rstrip()
+    assert stub.endswith(signature + "\n{\n    __trap();\n}")
+    assert src.count("__trap") == 1 and EXTERN.findall(src).count(guarded_name) == 2
+
+
 def test_strict_undefined(project, space, version):
     env = render.environment(project)
     small, _ = _cands(space)
