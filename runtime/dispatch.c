@@ -49,11 +49,20 @@ static double shape_distance(const int a[3], const int b[3])
 /* The nearest rule decides, except between tuned shapes: a call that matches no tuned shape
  * exactly goes to the vendor when either of its two nearest rules chose the vendor, since own
  * kernels only won where they were measured and the vendor is never slower than itself. */
+static double volume(const int d[3])
+{
+    double v = 1.0;
+    for (int i = 0; i < 3; ++i) v *= d[i] > 1 ? d[i] : 1;
+    return v;
+}
+
+/* distance: the nearest rule's; largest: the largest m n k among the rules considered. */
 static int pick_in_mode(const shoal_table *t, char precision, int mode, int variant, const int dims[3],
-                        int vendor, shoal_fits_fn fits, const void *fits_ctx, double *distance)
+                        int vendor, shoal_fits_fn fits, const void *fits_ctx, double *distance, double *largest)
 {
     int first = -2, second = -2;
     double d_first = INFINITY, d_second = INFINITY;
+    *largest = 0.0;
     for (int i = 0; i < t->n_rules; ++i) {
         const shoal_rule *r = &t->rules[i];
         if (r->precision != precision || r->mode != mode || r->variant != variant) continue;
@@ -62,6 +71,7 @@ static int pick_in_mode(const shoal_table *t, char precision, int mode, int vari
         if (!vendor && kernel < 0) continue;
         if (kernel != SHOAL_KERNEL_VENDOR && (kernel < 0 || !fits(fits_ctx, kernel, dims))) continue;
         const double d = shape_distance(r->dims, dims);
+        if (volume(r->dims) > *largest) *largest = volume(r->dims);
         /* ties: first rule in table order, which is sorted: deterministic */
         if (d < d_first) {
             second = first;
@@ -82,14 +92,17 @@ int shoal_pick_kernel(const shoal_table *table, char precision, int mode, int va
                       int vendor, shoal_fits_fn fits, const void *fits_ctx)
 {
     if (!table) return -2;
-    double d_own, d_other;
-    const int k = pick_in_mode(table, precision, mode, variant, dims, vendor, fits, fits_ctx, &d_own);
-    if (k == -2) return pick_in_mode(table, precision, !mode, variant, dims, vendor, fits, fits_ctx, &d_other);
-    /* A call beyond its own form's tuned shapes (pointer-array GEMM is tuned to 32, strided to
-     * 512; a driver's steps reach 512): where the other form has a rule nearer to the call and
-     * that rule chose the vendor, the vendor, which takes either form. */
-    if (vendor && k != SHOAL_KERNEL_VENDOR && d_own > 0.0 &&
-        pick_in_mode(table, precision, !mode, variant, dims, vendor, fits, fits_ctx, &d_other) == SHOAL_KERNEL_VENDOR &&
+    double d_own, d_other, own_largest, other_largest;
+    const int k = pick_in_mode(table, precision, mode, variant, dims, vendor, fits, fits_ctx, &d_own, &own_largest);
+    if (k == -2)
+        return pick_in_mode(table, precision, !mode, variant, dims, vendor, fits, fits_ctx, &d_other, &other_largest);
+    /* A call larger than every tuned shape of its own form (pointer-array GEMM is tuned to 32,
+     * strided to 512; a driver's steps reach 512): where the other form has a rule nearer to the
+     * call and that rule chose the vendor, the vendor, which takes either form. Within its own
+     * form's range the form's own rules decide. */
+    if (vendor && k != SHOAL_KERNEL_VENDOR && volume(dims) > own_largest &&
+        pick_in_mode(table, precision, !mode, variant, dims, vendor, fits, fits_ctx, &d_other, &other_largest) ==
+            SHOAL_KERNEL_VENDOR &&
         d_other < d_own)
         return SHOAL_KERNEL_VENDOR;
     return k;

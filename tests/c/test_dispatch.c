@@ -101,8 +101,9 @@ static void case_mode_fallback_refused_by_form(void)
     CHECK(shoal_pick_kernel(&tables[1], 's', SHOAL_MODE_ARRAY, 0, dims, 1, fits_form, &array) == -2);
 }
 
-/* Beyond the tuned shapes of its form, a call follows the other form's nearer rule where that
- * chose the vendor: d pointer arrays are tuned at 8^3 only, strided to 32^3 (vendor from 24^3). */
+/* Larger than every tuned shape of its form, a call follows the other form's nearer rule where
+ * that chose the vendor: d pointer arrays are tuned at 8^3 only, strided to 32^3 (vendor from
+ * 24^3). */
 static void case_beyond_its_form_takes_the_other_forms_vendor(void)
 {
     CHECK(pick('d', SHOAL_MODE_ARRAY, 0, 32, 32, 32, 1) == V);  /* strided 32^3: exact, vendor */
@@ -111,6 +112,18 @@ static void case_beyond_its_form_takes_the_other_forms_vendor(void)
     CHECK(pick('d', SHOAL_MODE_ARRAY, 0, 9, 9, 9, 1) == 5);     /* strided 8^3 no nearer, own kernel */
     CHECK(pick('d', SHOAL_MODE_ARRAY, 0, 16, 16, 16, 1) == 5);  /* strided 16^3 nearer, but own */
     CHECK(pick('d', SHOAL_MODE_ARRAY, 0, 8, 8, 8, 1) == 5);     /* exact in its form */
+    /* within its form's range (pointer arrays tuned at 8^3 and 64^3), its own rules decide even
+     * where a strided vendor rule (24^3, 32^3) is nearer */
+    static const shoal_rule rules[] = {
+        {'d', SHOAL_MODE_STRIDED, 0, {24, 24, 24}, V, 3},
+        {'d', SHOAL_MODE_STRIDED, 0, {32, 32, 32}, V, 4},
+        {'d', SHOAL_MODE_ARRAY, 0, {8, 8, 8}, 5, 5},
+        {'d', SHOAL_MODE_ARRAY, 0, {64, 64, 64}, 6, 6},
+    };
+    const shoal_table t = {"gemm", "NVIDIA H100 80GB HBM3", 9, 0, rules, 4};
+    const int inside[3] = {30, 30, 30}, beyond[3] = {128, 128, 128};
+    CHECK(shoal_pick_kernel(&t, 'd', SHOAL_MODE_ARRAY, 0, inside, 1, fits, NULL) == 6);
+    CHECK(shoal_pick_kernel(&t, 'd', SHOAL_MODE_ARRAY, 0, beyond, 1, fits, NULL) == 6); /* 64^3 nearer */
 }
 
 static void case_zero_k(void)
