@@ -44,6 +44,24 @@ typedef enum shoal_operation {
                        precisions (s, d), as in BLAS */
 } shoal_operation;
 
+/* Complex elements and scalars of the complex precisions (c: single, z: double; their routines
+ * are being added): the layout of cuComplex / cuDoubleComplex (real part first, aligned to the
+ * whole element) and of C99 float _Complex / double _Complex, so that arrays of any of them pass
+ * by a pointer cast. tests/c/test_complex_layout.c checks it. */
+#ifdef __cplusplus
+#define SHOAL_ALIGNED(n) alignas(n)
+#else
+#define SHOAL_ALIGNED(n) _Alignas(n)
+#endif
+typedef struct shoal_complex_float {
+    SHOAL_ALIGNED(8) float re;
+    float im;
+} shoal_complex_float;
+typedef struct shoal_complex_double {
+    SHOAL_ALIGNED(16) double re;
+    double im;
+} shoal_complex_double;
+
 typedef struct shoal_context *shoal_handle;
 
 /* Human-readable name of a status ("SHOAL_STATUS_INVALID_VALUE: ..."); never NULL. */
