@@ -15,6 +15,14 @@ uint64_t glue_next(void);
 int64_t glue_pick(const int64_t *v, size_t n);
 #define PICK(...) glue_pick((const int64_t[]){__VA_ARGS__}, sizeof((const int64_t[]){__VA_ARGS__}) / sizeof(int64_t))
 
+/* The op a side of the comparison is given: the one change since the hand-written entry points
+ * is SHOAL_OP_C, which they rejected and which is SHOAL_OP_T in s and d, so the old side gets T
+ * where the new side gets C. */
+static inline shoal_operation glue_op(int old, int op)
+{
+    return (shoal_operation)(old && op == SHOAL_OP_C ? SHOAL_OP_T : op);
+}
+
 /* One line of the report: a routine in one form, as its entry points are named without the
  * precision (getrf_batched, gemv_vbatched). */
 typedef struct glue_unit {

@@ -95,9 +95,7 @@ static shoal_status call(int old, enum routine r, char prec, int array, const ar
     const int *mv = a->nulls & NULL_MV ? NULL : store_mv, *nv = a->nulls & NULL_NV ? NULL : store_nv;
     const int *ldav = a->nulls & NULL_LDAV ? NULL : store_ldav;
     const int *incxv = a->nulls & NULL_INCXV ? NULL : store_incxv, *incyv = a->nulls & NULL_INCYV ? NULL : store_incyv;
-    /* the one change since the hand-written entry points: SHOAL_OP_C, which they rejected, is
-     * SHOAL_OP_T in s and d; the old ones are given T where the new ones get C */
-    const shoal_operation t = (shoal_operation)(old && a->trans == SHOAL_OP_C ? SHOAL_OP_T : a->trans);
+    const shoal_operation t = glue_op(old, a->trans);
     const shoal_fill_mode u = (shoal_fill_mode)a->uplo;
     const shoal_diag d = (shoal_diag)a->diag;
     const shoal_handle h = a->h;

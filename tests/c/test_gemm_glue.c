@@ -119,10 +119,7 @@ static shoal_status call(int old, enum form f, char prec, const args *a)
     const int *ldav = PTR(NULL_LDAV, store_ldav), *ldbv = PTR(NULL_LDBV, store_ldbv);
     const int *ldcv = PTR(NULL_LDCV, store_ldcv);
 #undef PTR
-    /* the one change since the hand-written entry points: SHOAL_OP_C, which they rejected, is
-     * SHOAL_OP_T in s and d; the old ones are given T where the new ones get C */
-    const shoal_operation ta = (shoal_operation)(old && a->ta == SHOAL_OP_C ? SHOAL_OP_T : a->ta);
-    const shoal_operation tb = (shoal_operation)(old && a->tb == SHOAL_OP_C ? SHOAL_OP_T : a->tb);
+    const shoal_operation ta = glue_op(old, a->ta), tb = glue_op(old, a->tb);
     const shoal_handle h = a->h;
 #define F(fn) (old ? old_##fn : shoal_##fn)
 #define BODY(p, E)                                                                                                 \

@@ -86,9 +86,7 @@ static shoal_status call(int old, enum routine r, char prec, int array, const ar
     void *const *Ap = a->nulls & NULL_A ? NULL : arr_a, *const *Bp = a->nulls & NULL_B ? NULL : arr_b;
     void *const *Tp = a->nulls & NULL_TAU ? NULL : arr_t;
     int *P = a->nulls & NULL_PIV ? NULL : store_piv, *I = a->nulls & NULL_INFO ? NULL : store_info;
-    /* the one change since the hand-written entry points: SHOAL_OP_C, which they rejected, is
-     * SHOAL_OP_T in s and d (getrs); the old ones are given T where the new ones get C */
-    const shoal_operation t = (shoal_operation)(old && a->op == SHOAL_OP_C ? SHOAL_OP_T : a->op);
+    const shoal_operation t = glue_op(old, a->op); /* getrs's trans */
     const shoal_fill_mode u = (shoal_fill_mode)a->op;
     const shoal_handle h = a->h;
 #define F(f) (old ? old_##f : shoal_##f)
