@@ -3,6 +3,7 @@ tests/c/ with tests/c/glue_common.c against the old entry points (a golden file 
 cut and renamed) and the generated ones, running it, and reading its summary."""
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -16,8 +17,11 @@ from generator.project import REPO_ROOT
 
 GOLDEN_DIR = REPO_ROOT / "tests" / "c" / "golden"
 C_DIR = REPO_ROOT / "tests" / "c"
+# include/shoal.h includes <cuda_runtime_api.h>: the toolkit's headers, wherever CUDA_HOME says
+# (a machine without /usr/local/include links to them must still compile the glue)
+CUDA_INCLUDE = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "include"
 CFLAGS = ["-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-Wno-unused-function",
-          f"-I{REPO_ROOT / 'include'}", f"-I{REPO_ROOT / 'runtime'}"]
+          f"-I{REPO_ROOT / 'include'}", f"-I{REPO_ROOT / 'runtime'}", f"-I{CUDA_INCLUDE}"]
 SUMMARY = re.compile(r"^(\d+) cases, (\d+) reached run, (\d+) rejected, (\d+) mismatches$", re.M)
 
 needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")

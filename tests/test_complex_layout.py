@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from glue_util import CUDA_INCLUDE
+
 REPO = Path(__file__).resolve().parent.parent
-CUDA_INCLUDE = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "include"
 
 
 def _need(compiler: str) -> None:

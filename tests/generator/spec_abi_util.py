@@ -15,6 +15,7 @@ from generator.expr import Expr
 from generator.project import REPO_ROOT
 from generator.spec import c_expr
 from generator.spec_lapack import abi_of
+from glue_util import CUDA_INCLUDE
 
 SPEC_DIR = REPO_ROOT / "spec" / "routines"
 needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
@@ -50,7 +51,7 @@ def assert_argument_tests_pass(tmp_path: Path, entry_c: str, args_c: str, stub_c
     (tmp_path / "args.c").write_text(args_c)
     (tmp_path / "stub.c").write_text(stub_c)
     exe = tmp_path / "args"
-    subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{REPO_ROOT / 'include'}",
+    subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{REPO_ROOT / 'include'}", f"-I{CUDA_INCLUDE}",
                     f"-I{REPO_ROOT / 'runtime'}", *(str(tmp_path / f) for f in ("args.c", "entry.c", "stub.c")),
                     "-o", str(exe)], check=True)
     for name in names:
