@@ -67,3 +67,11 @@ $(SPEC_BENCH_BIN): bench/spec_bench.c generated/spec_invoke.c $(ORACLE_OBJS) $(L
 .PHONY: results-doc
 results-doc:
 	$(PYTHON) bench/results_doc.py
+
+# The Python package against the C API on the same calls (bench/python_overhead.py): needs a GPU
+# and PyTorch in $(PYTHON); the CSV (and its .txt) go to PYTHON_BENCH_OUT.
+PYTHON_BENCH_OUT ?= bench/results/python-overhead.csv
+.PHONY: bench-python
+bench-python: $(LIB_SHARED)
+	PYTHONPATH=python SHOAL_LIBRARY=$(abspath $(LIB_SHARED)) $(PYTHON) bench/python_overhead.py \
+	    --out $(PYTHON_BENCH_OUT)

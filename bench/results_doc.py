@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import md_tables  # noqa: E402
 import plot_data  # noqa: E402
+import python_overhead  # noqa: E402
 import run_spec_bench  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,7 +34,7 @@ SIZES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 class Section:
     title: str
     run: str                  # bench/results/<run>.{csv,txt}
-    kind: str                 # gemm, lapack, blas2
+    kind: str                 # gemm, lapack, blas2, tuned, spec, python
     intro: str
     routine: str = ""         # lapack: the md_tables routine and variant
     variant: str = "n"
@@ -41,6 +42,8 @@ class Section:
     plots: tuple[str, ...] = field(default=())   # the plot families linked (bench/plot_data.py; make plots)
 
 
+# A bench/python_overhead.py run (the package against the C API) is a Section of kind "python",
+# e.g. Section("The Python package against the C API", "<gpu>-<date>-python", "python", "<intro>").
 SECTIONS = (
     Section("Batched GEMM", "h100-2026-11-22-gemm-mint", "gemm",
             "shoal = as dispatched (its own kernel or cuBLAS, as tuned); own = shoal's kernels alone "
@@ -125,8 +128,12 @@ def plot_links(s: Section) -> list[str]:
 def section(s: Section) -> list[str]:
     rows = md_tables.read(str(RESULTS / f"{s.run}.csv"))
     date, device = run_info(s.run)
-    source = (f"`{COMMANDS[s.kind]}` (the benchmark that `make bench` runs)" if s.kind in COMMANDS
-              else "the tuner (`make tune`), from the tuned database")
+    if s.kind in COMMANDS:
+        source = f"`{COMMANDS[s.kind]}` (the benchmark that `make bench` runs)"
+    elif s.kind == "python":
+        source = "`bench/python_overhead.py` (`make bench-python`)"
+    else:
+        source = "the tuner (`make tune`), from the tuned database"
     out = [f"## {s.title}", "",
            f"Measured {date} on {device}; {source}, "
            f"`bench/results/{s.run}.csv` (the printed report beside it: `{s.run}.txt`).", "", s.intro, ""]
@@ -137,6 +144,8 @@ def section(s: Section) -> list[str]:
         out += tuned_table(rows)
     elif s.kind == "spec":
         out += run_spec_bench.table(rows).splitlines()
+    elif s.kind == "python":
+        out += python_overhead.table(rows).splitlines()
     elif s.kind == "lapack":
         out += md_tables.lapack_table(rows, s.routine, s.variant, md_tables.LAPACK_SIZES)
     else:

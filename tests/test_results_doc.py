@@ -1,5 +1,6 @@
 """docs/results.md is generated from the committed CSVs (bench/results_doc.py); this fails when
 a CSV or the script changed and `make results-doc` was not run, or the page was edited by hand."""
+import csv
 import re
 import subprocess
 import sys
@@ -7,6 +8,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "bench" / "results_doc.py"
+sys.path.insert(0, str(ROOT / "bench"))
+import python_overhead  # noqa: E402
+import results_doc  # noqa: E402
 
 
 def check(out: Path) -> subprocess.CompletedProcess:
@@ -34,6 +38,29 @@ def test_every_section_names_its_run_date_and_device():
         measured = next(line for line in s.splitlines() if line.startswith("Measured "))
         assert re.match(r"Measured \d{4}-\d\d-\d\d \d\d:\d\d on NVIDIA ", measured), measured
         # a benchmark run, or the tuner's measurements exported from the tuned database
-        assert "bench/results/" in measured and ("bench/run_" in measured or "`make tune`" in measured)
+        assert "bench/results/" in measured and ("bench/run_" in measured or "`make tune`" in measured
+                                                 or "bench/python_overhead.py" in measured)
         run = measured.split("`bench/results/")[1].split("`")[0]
         assert (ROOT / "bench" / "results" / run).is_file(), run
+
+
+def test_python_overhead_section_renders_its_csv(tmp_path, monkeypatch):
+    """A bench/python_overhead.py run (its CSV and the .txt it writes) as a results.md section."""
+    rows = [python_overhead.csv_row("gemm NN", "d", "8x8x8", 136534, 0.071234, 0.071901, 4.23, 17.81),
+            python_overhead.csv_row("getrf", "s", "32x32", 48001, 0.2, 0.2124, 4.0, 31.456)]
+    python_overhead.write_csv(tmp_path / "h100-python.csv", rows)
+    with open(tmp_path / "h100-python.csv") as f:
+        assert list(csv.DictReader(f)) == rows  # what the script writes is what the page reads
+    (tmp_path / "h100-python.txt").write_text(
+        "# python_overhead (shoal 0.1.0, torch 2.5.1, Python 3.12.3), 2026-11-26 10:24\n"
+        "# device 0: NVIDIA H100 80GB HBM3 (cc 9.0, 132 SMs, L2 50.0 MiB, 79.2 GiB)\n")
+    monkeypatch.setattr(results_doc, "RESULTS", tmp_path)
+    s = results_doc.Section("The Python package against the C API", "h100-python", "python", "intro")
+    lines = results_doc.section(s)
+    assert lines[0] == "## The Python package against the C API"
+    assert lines[2].startswith("Measured 2026-11-26 10:24 on NVIDIA H100 80GB HBM3 (cc 9.0, 132 SMs, L2 50.0 MiB")
+    assert "`bench/python_overhead.py`" in lines[2] and "`bench/results/h100-python.csv`" in lines[2]
+    assert "| gemm NN | d | 8x8x8 | 136,534 | 0.0712 | 0.0719 | 1.009 | 4.2 | 17.8 |" in lines
+    assert "| getrf | s | 32x32 | 48,001 | 0.2000 | 0.2124 | 1.062 | 4.0 | 31.5 |" in lines
+    assert lines[-2] == ("Package within 5% of the C API in 1 of 2 cases; highest ratio 1.062 "
+                         "(getrf s 32x32).")
