@@ -79,7 +79,10 @@ static cudaError_t run_once(void *p)
     if (r->kd) return shoal_spec_launch(r->kd, &r->h->call, r->ri->grid_y(r->kd, &r->h->call), 0);
     if (strcmp(r->t->design, "driver") == 0) {
         const shoal_status st = shoal_spec_run_driver(r->env->shoal, &r->h->call, r->t->p[0]);
-        return st == SHOAL_STATUS_SUCCESS ? cudaGetLastError() : cudaErrorLaunchFailure;
+        /* a refusal (e.g. no kernel in this build takes the leaf size) is no launch failure:
+         * cudaErrorLaunchFailure would read as a crashed kernel, a sticky error that restarts
+         * the tuner; cudaErrorNotSupported fails the task alone */
+        return st == SHOAL_STATUS_SUCCESS ? cudaGetLastError() : cudaErrorNotSupported;
     }
     const int v = r->ri->vendor(r->env->cublas, &r->vendor_call);
     return v == SHOAL_SPEC_VENDOR_OK ? cudaGetLastError() : cudaErrorNotSupported;
