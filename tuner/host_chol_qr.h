@@ -16,7 +16,7 @@ extern "C" {
 
 /* splitmix64: different seeds give unrelated streams. */
 typedef struct hcq_rng {
-    unsigned long long s;
+    uint64_t s;
 } hcq_rng;
 void hcq_rng_seed(hcq_rng *r, unsigned long long seed);
 unsigned long long hcq_rng_next(hcq_rng *r);
