@@ -49,6 +49,7 @@
  */
 #include "bench_kernels.h"
 #include "bench_util.h"
+#include "host_math.h"
 #include "lapack_check.h"
 #include "shoal.h"
 
@@ -712,7 +713,7 @@ static double sample_residual(const row_data *d, int k)
     int n = d->n;
     int64_t nn = (int64_t)n * n, idx = d->sample[k];
     const double *a0 = d->hA0 + k * nn;
-    double eps = lc_eps(d->prec), r = INFINITY;
+    double eps = oracle_eps(d->prec), r = INFINITY;
     double *x = bench_xmalloc(sizeof(double) * (size_t)(nn + n)); /* a result matrix + tau */
     int ipiv[32];
     switch (d->rid) {

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-double lc_eps(char prec) { return oracle_eps(prec); }
-
 void lc_to_double(char prec, const void *src, int64_t count, double *dst)
 {
     if (prec == 's') {

@@ -27,8 +27,6 @@ extern "C" {
 
 #define LC_RESIDUAL_LIMIT 30.0
 
-/* Unit roundoff: 2^-24 ('s') or 2^-53 ('d'), as LAPACK's xLAMCH('E'). */
-double lc_eps(char prec);
 
 /* dst[i] = src[i] for i < count, src float ('s') or double ('d'). */
 void lc_to_double(char prec, const void *src, int64_t count, double *dst);

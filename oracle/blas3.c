@@ -11,7 +11,7 @@
 
 /* Where the generators put what must not be read (the other triangle, a unit diagonal): large,
  * so that a kernel which reads it is far off, yet finite in single precision. */
-static double garbage(unsigned long long *s) { return 1.0e6 * (2.0 + oracle_uniform(s)); }
+static double garbage(uint64_t *s) { return 1.0e6 * (2.0 + oracle_uniform(s)); }
 
 static int same_bits(const double *a, const double *b, long long count)
 {
@@ -36,7 +36,7 @@ static double tri_at(const double *A, int lda, int r, int c, int upper, int unit
  * unit diagonal) garbage. B uniform. */
 static void trsm_generate(const oracle_problem *sh, unsigned long long seed, double *const in[])
 {
-    unsigned long long s = seed;
+    uint64_t s = seed;
     const int t = sh->rows[0], upper = sh->opts[TRSM_UPLO], unit = sh->opts[TRSM_DIAG];
     double *A = in[0], *B = in[1];
     for (int c = 0; c < t; ++c)
@@ -120,7 +120,7 @@ enum { SYRK_UPLO, SYRK_TRANS };
 
 static void syrk_generate(const oracle_problem *sh, unsigned long long seed, double *const in[])
 {
-    unsigned long long s = seed;
+    uint64_t s = seed;
     for (int o = 0; o < 2; ++o) {
         const long long count = (long long)sh->rows[o] * sh->cols[o];
         for (long long e = 0; e < count; ++e) in[o][e] = oracle_uniform(&s);

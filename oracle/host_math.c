@@ -11,6 +11,11 @@ uint64_t oracle_splitmix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
+double oracle_uniform(uint64_t *state)
+{
+    return (double)(oracle_splitmix64(state) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
 double oracle_eps(char prec)
 {
     return prec == 's' || prec == 'c' ? 0x1.0p-24 : 0x1.0p-53;

@@ -13,6 +13,10 @@ extern "C" {
 /* splitmix64: the next 64 random bits of the stream *state (every state starts a new stream) */
 uint64_t oracle_splitmix64(uint64_t *state);
 
+/* uniform in [-1, 1) from the top 53 bits of the stream's next value (the spec oracles' and the
+ * Cholesky/QR references' inputs) */
+double oracle_uniform(uint64_t *state);
+
 /* unit roundoff of a precision's real type: 2^-24 for s and c, 2^-53 for d and z */
 double oracle_eps(char prec);
 

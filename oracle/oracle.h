@@ -6,6 +6,8 @@
 #ifndef SHOAL_ORACLE_H
 #define SHOAL_ORACLE_H
 
+#include "host_math.h" /* oracle_uniform: the generators' random numbers */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -40,9 +42,6 @@ typedef struct oracle {
 
 /* NULL when no oracle has this name. */
 const oracle *oracle_find(const char *name);
-
-/* Deterministic uniform random numbers in [-1, 1) for generators (splitmix64). */
-double oracle_uniform(unsigned long long *state);
 
 #ifdef __cplusplus
 }

@@ -10,12 +10,7 @@ void hcq_rng_seed(hcq_rng *r, unsigned long long seed)
     r->s = seed ^ 0x9e3779b97f4a7c15ull;
 }
 
-unsigned long long hcq_rng_next(hcq_rng *r) { return oracle_splitmix64(&r->s); }
-
-double hcq_rng_uniform(hcq_rng *r)
-{
-    return (double)(hcq_rng_next(r) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
-}
+double hcq_rng_uniform(hcq_rng *r) { return oracle_uniform(&r->s); }
 
 void hcq_spd(double *A, int n, int up, hcq_rng *r)
 {

@@ -19,7 +19,6 @@ typedef struct hcq_rng {
     uint64_t s;
 } hcq_rng;
 void hcq_rng_seed(hcq_rng *r, unsigned long long seed);
-unsigned long long hcq_rng_next(hcq_rng *r);
 double hcq_rng_uniform(hcq_rng *r); /* uniform in [-1, 1) */
 
 /* Index in a packed n x n array of F(r, c) (r >= c) for the stored triangle up. */

@@ -35,8 +35,6 @@ double gc_rng_uniform(gc_rng *r)
     return v == 0.0 ? 0.5 : v;
 }
 
-double gc_eps(char prec) { return oracle_eps(prec); }
-
 double gc_max_abs(char prec, const void *x, int64_t rows, int64_t cols, int64_t ld)
 {
     double m = 0.0;
@@ -59,7 +57,7 @@ double gc_gemm_scale(char prec, int k, double alpha, double beta, double max_a, 
         s += fabs(alpha) * (double)k * max_a * max_b;
     if (beta != 0.0)
         s += fabs(beta) * max_c0;
-    return s * gc_eps(prec);
+    return s * oracle_eps(prec);
 }
 
 double gc_gemm_error(char prec, int m, int n, const void *c, int64_t ldc, const double *cref,

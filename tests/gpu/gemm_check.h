@@ -20,7 +20,6 @@ void gc_rng_seed(gc_rng *r, uint64_t seed);
 uint64_t gc_rng_next(gc_rng *r);
 double gc_rng_uniform(gc_rng *r);                /* in [-1, 1], never 0 */
 
-double gc_eps(char prec);                        /* 2^-24 ('s') or 2^-53 ('d') */
 
 /* Element access for 's' (float) or 'd' (double) buffers. */
 static inline double gc_get(char prec, const void *x, int64_t i)
