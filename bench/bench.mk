@@ -5,7 +5,7 @@
 BENCH_BIN := $(BUILD)/bin/shoal_bench
 BENCH_OBJ_DIR := $(BUILD)/bench
 BENCH_OBJS := $(BENCH_OBJ_DIR)/shoal_bench.o $(BENCH_OBJ_DIR)/bench_kernels.o \
-              $(BENCH_OBJ_DIR)/gemm_check.o $(BENCH_OBJ_DIR)/bench_util.o
+              $(BENCH_OBJ_DIR)/gemm_check.o $(BENCH_OBJ_DIR)/bench_util.o $(BUILD)/obj/oracle/host_math.o
 
 $(BENCH_OBJ_DIR)/shoal_bench.o: bench/shoal_bench.c bench/bench_kernels.h bench/bench_util.h tests/gpu/gemm_check.h \
                                 include/shoal.h | $(DEPS_OK)/openblas.ok
@@ -32,6 +32,7 @@ $(BENCH_BIN): $(BENCH_OBJS) $(LIB_SHARED) | $(DEPS_OK)/openblas.ok
 # Host residual checks live in bench/lapack_check.c; the fill kernels are shared with shoal_bench.
 LAPACK_BENCH_BIN := $(BUILD)/bin/shoal_lapack_bench
 LAPACK_BENCH_OBJS := $(BENCH_OBJ_DIR)/lapack_bench.o $(BENCH_OBJ_DIR)/lapack_check.o $(BENCH_OBJ_DIR)/bench_util.o \
+                     $(BUILD)/obj/oracle/host_math.o \
                      $(BENCH_OBJ_DIR)/bench_kernels.o
 
 $(BENCH_OBJ_DIR)/lapack_bench.o: bench/lapack_bench.c bench/bench_kernels.h bench/bench_util.h bench/lapack_check.h \

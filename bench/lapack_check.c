@@ -2,15 +2,14 @@
  * benchmark checks ~16 matrices of n <= 32 per method, so clarity wins over speed. */
 #include "lapack_check.h"
 
+#include "host_math.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-double lc_eps(char prec)
-{
-    return prec == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
-}
+double lc_eps(char prec) { return oracle_eps(prec); }
 
 void lc_to_double(char prec, const void *src, int64_t count, double *dst)
 {
@@ -21,22 +20,6 @@ void lc_to_double(char prec, const void *src, int64_t count, double *dst)
     } else {
         memcpy(dst, src, (size_t)count * sizeof(double));
     }
-}
-
-/* 1-norm (largest column sum of magnitudes) of an m x n matrix; NaN propagates. */
-static double norm1(int m, int n, const double *x, int ld)
-{
-    double best = 0.0;
-    for (int j = 0; j < n; ++j) {
-        double s = 0.0;
-        for (int i = 0; i < m; ++i)
-            s += fabs(x[(int64_t)j * ld + i]);
-        if (isnan(s))
-            return NAN; /* a later column's max must not hide it */
-        if (s > best)
-            best = s;
-    }
-    return best;
 }
 
 /* num / den as a residual: +Inf for NaN or Inf; an exact 0 / 0 is a perfect 0. */
@@ -89,7 +72,7 @@ double lc_getrf_residual(int m, int n, const double *A, int lda, const double *L
             }
             d[(int64_t)j * m + i] -= s;
         }
-    double r = ratio(norm1(m, n, d, m), (double)n * norm1(m, n, A, lda) * eps);
+    double r = ratio(oracle_norm1(m, n, d, m), (double)n * oracle_norm1(m, n, A, lda) * eps);
     free(d);
     return r;
 }
@@ -104,8 +87,8 @@ double lc_inverse_residual(int n, const double *A, int lda, const double *C, int
                 s += A[(int64_t)l * lda + i] * C[(int64_t)j * ldc + l];
             d[(int64_t)j * n + i] = (i == j ? 1.0 : 0.0) - s;
         }
-    double r = ratio(norm1(n, n, d, n),
-                     (double)n * norm1(n, n, A, lda) * norm1(n, n, C, ldc) * eps);
+    double r = ratio(oracle_norm1(n, n, d, n),
+                     (double)n * oracle_norm1(n, n, A, lda) * oracle_norm1(n, n, C, ldc) * eps);
     free(d);
     return r;
 }
@@ -125,7 +108,7 @@ double lc_potrf_residual(int upper, int n, const double *A, int lda, const doubl
                            : F[(int64_t)l * ldf + i] * F[(int64_t)l * ldf + j];
             d[(int64_t)j * n + i] = A[(int64_t)j * lda + i] - s;
         }
-    double r = ratio(norm1(n, n, d, n), (double)n * norm1(n, n, A, lda) * eps);
+    double r = ratio(oracle_norm1(n, n, d, n), (double)n * oracle_norm1(n, n, A, lda) * eps);
     free(d);
     return r;
 }
@@ -156,7 +139,7 @@ double lc_geqrf_residual(int m, int n, const double *A, int lda, const double *Q
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < m; ++i)
             x[(int64_t)j * m + i] -= A[(int64_t)j * lda + i];
-    double r = ratio(norm1(m, n, x, m), (double)(m > n ? m : n) * norm1(m, n, A, lda) * eps);
+    double r = ratio(oracle_norm1(m, n, x, m), (double)(m > n ? m : n) * oracle_norm1(m, n, A, lda) * eps);
     free(x);
     return r;
 }
@@ -164,7 +147,7 @@ double lc_geqrf_residual(int m, int n, const double *A, int lda, const double *Q
 double lc_solve_residual(int n, int nrhs, const double *A, int lda, const double *B, int ldb,
                          const double *X, int ldx, double eps)
 {
-    double anorm = norm1(n, n, A, lda), worst = 0.0;
+    double anorm = oracle_norm1(n, n, A, lda), worst = 0.0;
     double *r = scratch((size_t)n);
     for (int j = 0; j < nrhs; ++j) {
         const double *b = B + (int64_t)j * ldb, *x = X + (int64_t)j * ldx;
@@ -174,7 +157,7 @@ double lc_solve_residual(int n, int nrhs, const double *A, int lda, const double
                 s -= A[(int64_t)l * lda + i] * x[l];
             r[i] = s;
         }
-        double e = ratio(norm1(n, 1, r, n), (double)n * anorm * norm1(n, 1, x, n) * eps);
+        double e = ratio(oracle_norm1(n, 1, r, n), (double)n * anorm * oracle_norm1(n, 1, x, n) * eps);
         if (!(e <= worst))
             worst = e;
     }

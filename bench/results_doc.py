@@ -42,8 +42,6 @@ class Section:
     plots: tuple[str, ...] = field(default=())   # the plot families linked (bench/plot_data.py; make plots)
 
 
-# A bench/python_overhead.py run (the package against the C API) is a Section of kind "python",
-# e.g. Section("The Python package against the C API", "<gpu>-<date>-python", "python", "<intro>").
 SECTIONS = (
     Section("Batched GEMM", "h100-2026-11-22-gemm-mint", "gemm",
             "shoal = as dispatched (its own kernel or cuBLAS, as tuned); own = shoal's kernels alone "
@@ -90,6 +88,12 @@ SECTIONS = (
             "[1, N/10]). Second table, gemm_vbatched NN: against the fixed-size routine (equal batch) and "
             "cublas?gemmGroupedBatched with one group per distinct size.", parts=("vbatched",),
             plots=("vbatched",)),
+    Section("The Python package against the C API", "h100-2026-11-26-python", "python",
+            "The same strided call (the same handle, stream and operands) through the package with "
+            "PyTorch tensors and through the C function called directly (ctypes, arguments prepared "
+            "beforehand): ms per call from CUDA events over loops of back-to-back calls on a busy "
+            "stream; host us = the host time of one call on a batch of 16. getrf allocates its pivots "
+            "and info per call; getrf+out passes them in."),
 )
 
 

@@ -29,7 +29,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from .tune import TuneError, TuneOptions, tune
     opts = TuneOptions(db_path=Path(args.db), tuner=args.tuner, work=Path(args.work),
                        routines=_csv(args.routines), precisions=_csv(args.precisions),
-                       max_minutes=args.max_minutes, limit_shapes=args.limit_shapes, note=args.note)
+                       max_minutes=args.max_minutes, limit_shapes=args.limit_shapes, note=args.note,
+                       remeasure_drivers=args.remeasure_drivers)
     try:
         return tune(_project(args), opts)
     except TuneError as e:
@@ -213,6 +214,10 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--max-minutes", type=float, help="stop (resumably) after this long")
     t.add_argument("--limit-shapes", type=int, help="only the first N distinct (m, n, k)")
     t.add_argument("--note", default="", help="free text stored with the run")
+    t.add_argument("--remeasure-drivers", action="store_true",
+                   help="time the routines' driver tasks again: a driver is timed through the "
+                   "library the tuner was built with, so after the routine's kernels are retuned "
+                   "and emitted (and the tuner rebuilt), its earlier rows describe other leaves")
     t.set_defaults(func=cmd_tune)
 
     e = sub.add_parser("emit", parents=[common], help="write generated/ from the database")

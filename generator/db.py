@@ -261,6 +261,21 @@ def measured_keys(conn: sqlite3.Connection, device_id: int, template_version: st
     return {tuple(r) for r in rows}  # type: ignore[misc]
 
 
+def delete_driver_measurements(conn: sqlite3.Connection, device_id: int, routine: str,
+                               template_version: str, precisions: Iterable[str]) -> int:
+    """Deletes this device's driver rows of one routine's version (and precisions), so that a
+    tuning run times them again. A driver is timed through the library the tuner was built with:
+    rows measured before the routine's retuned kernels were emitted describe other leaf kernels.
+    Returns the number of rows deleted."""
+    precs = list(precisions)
+    cur = conn.execute(
+        "DELETE FROM measurements WHERE device_id = ? AND routine = ? AND template_version = ?"
+        f" AND design = 'driver' AND precision IN {_in(precs)}",
+        (device_id, routine, template_version, *precs))
+    conn.commit()
+    return cur.rowcount
+
+
 def prune_versions(conn: sqlite3.Connection, keep: Mapping[str, str]) -> int:
     """Deletes the measurements of template versions other than keep[routine] and those carried
     to it (they describe kernels the templates no longer produce; git history keeps the dumps

@@ -43,6 +43,7 @@ class TuneOptions:
     max_minutes: float | None = None
     limit_shapes: int | None = None
     note: str = ""
+    remeasure_drivers: bool = False   # time the routines' driver tasks again (db.delete_driver_measurements)
 
 
 def log(msg: str) -> None:
@@ -190,6 +191,10 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
         build_plan(space, opts.precisions, device, opts.limit_shapes, plan)
     measured: set[db.MeasuredKey] = set()
     for space in spaces:
+        if opts.remeasure_drivers and space.driver is not None:
+            gone = db.delete_driver_measurements(conn, device_id, space.routine.name,
+                                                 versions[space.routine.name], opts.precisions)
+            log(f"{space.routine.name}: {gone} driver measurement(s) deleted, to be timed again")
         measured |= db.measured_keys(conn, device_id, versions[space.routine.name],
                                      space.routine.name)
     n_pruned = _record_static_prunes(conn, plan, measured, run_id, device_id, versions)

@@ -1,6 +1,8 @@
 /* The oracle registry and the random numbers the generators share (oracle/oracle.h). */
 #include "oracle.h"
 
+#include "host_math.h"
+
 #include <stddef.h>
 #include <string.h>
 
@@ -17,13 +19,12 @@ const oracle *oracle_find(const char *name)
     return NULL;
 }
 
-/* splitmix64: every state gives a new stream, and it is cheap enough for millions of values. */
+/* splitmix64 (host_math.c): every state gives a new stream, and it is cheap enough for millions
+ * of values; the top 53 bits as a double in [0, 1), then [-1, 1). */
 double oracle_uniform(unsigned long long *state)
 {
-    unsigned long long z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    /* the top 53 bits as a double in [0, 1), then [-1, 1) */
+    uint64_t s = *state;
+    const uint64_t z = oracle_splitmix64(&s);
+    *state = s;
     return (double)(z >> 11) * (2.0 / 9007199254740992.0) - 1.0;
 }

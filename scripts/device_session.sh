@@ -7,6 +7,8 @@
 #              ARCHS default 90), with the system's Python packages (no network there)
 #   PRE="cmd"  a command run after the build (e.g. one test program), its output in pre.log
 #   TUNE="gemm:s,d:3 getrf,potrf:d:2"  tune ROUTINES:PRECISIONS:MINUTES, one budget per item
+#   REMEASURE_DRIVERS=1  the tune items time their routines' driver tasks again (after the
+#              kernels were retuned and EMIT rebuilt the library the tuner times drivers through)
 #   EMIT=1     emit the dispatch tables from this machine's (newest) database and rebuild libshoal
 #              for ARCHS (default 90: the GPU at hand)
 #   TESTS="tests/test_gpu_lu.py ..."   pytest these files (GPU tests)
@@ -36,7 +38,8 @@ build/bin/shoal_tune --device-info >> "$OUT/gpu.txt" || exit 1
 for item in ${TUNE:-}; do
   IFS=: read -r routines precs minutes <<< "$item"
   timeout $((minutes * 60 + 40)) python3 -m generator tune --db tuned_db/shoal.sqlite --tuner build/bin/shoal_tune \
-    --work /tmp/shoal_tune --routines "$routines" --precisions "$precs" --max-minutes "$minutes" >> "$OUT/tune.log" 2>&1
+    --work /tmp/shoal_tune --routines "$routines" --precisions "$precs" --max-minutes "$minutes" \
+    ${REMEASURE_DRIVERS:+--remeasure-drivers} >> "$OUT/tune.log" 2>&1
   echo "tune $item exit $?" | tee -a "$OUT/tune.log"; tail -2 "$OUT/tune.log"
 done
 if [ -n "${TUNE:-}" ]; then

@@ -21,7 +21,7 @@ def test_drivers_on_host(tmp_path: Path) -> None:
         pytest.skip(f"SKIP: needs a C compiler ({cc}) and the CUDA headers ({CUDA_INCLUDE})")
     exe = tmp_path / "test_drivers_host"
     srcs = ["tests/c/test_drivers_host.c", "runtime/drivers/trsm_recursive.c", "runtime/drivers/syrk_recursive.c",
-            "runtime/drivers/driver_steps.c", "oracle/blas3.c", "oracle/oracle.c"]
+            "runtime/drivers/driver_steps.c", "oracle/blas3.c", "oracle/oracle.c", "oracle/host_math.c"]
     r = subprocess.run([cc, "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE", "-Iinclude",
                         "-Iruntime", "-Iruntime/drivers", "-Ioracle", f"-I{CUDA_INCLUDE}", *srcs, "-lm", "-o",
                         str(exe)], capture_output=True, text=True, cwd=REPO)

@@ -43,10 +43,10 @@ $(TEST_BIN_DIR)/test_launch_geometry: tests/c/test_launch_geometry.c tests/c/hos
 	$(CC) $(CFLAGS) tests/c/test_launch_geometry.c $(LAUNCH_SRCS) -o $@ $(CUDA_LIBS)
 
 # Host reference: OpenBLAS, parallel over the batch with OpenMP (the only test program that needs it).
-$(TEST_BIN_DIR)/test_gemm_gpu: tests/gpu/test_gemm_gpu.c $(TEST_OBJ_DIR)/gemm_check.o $(GPU_TEST_OBJ) \
+$(TEST_BIN_DIR)/test_gemm_gpu: tests/gpu/test_gemm_gpu.c $(TEST_OBJ_DIR)/gemm_check.o $(BUILD)/obj/oracle/host_math.o $(GPU_TEST_OBJ) \
                                tests/gpu/gemm_check.h include/shoal.h $(LIB_SHARED) | $(DEPS_OK)/openblas.ok
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fopenmp -Itests/gpu $< $(TEST_OBJ_DIR)/gemm_check.o $(GPU_TEST_OBJ) -o $@ \
+	$(CC) $(CFLAGS) -fopenmp -Itests/gpu $< $(TEST_OBJ_DIR)/gemm_check.o $(BUILD)/obj/oracle/host_math.o $(GPU_TEST_OBJ) -o $@ \
 	    $(LDLIBS_SHOAL) $(OPENBLAS_LIBS) -lm
 
 $(TEST_BIN_DIR)/test_lapack_args: tests/c/test_lapack_args.c include/shoal.h $(LIB_SHARED)
@@ -57,13 +57,13 @@ $(TEST_BIN_DIR)/test_lapack_args: tests/c/test_lapack_args.c include/shoal.h $(L
 $(TEST_BIN_DIR)/test_lu_gpu: tests/gpu/test_lu_gpu.c tuner/spec_lu.c tuner/host_lu.c tuner/host_lu.h \
                              tuner/lapack_spec.h include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_lu.c tuner/host_lu.c $(GPU_TEST_OBJ) -o $@ \
+	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_lu.c tuner/host_lu.c oracle/host_math.c $(GPU_TEST_OBJ) -o $@ \
 	    $(LDLIBS_SHOAL) -lm
 $(TEST_BIN_DIR)/test_chol_qr_gpu: tests/gpu/test_chol_qr_gpu.c tuner/spec_chol_qr.c tuner/host_chol_qr.c \
                                   tuner/host_chol_qr.h tuner/lapack_spec.h include/shoal.h $(GPU_TEST_OBJ) \
                                   $(LIB_SHARED)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_chol_qr.c tuner/host_chol_qr.c $(GPU_TEST_OBJ) -o $@ \
+	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_chol_qr.c tuner/host_chol_qr.c oracle/host_math.c $(GPU_TEST_OBJ) -o $@ \
 	    $(LDLIBS_SHOAL) -lm
 
 # Spec routines: the generated argument tests (no GPU) and the GPU cases through the public entry

@@ -10,29 +10,18 @@ void hcq_rng_seed(hcq_rng *r, unsigned long long seed)
     r->s = seed ^ 0x9e3779b97f4a7c15ull;
 }
 
-unsigned long long hcq_rng_next(hcq_rng *r)
-{
-    unsigned long long z = (r->s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+unsigned long long hcq_rng_next(hcq_rng *r) { return oracle_splitmix64(&r->s); }
 
 double hcq_rng_uniform(hcq_rng *r)
 {
     return (double)(hcq_rng_next(r) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
 }
 
-double hcq_round_float(double x)
-{
-    return (double)(float)x;
-}
-
 void hcq_spd(double *A, int n, int up, hcq_rng *r)
 {
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i)
-            A[i + j * n] = hcq_round_float(hcq_rng_uniform(r));
+            A[i + j * n] = oracle_round_float(hcq_rng_uniform(r));
     /* symmetric off-diagonal part in the stored triangle, dominant diagonal */
     for (int i = 0; i < n; ++i) {
         double sum = 0.0;
@@ -42,7 +31,7 @@ void hcq_spd(double *A, int n, int up, hcq_rng *r)
             int rr = i > c ? i : c, cc = i > c ? c : i;
             sum += fabs(A[hcq_fidx(n, up, rr, cc)]);
         }
-        A[i + i * n] = hcq_round_float(sum + 1.0 + 0.5 * hcq_rng_uniform(r));
+        A[i + i * n] = oracle_round_float(sum + 1.0 + 0.5 * hcq_rng_uniform(r));
     }
 }
 
@@ -174,32 +163,4 @@ void hcq_form_q(const double *A, const double *tau, int m, int n, double *Q)
                 y[i] -= w * v[i];
         }
     }
-}
-
-void hcq_matmul(const double *A, const double *B, int m, int n, int k, double *C)
-{
-    for (int j = 0; j < n; ++j) {
-        for (int i = 0; i < m; ++i)
-            C[i + j * m] = 0.0;
-        for (int l = 0; l < k; ++l) {
-            double b = B[l + j * k];
-            for (int i = 0; i < m; ++i)
-                C[i + j * m] += A[i + l * m] * b;
-        }
-    }
-}
-
-double hcq_norm1(const double *A, int m, int n, int ld)
-{
-    double best = 0.0;
-    for (int j = 0; j < n; ++j) {
-        double s = 0.0;
-        for (int i = 0; i < m; ++i)
-            s += fabs(A[i + j * ld]);
-        if (s != s)
-            return s;
-        if (s > best)
-            best = s;
-    }
-    return best;
 }

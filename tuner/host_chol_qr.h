@@ -8,13 +8,15 @@
 #ifndef SHOAL_HOST_CHOL_QR_H
 #define SHOAL_HOST_CHOL_QR_H
 
+#include "host_math.h" /* oracle_matmul, oracle_norm1, oracle_round_float */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* splitmix64: different seeds give unrelated streams. */
 typedef struct hcq_rng {
-    unsigned long long s;
+    uint64_t s;
 } hcq_rng;
 void hcq_rng_seed(hcq_rng *r, unsigned long long seed);
 unsigned long long hcq_rng_next(hcq_rng *r);
@@ -25,10 +27,9 @@ static inline int hcq_fidx(int n, int up, int r, int c) { return up ? c + r * n 
 /* Whether element (i, j) of an n x n array lies in the stored triangle (diagonal included). */
 static inline int hcq_in_tri(int up, int i, int j) { return up ? i <= j : i >= j; }
 
-/* x rounded to single precision: generated inputs are exactly representable in float, so that
- * the single-precision data the harness uploads equals the double inputs the checks compare
- * with (bit for bit where a check demands it, e.g. the unreferenced triangle). */
-double hcq_round_float(double x);
+/* Generated inputs are exactly representable in float (oracle_round_float), so that the
+ * single-precision data the harness uploads equals the double inputs the checks compare with
+ * (bit for bit where a check demands it, e.g. the unreferenced triangle). */
 
 /* A symmetric positive definite matrix (random symmetric, diagonally dominant: eigenvalues in
  * [0.5, 2 n + 1]) in the stored triangle of A (n x n, packed); the other triangle gets
@@ -50,12 +51,6 @@ void hcq_geqr2(double *A, int m, int n, double *tau, double *alpha);
 /* Q (m x m, packed) = H(0) H(1) ... H(k-1) from the vectors below the diagonal of A (m x n,
  * packed; v(j) = 1 implied) and tau (k = min(m, n) entries). */
 void hcq_form_q(const double *A, const double *tau, int m, int n, double *Q);
-
-/* C (m x n) = A (m x k) B (k x n), all packed. */
-void hcq_matmul(const double *A, const double *B, int m, int n, int k, double *C);
-/* 1-norm (largest column sum of |a_ij|) of an m x n matrix with leading dimension ld; NaN if
- * any entry is NaN. */
-double hcq_norm1(const double *A, int m, int n, int ld);
 
 #ifdef __cplusplus
 }

@@ -7,13 +7,7 @@
 
 void hl_rng_seed(hl_rng *r, uint64_t seed) { r->state = seed; }
 
-uint64_t hl_rng_next(hl_rng *r)
-{
-    uint64_t z = (r->state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+uint64_t hl_rng_next(hl_rng *r) { return oracle_splitmix64(&r->state); }
 
 double hl_uniform(hl_rng *r)
 {
@@ -35,8 +29,6 @@ void hl_permutation(hl_rng *r, int n, int *perm)
         perm[j] = t;
     }
 }
-
-double hl_round_float(double x) { return (double)(float)x; }
 
 int hl_getf2(int m, int n, double *A, int lda, int *ipiv)
 {
@@ -119,42 +111,4 @@ void hl_lu_product(int m, int n, const double *LU, int ldlu, const int *ipiv, do
             A[p + (size_t)c * lda] = t;
         }
     }
-}
-
-void hl_matmul(int ta, int m, int n, int k, const double *A, int lda, const double *B, int ldb, double *C,
-               int ldc)
-{
-    for (int c = 0; c < n; ++c)
-        for (int i = 0; i < m; ++i) {
-            double s = 0.0;
-            for (int l = 0; l < k; ++l) {
-                const double a = ta ? A[l + (size_t)i * lda] : A[i + (size_t)l * lda];
-                s += a * B[l + (size_t)c * ldb];
-            }
-            C[i + (size_t)c * ldc] = s;
-        }
-}
-
-double hl_norm1(int m, int n, const double *X, int ldx)
-{
-    double best = 0.0;
-    for (int c = 0; c < n; ++c) {
-        double s = 0.0;
-        for (int i = 0; i < m; ++i) s += fabs(X[i + (size_t)c * ldx]);
-        if (isnan(s)) return NAN;
-        if (s > best) best = s;
-    }
-    return best;
-}
-
-double hl_max_abs(int m, int n, const double *X, int ldx)
-{
-    double best = 0.0;
-    for (int c = 0; c < n; ++c)
-        for (int i = 0; i < m; ++i) {
-            const double v = fabs(X[i + (size_t)c * ldx]);
-            if (isnan(v)) return NAN;
-            if (v > best) best = v;
-        }
-    return best;
 }

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "host_math.h" /* oracle_matmul, oracle_norm1, oracle_max_abs, oracle_round_float */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -23,9 +25,6 @@ double hl_uniform(hl_rng *r);
 /* A random permutation of 0..n-1 into perm. */
 void hl_permutation(hl_rng *r, int n, int *perm);
 
-/* x rounded to the nearest float, as a double. */
-double hl_round_float(double x);
-
 /* LAPACK's dgetf2 on the m x n matrix A (in place): partial pivoting with idamax's choice (the
  * first largest |a| in the current row order), 1-based ipiv (min(m, n) entries), the column
  * scaled by 1 / pivot when |pivot| >= the smallest normal (else divided), an exactly zero pivot
@@ -41,14 +40,6 @@ void hl_lu_product(int m, int n, const double *LU, int ldlu, const int *ipiv, do
  * X <- P^T X) or backward (i = k-1..0, X <- P X). */
 void hl_laswp(int n, double *X, int ldx, int k, const int *ipiv, int forward);
 
-/* C (m x n) = op(A) B with op(A) m x k (ta: A stored k x m, transposed). */
-void hl_matmul(int ta, int m, int n, int k, const double *A, int lda, const double *B, int ldb, double *C,
-               int ldc);
-
-/* ||X||_1 (largest column sum of |x|); NaN when an entry is NaN. */
-double hl_norm1(int m, int n, const double *X, int ldx);
-/* max |x|; NaN when an entry is NaN. */
-double hl_max_abs(int m, int n, const double *X, int ldx);
 
 #ifdef __cplusplus
 }

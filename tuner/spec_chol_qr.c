@@ -60,10 +60,10 @@ static double factor_error(const double *A0, const double *A, int n, int up, dou
     }
     hcq_sym_from_tri(A0, n, up, S);
     hcq_fft(A, n, up, M);
-    double anorm = hcq_norm1(S, n, n, n);
+    double anorm = oracle_norm1(n, n, S, n);
     for (int i = 0; i < n * n; ++i)
         M[i] -= S[i];
-    double e = hcq_norm1(M, n, n, n) / ((double)n * anorm * eps);
+    double e = oracle_norm1(n, n, M, n) / ((double)n * anorm * eps);
     free(S);
     free(M);
     return finite_or_inf(e);
@@ -75,11 +75,11 @@ static double solve_error(const double *M, const double *X, const double *B0, in
     double *R = scratch((size_t)n * nrhs);
     if (!R)
         return INFINITY;
-    hcq_matmul(M, X, n, nrhs, n, R);
+    oracle_matmul(0, n, nrhs, n, M, n, X, n, R, n);
     for (int i = 0; i < n * nrhs; ++i)
         R[i] -= B0[i];
-    double mn = hcq_norm1(M, n, n, n), xn = hcq_norm1(X, n, nrhs, n);
-    double rn = hcq_norm1(R, n, nrhs, n);
+    double mn = oracle_norm1(n, n, M, n), xn = oracle_norm1(n, nrhs, X, n);
+    double rn = oracle_norm1(n, nrhs, R, n);
     free(R);
     if (!(rn == rn) || !(xn == xn) || !(mn > 0.0))
         return INFINITY;
@@ -88,11 +88,11 @@ static double solve_error(const double *M, const double *X, const double *B0, in
     return finite_or_inf(rn / ((double)n * mn * xn * eps));
 }
 
-/* Uniform [-1, 1), exact floats (see hcq_round_float). */
+/* Uniform [-1, 1), exact floats (see oracle_round_float). */
 static void fill_random(double *x, size_t count, hcq_rng *r)
 {
     for (size_t i = 0; i < count; ++i)
-        x[i] = hcq_round_float(hcq_rng_uniform(r));
+        x[i] = oracle_round_float(hcq_rng_uniform(r));
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -133,7 +133,7 @@ static void gen_potrs(int m, int n, int nrhs, int variant, unsigned long long se
     hcq_spd(A, n, variant, &r);
     (void)hcq_potrf(A, n, variant); /* SPD by construction: info = 0 */
     for (int i = 0; i < n * n; ++i)
-        A[i] = hcq_round_float(A[i]);
+        A[i] = oracle_round_float(A[i]);
     fill_random(B, (size_t)n * nrhs, &r);
 }
 
@@ -216,7 +216,7 @@ static double check_geqrf(const lapack_problem *p, double eps)
         goto done;
     /* LAPACK's signs: R(j, j) = beta_j = -sign(alpha_j) ||.||, where the host's alpha_j is
      * clearly away from zero (a tiny alpha may change sign with rounding) */
-    double anorm = hcq_norm1(p->A0, m, n, m);
+    double anorm = oracle_norm1(m, n, p->A0, m);
     memcpy(ref, p->A0, sizeof(double) * (size_t)m * n);
     hcq_geqr2(ref, m, n, tref, aref);
     for (int j = 0; j < k; ++j) {
@@ -230,10 +230,10 @@ static double check_geqrf(const lapack_problem *p, double eps)
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < m; ++i)
             R[i + j * m] = i <= j ? p->A[i + j * m] : 0.0;
-    hcq_matmul(Q, R, m, n, m, QR);
+    oracle_matmul(0, m, n, m, Q, m, R, m, QR, m);
     for (int i = 0; i < m * n; ++i)
         QR[i] -= p->A0[i];
-    double resid = hcq_norm1(QR, m, n, m) / ((double)(m > n ? m : n) * anorm * eps);
+    double resid = oracle_norm1(m, n, QR, m) / ((double)(m > n ? m : n) * anorm * eps);
     /* I - Q^T Q */
     double worst_col = 0.0;
     for (int j = 0; j < m; ++j) {

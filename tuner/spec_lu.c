@@ -42,10 +42,10 @@ static void conditioned_matrix(hl_rng *r, int n, double *A)
     int *perm = malloc((size_t)(n > 0 ? n : 1) * sizeof *perm);
     if (!perm) return;
     hl_permutation(r, n, perm);
-    const double shift = hl_round_float(1.5 * sqrt((double)n) + 1.0);
+    const double shift = oracle_round_float(1.5 * sqrt((double)n) + 1.0);
     for (int c = 0; c < n; ++c) {
         double *a = &A[perm[c] + (size_t)c * n];
-        *a = hl_round_float(*a + (*a < 0 ? -shift : shift));
+        *a = oracle_round_float(*a + (*a < 0 ? -shift : shift));
     }
     free(perm);
 }
@@ -56,7 +56,7 @@ static void lu_factors(hl_rng *r, int n, double *A, int *ipiv)
 {
     conditioned_matrix(r, n, A);
     hl_getf2(n, n, A, n, ipiv);
-    for (size_t i = 0; i < (size_t)n * n; ++i) A[i] = hl_round_float(A[i]);
+    for (size_t i = 0; i < (size_t)n * n; ++i) A[i] = oracle_round_float(A[i]);
 }
 
 static void gen_getrf(int m, int n, int nrhs, int variant, unsigned long long seed, double *A, double *B, int *ipiv)
@@ -149,7 +149,7 @@ static double lu_residual(int m, int n, const double *A0, const double *LU, cons
     if (!R) return INFINITY;
     hl_lu_product(m, n, LU, m, ipiv, R, m);
     for (size_t i = 0; i < count; ++i) R[i] -= A0[i];
-    const double num = hl_norm1(m, n, R, m), den = hl_norm1(m, n, A0, m);
+    const double num = oracle_norm1(m, n, R, m), den = oracle_norm1(m, n, A0, m);
     free(R);
     if (isnan(num)) return INFINITY;
     if (den == 0.0) return num == 0.0 ? 0.0 : INFINITY;
@@ -163,7 +163,7 @@ static double solve_residual(int trans, int n, int nrhs, const double *A, const 
     const size_t count = (size_t)n * nrhs;
     double *R = malloc((count ? count : 1) * sizeof *R);
     if (!R) return INFINITY;
-    hl_matmul(trans, n, nrhs, n, A, n, X, n, R, n);
+    oracle_matmul(trans, n, nrhs, n, A, n, X, n, R, n);
     double anorm;
     if (trans) { /* ||A^T||_1 = ||A||_inf */
         anorm = 0.0;
@@ -173,13 +173,13 @@ static double solve_residual(int trans, int n, int nrhs, const double *A, const 
             if (s > anorm || isnan(s)) anorm = s;
         }
     } else {
-        anorm = hl_norm1(n, n, A, n);
+        anorm = oracle_norm1(n, n, A, n);
     }
     double worst = 0.0;
     for (int j = 0; j < nrhs && !isinf(worst); ++j) {
         double rn = 0.0;
         for (int i = 0; i < n; ++i) rn += fabs(R[i + (size_t)j * n] - B[i + (size_t)j * n]);
-        const double xn = hl_norm1(n, 1, X + (size_t)j * n, n);
+        const double xn = oracle_norm1(n, 1, X + (size_t)j * n, n);
         double e;
         if (isnan(rn) || isnan(xn) || isnan(anorm))
             e = INFINITY;
@@ -199,9 +199,9 @@ static double inverse_residual(int n, const double *A, const double *C, double e
     const size_t count = (size_t)n * n;
     double *R = malloc((count ? count : 1) * sizeof *R);
     if (!R) return INFINITY;
-    hl_matmul(0, n, n, n, A, n, C, n, R, n);
+    oracle_matmul(0, n, n, n, A, n, C, n, R, n);
     for (int i = 0; i < n; ++i) R[i + (size_t)i * n] -= 1.0;
-    const double num = hl_norm1(n, n, R, n), an = hl_norm1(n, n, A, n), cn = hl_norm1(n, n, C, n);
+    const double num = oracle_norm1(n, n, R, n), an = oracle_norm1(n, n, A, n), cn = oracle_norm1(n, n, C, n);
     free(R);
     if (isnan(num) || isnan(an) || isnan(cn) || an == 0.0 || cn == 0.0) return INFINITY;
     return finite_or_inf(num / (n * an * cn * eps));

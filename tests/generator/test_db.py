@@ -132,6 +132,18 @@ def test_prune_keeps_only_current_versions(conn, device, add):
     assert [r[0] for r in conn.execute("SELECT id FROM runs")] == [run]
 
 
+def test_delete_driver_measurements_only_this_version_and_precisions(conn, device, add):
+    dev, run = _setup(conn, device)
+    add(conn, run, dev, V, kernel="drv_leaf32", design="driver", ms=1.0)
+    add(conn, run, dev, V, kernel="drv_leaf32", design="driver", ms=1.0, prec="s")
+    add(conn, run, dev, V, kernel="own", design="staged", ms=0.5)
+    add(conn, run, dev, "old", kernel="drv_leaf32", design="driver", ms=2.0)
+    assert db.delete_driver_measurements(conn, dev, "gemm", V, ["d"]) == 1
+    left = {(r[0], r[1], r[2]) for r in conn.execute("SELECT template_version, precision, kernel FROM measurements")}
+    assert left == {(V, "s", "drv_leaf32"), (V, "d", "own"), ("old", "d", "drv_leaf32")}
+    assert db.delete_driver_measurements(conn, dev, "gemm", V, ["d"]) == 0
+
+
 def test_merge_adds_missing_rows_and_keeps_existing(tmp_path, device, add):
     a_path, b_path = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
     a, b = db.connect(a_path), db.connect(b_path)

@@ -1,5 +1,7 @@
 #include "gemm_check.h"
 
+#include "host_math.h"
+
 #include <math.h>
 
 uint64_t gc_hash_string(const char *s)
@@ -23,13 +25,7 @@ void gc_rng_seed(gc_rng *r, uint64_t seed)
     r->state = seed;
 }
 
-uint64_t gc_rng_next(gc_rng *r)
-{
-    uint64_t z = (r->state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+uint64_t gc_rng_next(gc_rng *r) { return oracle_splitmix64(&r->state); }
 
 double gc_rng_uniform(gc_rng *r)
 {
@@ -39,10 +35,7 @@ double gc_rng_uniform(gc_rng *r)
     return v == 0.0 ? 0.5 : v;
 }
 
-double gc_eps(char prec)
-{
-    return prec == 's' ? 0x1.0p-24 : 0x1.0p-53;
-}
+double gc_eps(char prec) { return oracle_eps(prec); }
 
 double gc_max_abs(char prec, const void *x, int64_t rows, int64_t cols, int64_t ld)
 {
