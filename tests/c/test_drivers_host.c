@@ -18,6 +18,8 @@
 /* ---- host versions of the leaf and GEMM steps (strided operands, host pointers) ---- */
 
 int shoal_spec_elem_bytes(char prec) { return prec == 's' ? 4 : prec == 'd' ? 8 : 0; }
+/* the real precisions only: the complex GEMM step (cuBLAS's for now) has no host version here */
+int shoal_spec_is_complex(char prec) { return prec == 'c' || prec == 'z'; }
 
 /* Problem b's matrix: its pointer (arrays) or the strided position. */
 static char *matrix(const shoal_spec_call *c, const shoal_operand *op, long long b)
@@ -56,6 +58,14 @@ shoal_status shoal_driver_gemm(struct shoal_context *ctx, const shoal_spec_call 
                 put(c, &C, b, i, j, alpha * s + (beta == 0.0 ? 0.0 : beta * get(c, &C, b, i, j)));
             }
     return SHOAL_STATUS_SUCCESS;
+}
+
+shoal_status shoal_driver_gemm_complex(struct shoal_context *ctx, const shoal_spec_call *c, int ta, int tb, int m,
+                                       int n, int k, shoal_driver_scalar alpha, shoal_operand A, shoal_operand B,
+                                       shoal_driver_scalar beta, shoal_operand C)
+{
+    (void)ctx, (void)c, (void)ta, (void)tb, (void)m, (void)n, (void)k, (void)alpha, (void)A, (void)B, (void)beta, (void)C;
+    return SHOAL_STATUS_NOT_SUPPORTED;
 }
 
 static int leaf_calls, leaf_max;
