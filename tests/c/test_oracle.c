@@ -29,21 +29,29 @@ typedef struct {
     int t;
 } trsm_data;
 
+/* The problem of a case (dims, options, alpha = -1.25, the operands' shapes); returns the order
+ * of the triangle. */
+static int trsm_shape(oracle_problem *p, trsm_case c)
+{
+    const int t = c.side ? c.n : c.m;
+    p->dims[0] = c.m;
+    p->dims[1] = c.n;
+    p->opts[0] = c.side;
+    p->opts[1] = c.upper;
+    p->opts[2] = c.trans;
+    p->opts[3] = c.unit;
+    p->alpha = -1.25;
+    p->rows[0] = p->cols[0] = t;
+    p->rows[1] = c.m;
+    p->cols[1] = c.n;
+    return t;
+}
+
 static trsm_data trsm_make(trsm_case c, unsigned long long seed, int single)
 {
     trsm_data d;
     memset(&d, 0, sizeof d);
-    d.t = c.side ? c.n : c.m;
-    d.p.dims[0] = c.m;
-    d.p.dims[1] = c.n;
-    d.p.opts[0] = c.side;
-    d.p.opts[1] = c.upper;
-    d.p.opts[2] = c.trans;
-    d.p.opts[3] = c.unit;
-    d.p.alpha = -1.25;
-    d.p.rows[0] = d.p.cols[0] = d.t;
-    d.p.rows[1] = c.m;
-    d.p.cols[1] = c.n;
+    d.t = trsm_shape(&d.p, c);
     d.A = malloc(sizeof(double) * d.t * d.t);
     d.Aout = malloc(sizeof(double) * d.t * d.t);
     d.B = malloc(sizeof(double) * c.m * c.n);
@@ -416,19 +424,9 @@ static ztrsm_data ztrsm_make(trsm_case c, unsigned long long seed, int single)
 {
     ztrsm_data d;
     memset(&d, 0, sizeof d);
-    d.t = c.side ? c.n : c.m;
-    d.p.dims[0] = c.m;
-    d.p.dims[1] = c.n;
-    d.p.opts[0] = c.side;
-    d.p.opts[1] = c.upper;
-    d.p.opts[2] = c.trans;
-    d.p.opts[3] = c.unit;
-    d.p.alpha = -1.25;
+    d.t = trsm_shape(&d.p, c);
     d.p.alpha_im = 0.75;
     d.p.is_complex = 1;
-    d.p.rows[0] = d.p.cols[0] = d.t;
-    d.p.rows[1] = c.m;
-    d.p.cols[1] = c.n;
     d.A = malloc(sizeof(zc) * d.t * d.t);
     d.Aout = malloc(sizeof(zc) * d.t * d.t);
     d.B = malloc(sizeof(zc) * c.m * c.n);
