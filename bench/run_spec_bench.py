@@ -11,6 +11,7 @@ import io
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,14 +44,17 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "spec.csv"))
     ap.add_argument("--sizes", default=",".join(SIZES))
-    ap.add_argument("--precisions", default="s,d")
+    ap.add_argument("--precisions", default="s,d", help="comma-separated (s,d,c,z); each routine runs "
+                    "those it lists")
     ap.add_argument("--no-plot", action="store_true", help="do not make the PNGs")
     args = ap.parse_args()
     exe = ROOT / "build" / "bin" / "shoal_spec_bench"
     rows: list[dict] = []
     notes: list[str] = []   # the program's "# <device>, copy bandwidth ..." lines
     for routine, form in RUNS:
-        for p in args.precisions.split(","):
+        # the precisions the routine lists (search_space/<r>.toml): c and z for trsm only so far
+        listed = tomllib.loads((ROOT / "search_space" / f"{routine}.toml").read_text())["routine"]["precisions"]
+        for p in (p for p in args.precisions.split(",") if p in listed):
             proc = subprocess.run([str(exe), routine, p, form, *args.sizes.split(",")], capture_output=True,
                                   text=True)
             sys.stderr.write(proc.stderr)

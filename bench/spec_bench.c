@@ -133,7 +133,9 @@ int main(int argc, char **argv)
             long long batch = (long long)(4.0 * prop.l2CacheSize / bytes) + 1;
             batch = batch < 16 ? 16 : batch > 4000000 ? 4000000 : batch;
             spec_harness hs;
-            if (spec_harness_init(&hs, r, prec, mode, dims, opts, 1.5, 0.5, batch, 0, -1, 0xbe7c4ULL + n) != cudaSuccess) {
+            /* complex precisions: complex scalars (1.5 + 0.5i, 0.5 - 0.25i); the real ones ignore the parts */
+            if (spec_harness_init_complex(&hs, r, prec, mode, dims, opts, 1.5, 0.5, 0.5, -0.25, batch, 0, -1,
+                                          0xbe7c4ULL + n) != cudaSuccess) {
                 fprintf(stderr, "operands of n = %d failed\n", n);
                 return 1;
             }

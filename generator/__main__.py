@@ -11,7 +11,7 @@ from pathlib import Path
 from . import db
 from .expr import ExprError
 from .project import REPO_ROOT, Project, default_project, template_version
-from .search_space import SearchSpaceError, discover
+from .search_space import SearchSpaceError, discover, restrict_precisions
 
 
 def _csv(s: str) -> list[str]:
@@ -48,11 +48,24 @@ def cmd_emit(args: argparse.Namespace) -> int:
             print(f"error: --use-version {item!r}: expected ROUTINE=VERSION", file=sys.stderr)
             return 2
         use[routine] = version
+    only: dict[str, tuple[str, ...]] = {}
+    for item in args.only_precisions or []:
+        routine, sep, precs = item.partition("=")
+        if not sep or not routine or not precs:
+            print(f"error: --only-precisions {item!r}: expected ROUTINE=P,P", file=sys.stderr)
+            return 2
+        only[routine] = tuple(_csv(precs))
     if args.fold_tolerance < 0:
         print(f"error: --fold-tolerance {args.fold_tolerance}: must be >= 0", file=sys.stderr)
         return 2
-    res = emit_from_path(Path(args.db), project, discover(project.search_space_dir), Path(args.out),
-                         use, args.fold_tolerance, bool(args.fold_cover))
+    spaces = discover(project.search_space_dir)
+    try:
+        spaces = [restrict_precisions(s, only[s.routine.name]) if s.routine.name in only else s for s in spaces]
+    except ValueError as e:
+        print(f"error: --only-precisions: {e}", file=sys.stderr)
+        return 2
+    res = emit_from_path(Path(args.db), project, spaces, Path(args.out),
+                         use, args.fold_tolerance, bool(args.fold_cover), public_files=not only)
     for line in res.folds:
         print(f"[emit] {line}")
     for p in res.written:
@@ -189,6 +202,9 @@ def cmd_carry_version(args: argparse.Namespace) -> int:
                 {h: sum(1 for f in mine if f.how == h) for h in {f.how for f in mine}}.items()))
             evidence = (f"generator/compare.py vs {rep.base}: shipped kernels and "
                         f"{args.samples} sample(s) per design equal ({counts})")
+            if rep.added_precisions.get(r):
+                # the new precisions have no measurements; the old ones' renderings were compared
+                evidence += f"; precisions {', '.join(rep.added_precisions[r])} added (nothing to carry)"
             added = db.carry_version(conn, r, old, new, evidence)
             print(f"[carry-version] {r}: {old} -> {new} {'recorded' if added else 'already recorded'}")
     finally:
@@ -226,6 +242,10 @@ def parser() -> argparse.ArgumentParser:
     e.add_argument("--use-version", action="append", metavar="ROUTINE=VERSION",
                    help="emit ROUTINE from the measurements of this template version instead of "
                    "the current one (for comparisons; repeatable)")
+    e.add_argument("--only-precisions", action="append", metavar="ROUTINE=P,P",
+                   help="emit ROUTINE in these of its precisions only, and neither the public "
+                   "header nor the docs table (generator/compare.py: the view of a tree that "
+                   "added precisions as its base had them; repeatable)")
     e.add_argument("--fold-tolerance", type=float, default=0.02, metavar="TOL",
                    help="replace a rule's kernel by one the tables keep anyway where that was "
                    "measured within 1+TOL of it at the shape, to ship fewer kernels (0: off; "

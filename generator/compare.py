@@ -7,6 +7,10 @@ are read back from the before side's <routine>_tables.c); both also render a few
 configurations of every design (the first ones a fake H100 keeps), so designs that ship no
 kernel today are covered too. A pair of files is the same when its bytes are, else when its
 tokens are (comments and whitespace aside), else when nvcc compiles both to identical cubins.
+A routine that lists more precisions than at the base (a precision added, e.g. c and z) is
+compared in the base's precisions: the working tree is emitted as if it listed only those, and
+the new precisions, which have no measurements to carry, are reported apart
+(Report.added_precisions).
 
 Used by scripts/compare_kernels.py and by `python -m generator carry-version`, which records
 that the old version's measurements stand for the new one only when this comparison passes."""
@@ -90,6 +94,8 @@ class Report:
     routines: list[str]
     versions: dict[str, tuple[str, str]] = field(default_factory=dict)  # routine -> (before, after)
     files: list[FileResult] = field(default_factory=list)
+    # routine -> precisions the working tree lists beyond the base's (not compared: nothing measured)
+    added_precisions: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -103,7 +109,8 @@ class Report:
 
     def summary(self) -> str:
         c = ", ".join(f"{n} {how}" for how, n in sorted(self.counts().items()))
-        return f"{len(self.files)} file(s) vs {self.base}: {c}"
+        added = "; ".join(f"{r} adds {', '.join(p)}" for r, p in sorted(self.added_precisions.items()) if p)
+        return f"{len(self.files)} file(s) vs {self.base}: {c}" + (f" ({added}: not compared)" if added else "")
 
 
 def _run(cmd: list[str], cwd: Path) -> None:
@@ -143,7 +150,8 @@ def emitted_versions(out: Path) -> dict[str, str]:
 
 
 def render_tree(tree: Path, db_path: Path, out: Path, routines: list[str], samples: int,
-                use_versions: dict[str, str] | None = None, python: str = sys.executable) -> None:
+                use_versions: dict[str, str] | None = None, python: str = sys.executable,
+                only_precisions: dict[str, list[str]] | None = None) -> None:
     """Emits the shipped kernels of `tree` from db_path into out/shipped and the design samples
     into out/samples (only the given routines' files are kept)."""
     shipped, sampled = out / "shipped", out / "samples"
@@ -151,6 +159,8 @@ def render_tree(tree: Path, db_path: Path, out: Path, routines: list[str], sampl
     cmd = [python, "-m", "generator", "emit", "--db", str(db_path), "--out", str(shipped)]
     for r, v in sorted((use_versions or {}).items()):
         cmd += ["--use-version", f"{r}={v}"]
+    for r, ps in sorted((only_precisions or {}).items()):
+        cmd += ["--only-precisions", f"{r}={','.join(ps)}"]
     _run(cmd, tree)
     for f in list(shipped.iterdir()):
         if routine_of(f.name, routines) is None:
@@ -158,6 +168,16 @@ def render_tree(tree: Path, db_path: Path, out: Path, routines: list[str], sampl
     if samples > 0:
         _run([python, "-c", _SAMPLE_SNIPPET, str(DEVICE_FIXTURE), str(sampled), str(samples),
               *routines], tree)
+        for f in list(sampled.iterdir()):
+            r = routine_of(f.name, routines)
+            if r is not None and r in (only_precisions or {}) and precision_of(f.name, r) not in only_precisions[r]:
+                f.unlink()
+
+
+def precision_of(filename: str, routine: str) -> str | None:
+    """The precision letter of an emitted or sampled <routine>_<p>_<...>.cu, None for other files."""
+    m = re.fullmatch(re.escape(routine) + r"_([sdcz])_\w+\.cu", filename)
+    return m.group(1) if m else None
 
 
 def routine_of(filename: str, routines: list[str]) -> str | None:
@@ -242,12 +262,20 @@ def compare(base: str, db_path: Path, routines: list[str], work: Path | None = N
         missing = [r for r in routines if r not in old]
         if missing:
             raise CompareError(f"{base}: no emitted tables for {', '.join(missing)}")
-        render_tree(repo, db_path, work / "after", routines, samples,
-                    use_versions={r: old[r] for r in routines}, python=python)
         from .project import default_project, template_version
         from .search_space import load_routine
         proj = default_project(repo)
-        rep = Report(base=f"{base} ({sha[:12]})", routines=list(routines))
+        # the precisions the base emitted (the portable defaults give every listed one files)
+        base_precs = {r: sorted({p for f in (work / "before" / "shipped").iterdir()
+                                 if routine_of(f.name, routines) == r and (p := precision_of(f.name, r))})
+                      for r in routines}
+        now_precs = {r: list(load_routine(proj.search_space_dir, r).routine.precisions) for r in routines}
+        added = {r: [p for p in now_precs[r] if p not in base_precs[r]] for r in routines}
+        only = {r: [p for p in now_precs[r] if p in base_precs[r]] for r in routines if added[r]}
+        render_tree(repo, db_path, work / "after", routines, samples,
+                    use_versions={r: old[r] for r in routines}, python=python, only_precisions=only)
+        rep = Report(base=f"{base} ({sha[:12]})", routines=list(routines),
+                     added_precisions={r: p for r, p in added.items() if p})
         for r in routines:
             rep.versions[r] = (old[r], template_version(proj, load_routine(proj.search_space_dir, r)))
         rep.files = compare_dirs(work / "before", work / "after", base_tree, repo, nvcc, jobs)

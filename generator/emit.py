@@ -280,8 +280,9 @@ def _tables_c(space: SearchSpace, version: str, tables: list[Table],
 
 def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
          out_dir: Path, use_versions: Mapping[str, str] | None = None,
-         fold_tolerance: float = 0.0, fold_cover: bool = False) -> EmitResult:
-    """use_versions: routine -> the template version whose measurements to emit instead of the
+         fold_tolerance: float = 0.0, fold_cover: bool = False, public_files: bool = True) -> EmitResult:
+    """public_files: False leaves the public header and the docs table alone (an emission of
+    restricted precisions, generator/compare.py). use_versions: routine -> the template version whose measurements to emit instead of the
     current one (generator/compare.py renders the working tree's templates from the database's
     old measurements this way, before any carry is recorded). fold_tolerance: see
     generator/fold.py (0: every tuned kernel ships); fold_cover: the relaxed fold of
@@ -303,7 +304,7 @@ def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
                 files[out_dir / f"{r}_{prec}_{variant}.cu"] = render.render_shipped(env, r, prec, insts, version,
                                                                                    floor)
         files[out_dir / f"{r}_tables.c"] = _tables_c(space, version, tables, kernels)
-    spec_files = emit_spec.emit_files(spaces, out_dir, project.search_space_dir.parent)
+    spec_files = emit_spec.emit_files(spaces, out_dir, project.search_space_dir.parent, public_files)
     # the library's spec sources join the build; the argument test and the public header do not
     files.update({p: t for p, t in spec_files.items() if p.name in emit_spec.LIBRARY_FILES})
     # relative to $(GEN_DIR), so the bytes do not depend on where the output went
@@ -319,7 +320,8 @@ def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
 
 def emit_from_path(db_path: Path, project: Project, spaces: list[SearchSpace],
                    out_dir: Path, use_versions: Mapping[str, str] | None = None,
-                   fold_tolerance: float = 0.0, fold_cover: bool = False) -> EmitResult:
+                   fold_tolerance: float = 0.0, fold_cover: bool = False,
+                   public_files: bool = True) -> EmitResult:
     """A missing database emits the portable defaults only (a fresh checkout with no tuning)."""
     if db_path.is_file():
         conn = db.connect(db_path)
@@ -328,7 +330,7 @@ def emit_from_path(db_path: Path, project: Project, spaces: list[SearchSpace],
         conn = db.empty()
         pre = [f"{db_path} does not exist; emitting the portable defaults only"]
     try:
-        res = emit(conn, project, spaces, out_dir, use_versions, fold_tolerance, fold_cover)
+        res = emit(conn, project, spaces, out_dir, use_versions, fold_tolerance, fold_cover, public_files)
     finally:
         conn.close()
     res.warnings[:0] = pre

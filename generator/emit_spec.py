@@ -60,8 +60,19 @@ def _beta_before(spec: Spec) -> str | None:
 
 # ---- the public prototypes -------------------------------------------------------------------
 
+def scalar_value(prec: str, typ: str, re: str, im: str) -> str:
+    """A C value of scalar type `typ` of precision prec from a real and an imaginary part (C
+    expressions): a cast for the real precisions, a compound literal for the complex ones
+    (the public shoal_complex_* and the vendor's cuComplex types: both real part first)."""
+    p = precision_mod.get(prec)
+    if not p.is_complex:
+        return f"({typ}){re}"
+    return f"({typ}){{({p.R}){re}, ({p.R}){im}}}"
+
+
 def _params(r: Routine, prec: str, form: str) -> list[str]:
-    spec, T = r.spec, precision_mod.get(prec).T
+    # the public element type: shoal_complex_float / _double for c and z (include/shoal.h)
+    spec, T = r.spec, precision_mod.get(prec).api
     out = ["shoal_handle handle"]
     out += [f"{o.type.c_type} {o.name}" for o in spec.options]
     out += [f"int {d}" for d in spec.dims]
@@ -170,7 +181,11 @@ def api_c(routines: list[Routine]) -> str:
                 for i, o in enumerate(spec.options):
                     out.append(f"    c.p.opts[{i}] = (int){o.name};")
                 for s in spec.scalars:
-                    out.append(f"    c.p.{s} = {s};")
+                    if precision_mod.get(prec).is_complex:
+                        out.append(f"    c.p.{s} = {s}.re;")
+                        out.append(f"    c.p.{s}_im = {s}.im;")
+                    else:
+                        out.append(f"    c.p.{s} = {s};")
                 for i, o in enumerate(spec.operands):
                     if form == "batched":
                         out.append(f"    c.p.op[{i}].array = (void *const *){o.name};")
@@ -220,7 +235,8 @@ def _vendor_fn(r: Routine, kind: str, template: str) -> list[str]:
     out.append("    switch (c->prec) {")
     for prec in r.precisions:
         T = precision_mod.get(prec).T
-        scal = " ".join(f"const {T} {s} = ({T})c->p.{s};" for s in spec.scalars)
+        scal = " ".join(f"const {T} {s} = {scalar_value(prec, T, f'c->p.{s}', f'c->p.{s}_im')};"
+                        for s in spec.scalars)
         out.append(f"    case '{prec}': {{")
         out.append(f"        {scal}")
         out.append(f"        st = {_vendor_call(template, spec, prec)};")
@@ -267,7 +283,7 @@ def registry_c(routines: list[Routine]) -> str:
            "/* the vendor's spelling of the public options */",
            "#define SIDE(x) ((x) ? CUBLAS_SIDE_RIGHT : CUBLAS_SIDE_LEFT)",
            "#define FILL(x) ((x) ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER)",
-           "#define OP(x) ((x) ? CUBLAS_OP_T : CUBLAS_OP_N)",
+           "#define OP(x) ((x) == 2 ? CUBLAS_OP_C : (x) ? CUBLAS_OP_T : CUBLAS_OP_N)",
            "#define DIAG(x) ((x) ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT)", ""]
     out.append("int shoal_spec_elem_bytes(char prec)")
     out.append("{")
@@ -275,6 +291,11 @@ def registry_c(routines: list[Routine]) -> str:
     for p in precision_mod.PRECISIONS.values():
         out.append(f"    case '{p.name}': return {p.elem};")
     out += ["    default: return 0;", "    }", "}", ""]
+    out.append("int shoal_spec_is_complex(char prec)")
+    out.append("{")
+    complex_letters = [p.name for p in precision_mod.PRECISIONS.values() if p.is_complex]
+    out.append("    return " + (" || ".join(f"prec == '{c}'" for c in complex_letters) or "0") + ";")
+    out += ["}", ""]
     for r in routines:
         spec, n = r.spec, r.spec.name
         out.append(f"SHOAL_ROUTINE_TABLES({n})")
@@ -338,14 +359,14 @@ def _valid_args(r: Routine, prec: str, form: str, size: int = SIZE) -> dict[str,
     """A valid call of size `size` in every dimension, with fake operand addresses (never
     dereferenced: argument errors return before anything is touched) and a NULL handle."""
     spec = r.spec
-    T = precision_mod.get(prec).T
+    T = precision_mod.get(prec).api
     args: dict[str, str] = {"handle": "NULL"}
     for o in spec.options:
         args[o.name] = f"({o.type.c_type})0"
     for d in spec.dims:
         args[d] = str(size)
     for s in spec.scalars:
-        args[s] = f"({T})1"
+        args[s] = scalar_value(prec, T, "1", "0")
     for o in spec.operands:
         args[o.name] = f"({'const ' if o.access == 'in' else ''}{T} *{'const *' if form == 'batched' else ''})fake"
         args[o.ld] = str(size)
@@ -398,18 +419,18 @@ def invoke_c(routines: list[Routine]) -> str:
     for ri, r in enumerate(routines):
         spec = r.spec
         for prec in r.precisions:
-            T = precision_mod.get(prec).T
+            T = precision_mod.get(prec).api
             for form in ("batched", "strided_batched"):
                 mode = "SHOAL_MODE_ARRAY" if form == "batched" else "SHOAL_MODE_STRIDED"
                 args = ["handle"]
                 args += [f"({o.type.c_type})p->opts[{i}]" for i, o in enumerate(spec.options)]
                 args += [f"p->dims[{i}]" for i in range(len(spec.dims))]
                 if "alpha" in spec.scalars:
-                    args.append(f"({T})p->alpha")
+                    args.append(scalar_value(prec, T, "p->alpha", "p->alpha_im"))
                 beta_at = _beta_before(spec)
                 for i, o in enumerate(spec.operands):
                     if o.name == beta_at:
-                        args.append(f"({T})p->beta")
+                        args.append(scalar_value(prec, T, "p->beta", "p->beta_im"))
                     const = "const " if o.access == "in" else ""
                     if form == "batched":
                         args += [f"({const}{T} *const *)p->op[{i}].array", f"p->op[{i}].ld"]
@@ -471,7 +492,8 @@ def gemm_routines_from(spaces: list[SearchSpace], spec_dir: Path) -> list[emit_g
     return _abi_routines_from(spaces, spec_dir, spec_gemm.discover, emit_gemm.GemmRoutine)
 
 
-def emit_files(spaces: list[SearchSpace], gen_dir: Path, repo_root: Path) -> dict[Path, str]:
+def emit_files(spaces: list[SearchSpace], gen_dir: Path, repo_root: Path,
+               public_files: bool = True) -> dict[Path, str]:
     from . import spec_cases
     rs = routines_from(spaces)
     spec_dir = repo_root / "spec" / "routines"
@@ -486,7 +508,6 @@ def emit_files(spaces: list[SearchSpace], gen_dir: Path, repo_root: Path) -> dic
         gen_dir / "spec_registry.c": registry_c(rs),
         gen_dir / "test_spec_args.c": test_args_c(rs),
         gen_dir / "spec_invoke.c": invoke_c(rs),
-        gen_dir / "spec_cases.c": spec_cases.cases_c(spec_cases.load_cases(rs, repo_root / "tests" / "cases")),
         gen_dir / "lapack_entry.c": emit_lapack.api_c(lapack),
         gen_dir / "test_lapack_spec_args.c": emit_lapack.test_args_c(lapack),
         gen_dir / "blas2_entry.c": emit_blas2.api_c(blas2),
@@ -494,11 +515,14 @@ def emit_files(spaces: list[SearchSpace], gen_dir: Path, repo_root: Path) -> dic
         gen_dir / "gemm_entry.c": emit_gemm.api_c(gemm),
         gen_dir / "test_gemm_spec_args.c": emit_gemm.test_args_c(gemm),
     }
+    # the case tables name the precisions the search spaces list: not of a restricted emission
+    if public_files:
+        files[gen_dir / "spec_cases.c"] = spec_cases.cases_c(spec_cases.load_cases(rs, repo_root / "tests" / "cases"))
     # the public header and the docs table describe every spec of the checkout: written only by
     # an emission of all of them (not by a test emitting one routine, nor a fixture project)
     declared = {p.stem for p in spec_dir.glob("*.toml")}
     abi_names = {r.name for r in lapack} | {r.name for r in blas2} | {r.name for r in gemm}
-    if declared and declared == {r.name for r in rs} | abi_names:
+    if public_files and declared and declared == {r.name for r in rs} | abi_names:
         files[repo_root / "include" / "shoal_routines.h"] = header(rs, lapack, blas2, gemm)
         files[repo_root / "docs" / "routines.md"] = routines_md(rs, lapack, blas2, gemm)
     return files

@@ -17,6 +17,7 @@ TABLE_PATH = Path(__file__).resolve().parent.parent / "spec" / "precisions.toml"
 class Precision:
     name: str            # BLAS prefix: 's', 'd', 'c', 'z' (the table's key)
     T: str               # C/CUDA element type as templates spell it
+    api: str             # the element type of the public C API (include/shoal.h)
     R: str               # its real type
     elem: int            # bytes per element; restrictions and byte counts use it
     is_complex: bool
@@ -40,6 +41,9 @@ class Precision:
     mul: str             # scalar operations (names of functions)
     fma: str
     conj: str            # '' for real types: conj(x) renders as (x)
+    neg: str             # '-' for real types: neg(x) renders as -(x)
+    inv: str             # reciprocal of T
+    make: str            # T from (re, im); '' for real types
     abs1: str
     fabs: str
     sqrt: str

@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
@@ -75,6 +75,12 @@ class Design:
 class DefaultKernel:
     design: str
     params: dict[str, int]
+    # per precision, parameters that differ from `params` (a precision whose elements are too
+    # large for the shared default, e.g. TRSM's z triangle of 32 in one block of 48 KB)
+    by_precision: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def params_for(self, prec: str) -> dict[str, int]:
+        return {**self.params, **self.by_precision.get(prec, {})}
 
 
 @dataclass(frozen=True)
@@ -169,7 +175,7 @@ class SearchSpace:
     def default_kernels(self) -> list[tuple[str, str, Design, dict[str, int]]]:
         """(precision, variant, design, cfg) of the portable default for every combination."""
         d = self.design(self.routine.default.design)
-        return [(p, v, d, dict(self.routine.default.params))
+        return [(p, v, d, self.routine.default.params_for(p))
                 for p in self.routine.precisions for v in self.routine.variants]
 
     # -- shapes ------------------------------------------------------------------------------
@@ -364,8 +370,14 @@ def load(path: str | Path) -> SearchSpace:
     for p in precisions:
         precision_mod.get(p)
     dflt = _need(r, "default", rw, dict)
+    by_prec = dict(dflt.get("by_precision", {}))
+    for p, over in by_prec.items():
+        if p not in precisions or not isinstance(over, dict):
+            raise SearchSpaceError(f"{rw}.default.by_precision: {p!r} must be a listed precision "
+                                   "with a table of parameters")
     default = DefaultKernel(design=_need(dflt, "design", f"{rw}.default", str),
-                            params=dict(_need(dflt, "params", f"{rw}.default", dict)))
+                            params=dict(_need(dflt, "params", f"{rw}.default", dict)),
+                            by_precision={p: dict(o) for p, o in by_prec.items()})
     name = _need(r, "name", rw, str)
     spec_path = path.parent.parent / "spec" / "routines" / f"{name}.toml"
     if "flops" not in r and spec_path.is_file():
@@ -403,12 +415,27 @@ def load(path: str | Path) -> SearchSpace:
     if set(routine.default.params) != {p.name for p in ddesign.params}:
         raise SearchSpaceError(f"{rw}.default: params must be exactly "
                                f"{[p.name for p in ddesign.params]}")
+    for p, over in routine.default.by_precision.items():
+        if not set(over) <= set(routine.default.params):
+            raise SearchSpaceError(f"{rw}.default.by_precision.{p}: unknown parameters "
+                                   f"{sorted(set(over) - set(routine.default.params))}")
     shapes = _need(data, "shapes", where, dict)
     batch = compile_expr(_need(shapes, "batch", f"{where} [shapes]", str),
                          set(PROBLEM_NAMES[:3]) | {"bytes", "elem"} | set(DEVICE_LIMITS),
                          f"{where} [shapes] batch")
     return SearchSpace(path=path, routine=routine, designs=designs, batch=batch,
                        sets=_load_sets(shapes, variants, f"{where} [shapes]"), driver=driver)
+
+
+def restrict_precisions(space: SearchSpace, precisions: tuple[str, ...]) -> SearchSpace:
+    """The search space as if it listed only these of its precisions (its file, hence its
+    template version, is the same)."""
+    bad = [p for p in precisions if p not in space.routine.precisions]
+    if bad:
+        raise ValueError(f"{space.routine.name} lists no precision {', '.join(bad)}")
+    from dataclasses import replace
+    return replace(space, routine=replace(space.routine, precisions=tuple(
+        p for p in space.routine.precisions if p in precisions)))
 
 
 def load_routine(search_space_dir: str | Path, routine: str) -> SearchSpace:

@@ -7,11 +7,12 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import precision as precision_mod
 from .emit_spec import HEADER, Routine
 
 MAX_DIM = 1024
 MAX_BATCH = 10**7
-MAX_CASES = 2000
+MAX_CASES = 4000
 # tail_offset: every operand's batch ends at its allocation's last element, starting this many
 # elements into the allocation; NO_TAIL (the default) keeps the padded allocation
 NO_TAIL = -1
@@ -38,6 +39,9 @@ class Case:
     beta: float
     nan: bool
     vendor: bool
+    alpha_im: float = 0.0      # imaginary parts: complex precisions only
+    beta_im: float = 0.0
+    nan_imag: bool = False     # the NaN in the imaginary part only (complex precisions)
 
 
 def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
@@ -45,10 +49,10 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
     n_opt = len(spec.options)
     opts = g.get("opts", "all")
     if opts == "all":
-        opt_list = list(itertools.product((0, 1), repeat=n_opt))
+        opt_list = None  # per precision, below
     else:
         opt_list = [tuple(o) for o in opts]
-    for o in opt_list:
+    for o in opt_list or []:
         if len(o) != n_opt or any(not 0 <= v < len(t.type.values) for v, t in zip(o, spec.options)):
             raise CaseError(f"{where}: options {o} must be {n_opt} values, each one of its option's")
     dims = [tuple(d) for d in g.get("dims", [])]
@@ -67,13 +71,26 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
     forms = tuple(g.get("forms", FORMS))
     if not set(precs) <= set(r.precisions) or not set(forms) <= set(FORMS):
         raise CaseError(f"{where}: precisions {precs} / forms {forms} not served")
+    alpha, beta = float(g.get("alpha", 1.5)), float(g.get("beta", 0.5))
+    # complex precisions: complex scalars unless the group says otherwise (a zero scalar stays 0)
+    alpha_im = float(g.get("alpha_im", 0.5 if alpha != 0 else 0.0))
+    beta_im = float(g.get("beta_im", -0.25 if beta != 0 else 0.0))
+    nan_imag = bool(g.get("nan_imag", False))
+    if nan_imag and not all(precision_mod.get(p).is_complex for p in precs):
+        raise CaseError(f"{where}: nan_imag needs complex precisions only")
     out = []
-    for p, f, o, d in itertools.product(precs, forms, opt_list, dims):
-        letters = "".join(opt.type.name_of(v) for opt, v in zip(spec.options, o))
-        name = f"{p}{r.name}_{f}_{g['name']}_{letters}_{'x'.join(map(str, d))}"
-        out.append(Case(name, index, p, f, o, d, batch, int(g.get("ld_pad", 0)), tail,
-                        float(g.get("alpha", 1.5)), float(g.get("beta", 0.5)),
-                        bool(g.get("nan", False)), bool(g.get("vendor", False))))
+    for p in precs:
+        cx = precision_mod.get(p).is_complex
+        # "all": every value of every option; in the real precisions not the values that alias
+        # another there (SHOAL_OP_C is SHOAL_OP_T)
+        mine = opt_list if opt_list is not None else list(itertools.product(
+            *(range(len(opt.type.values) if cx or not opt.type.real_alias else 2) for opt in spec.options)))
+        for f, o, d in itertools.product(forms, mine, dims):
+            letters = "".join(opt.type.name_of(v) for opt, v in zip(spec.options, o))
+            name = f"{p}{r.name}_{f}_{g['name']}_{letters}_{'x'.join(map(str, d))}"
+            out.append(Case(name, index, p, f, o, d, batch, int(g.get("ld_pad", 0)), tail, alpha, beta,
+                            bool(g.get("nan", False)) or nan_imag, bool(g.get("vendor", False)),
+                            alpha_im if cx else 0.0, beta_im if cx else 0.0, nan_imag))
     return out
 
 
@@ -104,7 +121,7 @@ def cases_c(cases: list[Case]) -> str:
         dims = ", ".join(map(str, c.dims))
         out.append(f"    {{\"{c.name}\", {c.routine}, '{c.prec}', {int(c.form == 'array')}, {{{opts}}}, "
                    f"{{{dims}}}, {c.batch}LL, {c.ld_pad}, {c.tail_offset}, {c.alpha!r}, {c.beta!r}, {int(c.nan)}, "
-                   f"{int(c.vendor)}}},")
+                   f"{int(c.vendor)}, {c.alpha_im!r}, {c.beta_im!r}, {int(c.nan_imag)}}},")
     if not cases:
         out.append("    {0} /* no cases: a placeholder, since C has no zero-length arrays */")
     out += ["};", f"const int spec_n_cases = {len(cases)};"]

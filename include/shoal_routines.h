@@ -283,7 +283,9 @@ shoal_status shoal_dsyrk_strided_batched(shoal_handle handle, shoal_fill_mode up
 /* trsm: Triangular solve with many right-hand sides, in place: op(A) X = alpha B (side left) or X op(A) = alpha B (side right); X overwrites B.
  * A is t x t with t = m (left) or n (right); only its uplo triangle is read, and with
  * diag unit not its diagonal. With alpha == 0, B = 0 and A is not read. A singular triangle gives
- * Inf/NaN in its own problem only.
+ * Inf/NaN in its own problem only. op(A) = A, A^T or A^H (trans N, T, C); in s and d, C is T.
+ * c and z: elements and alpha are shoal_complex_float / shoal_complex_double (the layout of
+ * cuComplex / cuDoubleComplex), alpha == 0 meaning both parts zero.
  * t = m if side == 0 else n.
  * A is t x t (in), lda >= max(1, t).
  * B is m x n (inout), ldb >= max(1, m).
@@ -297,6 +299,10 @@ shoal_status shoal_strsm_batched(shoal_handle handle, shoal_side side, shoal_fil
 shoal_status shoal_strsm_strided_batched(shoal_handle handle, shoal_side side, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int m, int n, float alpha, const float *A, int64_t lda, int64_t strideA, float *B, int64_t ldb, int64_t strideB, int64_t batch);
 shoal_status shoal_dtrsm_batched(shoal_handle handle, shoal_side side, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int m, int n, double alpha, const double *const A[], int64_t lda, double *const B[], int64_t ldb, int64_t batch);
 shoal_status shoal_dtrsm_strided_batched(shoal_handle handle, shoal_side side, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int m, int n, double alpha, const double *A, int64_t lda, int64_t strideA, double *B, int64_t ldb, int64_t strideB, int64_t batch);
+shoal_status shoal_ctrsm_batched(shoal_handle handle, shoal_side side, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int m, int n, shoal_complex_float alpha, const shoal_complex_float *const A[], int64_t lda, shoal_complex_float *const B[], int64_t ldb, int64_t batch);
+shoal_status shoal_ctrsm_strided_batched(shoal_handle handle, shoal_side side, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int m, int n, shoal_complex_float alpha, const shoal_complex_float *A, int64_t lda, int64_t strideA, shoal_complex_float *B, int64_t ldb, int64_t strideB, int64_t batch);
+shoal_status shoal_ztrsm_batched(shoal_handle handle, shoal_side side, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int m, int n, shoal_complex_double alpha, const shoal_complex_double *const A[], int64_t lda, shoal_complex_double *const B[], int64_t ldb, int64_t batch);
+shoal_status shoal_ztrsm_strided_batched(shoal_handle handle, shoal_side side, shoal_fill_mode uplo, shoal_operation trans, shoal_diag diag, int m, int n, shoal_complex_double alpha, const shoal_complex_double *A, int64_t lda, int64_t strideA, shoal_complex_double *B, int64_t ldb, int64_t strideB, int64_t batch);
 
 #ifdef __cplusplus
 }

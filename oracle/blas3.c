@@ -3,9 +3,11 @@
  * trsm: dims {m, n}, opts {side, uplo, trans, diag}, operands A (t x t, t = m for side left,
  *       n for right), B (m x n, overwritten by X).
  * syrk: dims {n, k}, opts {uplo, trans}, operands A (n x k for trans N, k x n for T), C (n x n).
- * Operands are packed column-major, ld = rows[o]. */
+ * Operands are packed column-major, ld = rows[o]; complex problems (is_complex: trsm in c and z)
+ * hold (re, im) pairs, read here as double complex. */
 #include "oracle.h"
 
+#include <complex.h>
 #include <math.h>
 #include <string.h>
 
@@ -31,11 +33,43 @@ static double tri_at(const double *A, int lda, int r, int c, int upper, int unit
     return A[r + (long long)c * lda];
 }
 
+/* Complex problems: the same construction with both parts random. Off the diagonal re and im
+ * uniform [-1, 1) / t (|a| < sqrt(2) / t), the diagonal's real part 2 .. 2.5 with a random sign and
+ * its imaginary part uniform [-1, 1) (|d| >= 2: still dominant), garbage in both parts where the
+ * solve must not read, B with both parts uniform. */
+static void trsm_generate_complex(const oracle_problem *sh, unsigned long long seed, double *const in[])
+{
+    unsigned long long s = seed;
+    const int t = sh->rows[0], upper = sh->opts[TRSM_UPLO], unit = sh->opts[TRSM_DIAG];
+    double *A = in[0], *B = in[1];
+    for (int c = 0; c < t; ++c)
+        for (int r = 0; r < t; ++r) {
+            double *v = A + 2 * (r + (long long)c * t);
+            if (r == c && !unit) {
+                const double u = oracle_uniform(&s);
+                v[0] = (u < 0 ? -1.0 : 1.0) * (2.0 + 0.25 * (1.0 + oracle_uniform(&s)));
+                v[1] = oracle_uniform(&s);
+            } else if (r != c && (upper ? r < c : r > c)) {
+                v[0] = oracle_uniform(&s) / t;
+                v[1] = oracle_uniform(&s) / t;
+            } else {
+                v[0] = garbage(&s);
+                v[1] = garbage(&s);
+            }
+        }
+    const long long nb = 2LL * sh->rows[1] * sh->cols[1];
+    for (long long e = 0; e < nb; ++e) B[e] = oracle_uniform(&s);
+}
+
 /* A: the stored triangle off-diagonal uniform [-1, 1) / t, the diagonal 1.5 .. 2.5 with a random
  * sign (dominant: the solve is well conditioned in single precision), the other triangle (and a
  * unit diagonal) garbage. B uniform. */
 static void trsm_generate(const oracle_problem *sh, unsigned long long seed, double *const in[])
 {
+    if (sh->is_complex) {
+        trsm_generate_complex(sh, seed, in);
+        return;
+    }
     uint64_t s = seed;
     const int t = sh->rows[0], upper = sh->opts[TRSM_UPLO], unit = sh->opts[TRSM_DIAG];
     double *A = in[0], *B = in[1];
@@ -56,6 +90,69 @@ static void trsm_generate(const oracle_problem *sh, unsigned long long seed, dou
     for (long long e = 0; e < nb; ++e) B[e] = oracle_uniform(&s);
 }
 
+static int cfinite(double complex z) { return isfinite(creal(z)) && isfinite(cimag(z)); }
+
+static double complex ctri_at(const double complex *A, int lda, int r, int c, int upper, int unit)
+{
+    if (r == c) return unit ? 1.0 : A[r + (long long)c * lda];
+    if (upper ? r > c : r < c) return 0.0;
+    return A[r + (long long)c * lda];
+}
+
+/* trsm_check in complex arithmetic: op(A) = A, A^T or A^H (trans 0, 1, 2), the same normalized
+ * backward error with |z|^2 = re^2 + im^2 in the Frobenius norms and |alpha| the modulus. */
+static double trsm_check_complex(const oracle_problem *p, double eps)
+{
+    const int m = p->dims[0], n = p->dims[1];
+    const int side = p->opts[TRSM_SIDE], upper = p->opts[TRSM_UPLO], trans = p->opts[TRSM_TRANS],
+              unit = p->opts[TRSM_DIAG];
+    const int t = side ? n : m, lda = p->rows[0], ldb = p->rows[1];
+    const double complex *A = (const double complex *)p->in[0], *B = (const double complex *)p->in[1],
+                         *X = (const double complex *)p->out[1];
+    const double complex alpha = CMPLX(p->alpha, p->alpha_im);
+    if (m < 1 || n < 1) return 0.0;
+    if (p->out[0] && !same_bits(p->out[0], p->in[0], 2LL * lda * p->cols[0])) return INFINITY;
+
+    int finite = cfinite(alpha);
+    double na = 0.0, nb = 0.0, nx = 0.0;
+    for (int c = 0; c < t; ++c)
+        for (int r = 0; r < t; ++r) {
+            const double complex a = ctri_at(A, lda, r, c, upper, unit);
+            finite = finite && cfinite(a);
+            na += creal(a) * creal(a) + cimag(a) * cimag(a);
+        }
+    int x_finite = 1, x_zero = 1;
+    for (int c = 0; c < n; ++c)
+        for (int r = 0; r < m; ++r) {
+            const double complex b = B[r + (long long)c * ldb], x = X[r + (long long)c * ldb];
+            finite = finite && cfinite(b);
+            x_finite = x_finite && cfinite(x);
+            x_zero = x_zero && creal(x) == 0.0 && cimag(x) == 0.0;
+            nb += creal(b) * creal(b) + cimag(b) * cimag(b);
+            nx += creal(x) * creal(x) + cimag(x) * cimag(x);
+        }
+    if (creal(alpha) == 0.0 && cimag(alpha) == 0.0) return x_zero ? 0.0 : INFINITY;
+    if (!finite) return 0.0;
+    if (!x_finite) return INFINITY;
+
+    double nr = 0.0;
+    for (int c = 0; c < n; ++c)
+        for (int r = 0; r < m; ++r) {
+            double complex s = 0.0;
+            for (int l = 0; l < t; ++l) {
+                const int ar = side ? l : r, ac = side ? c : l;
+                double complex a = trans ? ctri_at(A, lda, ac, ar, upper, unit) : ctri_at(A, lda, ar, ac, upper, unit);
+                if (trans == 2) a = conj(a);
+                const double complex x = side ? X[r + (long long)l * ldb] : X[l + (long long)c * ldb];
+                s += a * x;
+            }
+            const double complex res = s - alpha * B[r + (long long)c * ldb];
+            nr += creal(res) * creal(res) + cimag(res) * cimag(res);
+        }
+    if (nr == 0.0) return 0.0;
+    return sqrt(nr) / ((sqrt(na) * sqrt(nx) + cabs(alpha) * sqrt(nb)) * t * eps);
+}
+
 /* ||op(A) X - alpha B||_F / ((||A||_F ||X||_F + |alpha| ||B||_F) t eps) (side right:
  * X op(A)), with ||A|| over the referenced triangle (a unit diagonal counting as ones): the
  * normwise backward error of the solve, which substitution keeps below a small multiple of 1.
@@ -63,6 +160,7 @@ static void trsm_generate(const oracle_problem *sh, unsigned long long seed, dou
  * finite inputs. With non-finite inputs there is nothing to check (0). */
 static double trsm_check(const oracle_problem *p, double eps)
 {
+    if (p->is_complex) return trsm_check_complex(p, eps);
     const int m = p->dims[0], n = p->dims[1];
     const int side = p->opts[TRSM_SIDE], upper = p->opts[TRSM_UPLO], trans = p->opts[TRSM_TRANS],
               unit = p->opts[TRSM_DIAG];

@@ -10,10 +10,12 @@
 extern "C" {
 #endif
 
-/* Host doubles <-> device elements of precision prec ('s' converts). */
+/* Host doubles <-> count device elements of precision prec ('s' and 'c' convert; a complex
+ * element is two doubles on the host, real part first). */
 cudaError_t tuner_upload(void *dst, const double *src, long long count, char prec);
 cudaError_t tuner_download(double *dst, const void *src, long long count, char prec);
-/* x as an element of precision prec holds it ('s' rounds to float), back in double. */
+/* x as a real (or a real or imaginary part) of precision prec holds it ('s' and 'c' round to
+ * float), back in double. */
 double tuner_round(double x, char prec);
 /* Repeats the first `have` units of buf (unit bytes each) until `total` units are filled. */
 cudaError_t tuner_tile(void *buf, long long have, long long total, size_t unit);

@@ -2,7 +2,9 @@
  * oracle): one place, used by the tuner (tuner/measure_spec.c), the GPU tests and the benchmark.
  *
  * Host side, double precision: callers convert float data to double before a check. Every
- * operand of one problem is packed column-major with ld = its rows. */
+ * operand of one problem is packed column-major with ld = its rows. Complex precisions (c, z):
+ * every element is a (re, im) pair of doubles, the layout of C99's double _Complex, so an operand
+ * of rows x cols elements holds 2 rows cols doubles; the oracle reads is_complex and alpha_im. */
 #ifndef SHOAL_ORACLE_H
 #define SHOAL_ORACLE_H
 
@@ -19,7 +21,9 @@ extern "C" {
 typedef struct oracle_problem {
     int dims[4];
     int opts[4];
-    double alpha, beta;
+    double alpha, beta;                      /* real parts */
+    double alpha_im, beta_im;                /* imaginary parts (complex precisions) */
+    int is_complex;                          /* elements are (re, im) pairs of doubles */
     int rows[ORACLE_MAX_OPERANDS], cols[ORACLE_MAX_OPERANDS];
     const double *in[ORACLE_MAX_OPERANDS];   /* before the call */
     const double *out[ORACLE_MAX_OPERANDS];  /* after the call (== content of in for inputs) */
@@ -32,7 +36,9 @@ typedef struct oracle {
      * never all zeros, differing with the seed, conditioned so that the check's bound holds in
      * single precision (e.g. a triangle with a dominant diagonal). */
     void (*generate)(const oracle_problem *shape, unsigned long long seed, double *const in[]);
-    /* Normalized error in units of eps (e.g. ||op(A) X - alpha B|| / (||A|| ||X|| t eps));
+    /* Normalized error in units of eps (e.g. ||op(A) X - alpha B|| / (||A|| ||X|| t eps)), eps
+     * the unit roundoff of the precision's real type; complex: the same normalization with
+     * complex arithmetic and |x|^2 = re^2 + im^2 in the norms;
      * INFINITY when something is wrong that no tolerance excuses (an element outside the
      * operand's referenced part changed, a NaN where the reference is finite). */
     double (*check)(const oracle_problem *p, double eps);

@@ -35,8 +35,18 @@ cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode,
                               double alpha, double beta, long long batch, int ld_pad, int tail_offset,
                               unsigned long long seed)
 {
+    return spec_harness_init_complex(h, routine, prec, mode, dims, opts, alpha, 0.0, beta, 0.0, batch, ld_pad,
+                                     tail_offset, seed);
+}
+
+cudaError_t spec_harness_init_complex(spec_harness *h, int routine, char prec, int mode, const int *dims,
+                                      const int *opts, double alpha, double alpha_im, double beta, double beta_im,
+                                      long long batch, int ld_pad, int tail_offset, unsigned long long seed)
+{
     memset(h, 0, sizeof *h);
     h->tail_offset = tail_offset;
+    h->w = shoal_spec_is_complex(prec) ? 2 : 1;
+    const long long w = h->w;
     h->ri = &shoal_spec_routines[routine];
     h->orc = oracle_find(h->ri->oracle);
     if (!h->orc) return cudaErrorInvalidValue;
@@ -50,6 +60,8 @@ cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode,
      * (an operand that must not change) and judge results against what the kernel was given */
     c->p.alpha = tuner_round(alpha, prec);
     c->p.beta = tuner_round(beta, prec);
+    c->p.alpha_im = w == 2 ? tuner_round(alpha_im, prec) : 0.0;
+    c->p.beta_im = w == 2 ? tuner_round(beta_im, prec) : 0.0;
     c->p.batch = batch;
     const size_t elem = (size_t)shoal_spec_elem_bytes(prec);
     h->distinct = batch < SPEC_HARNESS_DISTINCT_MAX ? batch : SPEC_HARNESS_DISTINCT_MAX;
@@ -60,22 +72,25 @@ cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode,
     memcpy(shape.opts, c->p.opts, sizeof shape.opts);
     shape.alpha = c->p.alpha;
     shape.beta = c->p.beta;
+    shape.alpha_im = c->p.alpha_im;
+    shape.beta_im = c->p.beta_im;
+    shape.is_complex = w == 2;
     for (int o = 0; o < h->ri->n_operands; ++o) {
         h->ri->operand_shape(c, o, &h->rows[o], &h->cols[o]);
         h->ld[o] = (h->rows[o] > 1 ? h->rows[o] : 1) + ld_pad;
         shape.rows[o] = (int)h->rows[o];
         shape.cols[o] = (int)h->cols[o];
-        h->h_in[o] = malloc(sizeof(double) * (size_t)(h->rows[o] * h->cols[o] * h->distinct + 1));
+        h->h_in[o] = malloc(sizeof(double) * (size_t)(w * h->rows[o] * h->cols[o] * h->distinct + 1));
         if (!h->h_in[o]) return cudaErrorMemoryAllocation;
     }
     /* the distinct problems, packed */
     for (long long i = 0; i < h->distinct; ++i) {
         double *in[ORACLE_MAX_OPERANDS] = {0};
-        for (int o = 0; o < h->ri->n_operands; ++o) in[o] = h->h_in[o] + i * h->rows[o] * h->cols[o];
+        for (int o = 0; o < h->ri->n_operands; ++o) in[o] = h->h_in[o] + w * i * h->rows[o] * h->cols[o];
         h->orc->generate(&shape, seed + 0x9e3779b97f4a7c15ULL * (unsigned long long)(i + 1), in);
     }
     for (int o = 0; o < h->ri->n_operands; ++o)
-        for (long long i = 0; i < h->rows[o] * h->cols[o] * h->distinct; ++i) h->h_in[o][i] = tuner_round(h->h_in[o][i], prec);
+        for (long long i = 0; i < w * h->rows[o] * h->cols[o] * h->distinct; ++i) h->h_in[o][i] = tuner_round(h->h_in[o][i], prec);
     for (int o = 0; o < h->ri->n_operands; ++o) {
         const long long st = stride_of(h, o), per = h->rows[o] * h->cols[o];
         const int tail = tail_offset >= 0;
@@ -88,14 +103,14 @@ cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode,
         h->d_op[o] = (char *)h->d_alloc[o] + lead;
         const long long up = st * h->distinct * (long long)elem < h->bytes[o] ? st * h->distinct * (long long)elem
                                                                                : h->bytes[o];
-        /* the distinct problems in the call's layout, padding rows filled */
-        double *lay = malloc(sizeof(double) * (size_t)(st * h->distinct + 1));
+        /* the distinct problems in the call's layout, padding rows filled (w doubles per element) */
+        double *lay = malloc(sizeof(double) * (size_t)(w * st * h->distinct + 1));
         if (!lay) return cudaErrorMemoryAllocation;
-        for (long long i = 0; i < st * h->distinct; ++i) lay[i] = PAD_VALUE;
+        for (long long i = 0; i < w * st * h->distinct; ++i) lay[i] = PAD_VALUE;
         for (long long i = 0; i < h->distinct; ++i)
             for (long long j = 0; j < h->cols[o]; ++j)
-                memcpy(lay + i * st + j * h->ld[o], h->h_in[o] + i * per + j * h->rows[o],
-                       sizeof(double) * (size_t)h->rows[o]);
+                memcpy(lay + w * (i * st + j * h->ld[o]), h->h_in[o] + w * (i * per + j * h->rows[o]),
+                       sizeof(double) * (size_t)(w * h->rows[o]));
         e = tuner_upload(h->d_op[o], lay, up / (long long)elem, prec);
         free(lay);
         /* byte units: a tail layout's last copy may end inside a problem */
@@ -131,12 +146,18 @@ cudaError_t spec_harness_restore(spec_harness *h)
     return cudaSuccess;
 }
 
-cudaError_t spec_harness_poison(spec_harness *h, int o, long long i)
+cudaError_t spec_harness_poison(spec_harness *h, int o, long long i) { return spec_harness_poison_part(h, o, i, 0); }
+
+cudaError_t spec_harness_poison_part(spec_harness *h, int o, long long i, int part)
 {
     const size_t elem = (size_t)shoal_spec_elem_bytes(h->call.prec);
-    const double nan = NAN;
     char *dst = (char *)h->d_op[o] + (size_t)(i * stride_of(h, o)) * elem;
-    cudaError_t e = tuner_upload(dst, &nan, 1, h->call.prec);
+    /* the element as it is, one of its parts made NaN (a real element has only part 0) */
+    double v[2] = {0.0, 0.0};
+    cudaError_t e = tuner_download(v, dst, 1, h->call.prec);
+    if (e != cudaSuccess) return e;
+    v[h->w == 2 && part == 1 ? 1 : 0] = NAN;
+    e = tuner_upload(dst, v, 1, h->call.prec);
     if (e == cudaSuccess && h->d_orig[o])
         e = cudaMemcpy((char *)h->d_orig[o] + (dst - (char *)h->d_op[o]), dst, elem, cudaMemcpyDeviceToDevice);
     return e;
@@ -155,7 +176,9 @@ double spec_harness_check(spec_harness *h, long long first, long long count, con
 {
     const char prec = h->call.prec;
     const size_t elem = (size_t)shoal_spec_elem_bytes(prec);
-    const double eps = prec == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    const long long w = h->w;
+    /* the unit roundoff of the real type: float for s and c */
+    const double eps = prec == 's' || prec == 'c' ? ldexp(1.0, -24) : ldexp(1.0, -53);
     *bad = -1;
     if (first + count > h->call.p.batch) count = h->call.p.batch - first;
     if (count <= 0) return 0.0;
@@ -166,16 +189,16 @@ double spec_harness_check(spec_harness *h, long long first, long long count, con
         /* a tail layout ends before the last problem's stride does: what is not there reads as padding */
         const long long have_el = h->bytes[o] / (long long)elem - first * st;
         const long long n_el = st * count < have_el ? st * count : have_el;
-        out[o] = malloc(sizeof(double) * (size_t)(st * count + 1));
+        out[o] = malloc(sizeof(double) * (size_t)(w * st * count + 1));
         if (!out[o] || n_el < 0 ||
             tuner_download(out[o], (char *)h->d_op[o] + (size_t)(first * st) * elem, n_el, prec) != cudaSuccess) {
             worst = INFINITY;
             goto done;
         }
-        for (long long i = n_el; i < st * count; ++i) out[o][i] = PAD_VALUE;
+        for (long long i = w * n_el; i < w * st * count; ++i) out[o][i] = PAD_VALUE;
     }
     double *packed[ORACLE_MAX_OPERANDS] = {0};
-    for (int o = 0; o < h->ri->n_operands; ++o) packed[o] = malloc(sizeof(double) * (size_t)(h->rows[o] * h->cols[o] + 1));
+    for (int o = 0; o < h->ri->n_operands; ++o) packed[o] = malloc(sizeof(double) * (size_t)(w * h->rows[o] * h->cols[o] + 1));
     for (long long i = 0; i < count; ++i) {
         const long long p = first + i;
         int skipped = 0;
@@ -187,17 +210,20 @@ double spec_harness_check(spec_harness *h, long long first, long long count, con
         memcpy(pr.opts, h->call.p.opts, sizeof pr.opts);
         pr.alpha = h->call.p.alpha;
         pr.beta = h->call.p.beta;
+        pr.alpha_im = h->call.p.alpha_im;
+        pr.beta_im = h->call.p.beta_im;
+        pr.is_complex = w == 2;
         int padding_touched = 0;
         for (int o = 0; o < h->ri->n_operands; ++o) {
             const long long st = stride_of(h, o), d = p % h->distinct;
             pr.rows[o] = (int)h->rows[o];
             pr.cols[o] = (int)h->cols[o];
-            pr.in[o] = h->h_in[o] + d * h->rows[o] * h->cols[o];
+            pr.in[o] = h->h_in[o] + w * d * h->rows[o] * h->cols[o];
             for (long long j = 0; j < h->cols[o]; ++j) {
-                const double *col = out[o] + i * st + j * h->ld[o];
-                memcpy(packed[o] + j * h->rows[o], col, sizeof(double) * (size_t)h->rows[o]);
+                const double *col = out[o] + w * (i * st + j * h->ld[o]);
+                memcpy(packed[o] + w * j * h->rows[o], col, sizeof(double) * (size_t)(w * h->rows[o]));
                 /* nothing outside the operand's rows may change */
-                for (long long r = h->rows[o]; r < h->ld[o]; ++r) padding_touched |= col[r] != PAD_VALUE;
+                for (long long r = w * h->rows[o]; r < w * h->ld[o]; ++r) padding_touched |= col[r] != PAD_VALUE;
             }
             pr.out[o] = packed[o];
         }

@@ -20,7 +20,9 @@ typedef struct spec_harness {
     shoal_spec_call call;              /* operands point into the buffers below */
     long long rows[ORACLE_MAX_OPERANDS], cols[ORACLE_MAX_OPERANDS], ld[ORACLE_MAX_OPERANDS];
     long long distinct;                /* distinct problems, repeated over the batch */
-    double *h_in[ORACLE_MAX_OPERANDS]; /* the distinct inputs, packed (ld = rows), double */
+    double *h_in[ORACLE_MAX_OPERANDS]; /* the distinct inputs, packed (ld = rows), double; complex:
+                                          (re, im) pairs */
+    int w;                             /* doubles per element on the host: 2 complex, 1 real */
     void *d_op[ORACLE_MAX_OPERANDS];   /* the batch's operands (ld-padded, stride ld * cols) */
     void *d_orig[ORACLE_MAX_OPERANDS]; /* pristine copies of written operands */
     void **d_ptrs[ORACLE_MAX_OPERANDS];/* pointer arrays over d_op (made in both forms) */
@@ -42,12 +44,18 @@ typedef struct spec_harness {
 cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode, const int *dims, const int *opts,
                               double alpha, double beta, long long batch, int ld_pad, int tail_offset,
                               unsigned long long seed);
+/* The same with complex scalars (their imaginary parts are ignored in the real precisions). */
+cudaError_t spec_harness_init_complex(spec_harness *h, int routine, char prec, int mode, const int *dims,
+                                      const int *opts, double alpha, double alpha_im, double beta, double beta_im,
+                                      long long batch, int ld_pad, int tail_offset, unsigned long long seed);
 
 /* Copies the pristine inputs back into the written operands (untimed, before each run). */
 cudaError_t spec_harness_restore(spec_harness *h);
 
-/* Writes a NaN into the first element of operand o of problem i (NaN isolation tests). */
+/* Writes a NaN into the first element of operand o of problem i (NaN isolation tests); _part:
+ * into its real (0) or imaginary (1) part only, the other part kept (complex precisions). */
 cudaError_t spec_harness_poison(spec_harness *h, int o, long long i);
+cudaError_t spec_harness_poison_part(spec_harness *h, int o, long long i, int part);
 
 /* How many problems, at most `max`, a check of about `flops_budget` host flops covers (at least
  * one): the host references cost about the routine's flops per problem, 10^9 at n = 1024. */

@@ -3,6 +3,53 @@
 #ifndef SHOAL_KERNEL_UTIL_CUH
 #define SHOAL_KERNEL_UTIL_CUH
 
+/* Complex elements of the complex precisions (spec/precisions.toml rows c and z name these):
+ * cuComplex's layout and names (float2 / double2: real part first, aligned to the element),
+ * declared here because NVRTC compiles the tuning candidates without the CUDA headers; the
+ * typedefs repeat cuComplex.h's exactly, so a translation unit may include both. The operations
+ * are global functions named shoal_* (cuComplex.h's cuCmulf ... would clash where both are
+ * included). Products and fused multiply-adds round like cuCfmaf: each part by fma; the
+ * reciprocal is Smith's (no overflow or underflow of |x|^2); abs1 is |re| + |im|, the magnitude
+ * of BLAS's icamax/izamax (cheaper than |x| and as good for choosing a pivot). */
+typedef float2 cuFloatComplex;
+typedef double2 cuDoubleComplex;
+
+#define SHOAL_COMPLEX_OPS(C, R, S, FABS, FMA)                                                              \
+    __device__ __forceinline__ C shoal_cmake##S(R re, R im)                                           \
+    {                                                                                                \
+        C z;                                                                                         \
+        z.x = re;                                                                                    \
+        z.y = im;                                                                                    \
+        return z;                                                                                    \
+    }                                                                                                \
+    __device__ __forceinline__ C shoal_conj##S(C a) { return shoal_cmake##S(a.x, -a.y); }            \
+    __device__ __forceinline__ C shoal_cneg##S(C a) { return shoal_cmake##S(-a.x, -a.y); }           \
+    /* a b */                                                                                        \
+    __device__ __forceinline__ C shoal_cmul##S(C a, C b)                                             \
+    {                                                                                                \
+        return shoal_cmake##S(FMA(a.x, b.x, -a.y * b.y), FMA(a.x, b.y, a.y * b.x));                   \
+    }                                                                                                \
+    /* a b + c */                                                                                    \
+    __device__ __forceinline__ C shoal_cfma##S(C a, C b, C c)                                        \
+    {                                                                                                \
+        return shoal_cmake##S(FMA(a.x, b.x, FMA(-a.y, b.y, c.x)), FMA(a.x, b.y, FMA(a.y, b.x, c.y))); \
+    }                                                                                                \
+    /* 1 / a (Smith) */                                                                              \
+    __device__ __forceinline__ C shoal_cinv##S(C a)                                                  \
+    {                                                                                                \
+        if (FABS(a.x) >= FABS(a.y)) {                                                                \
+            const R r = a.y / a.x, d = a.x + a.y * r;                                                \
+            return shoal_cmake##S(R(1) / d, -r / d);                                                 \
+        }                                                                                            \
+        const R r = a.x / a.y, d = a.x * r + a.y;                                                    \
+        return shoal_cmake##S(r / d, R(-1) / d);                                                     \
+    }                                                                                                \
+    __device__ __forceinline__ R shoal_cabs1##S(C a) { return FABS(a.x) + FABS(a.y); }
+
+SHOAL_COMPLEX_OPS(cuFloatComplex, float, f, fabsf, fmaf)
+SHOAL_COMPLEX_OPS(cuDoubleComplex, double, , fabs, fma)
+#undef SHOAL_COMPLEX_OPS
+
 namespace shoal_util {
 
 /* floor(x / d) without a division: one multiply-high by ceil(2^32 / d) is exact while

@@ -21,7 +21,7 @@ struct shoal_context;
 
 typedef struct shoal_spec_call {
     int routine;                    /* index into shoal_spec_routines */
-    char prec;                      /* 's', 'd' */
+    char prec;                      /* 's', 'd', 'c', 'z' */
     int mode;                       /* enum shoal_mode: strided or pointer arrays */
     shoal_spec_params p;            /* dims, options, scalars, operands, batch: the kernel's block */
 } shoal_spec_call;
@@ -72,6 +72,8 @@ int shoal_spec_design_id(const shoal_spec_routine *ri, const char *design);
 
 /* Element bytes of a precision letter (from spec/precisions via the generator). */
 int shoal_spec_elem_bytes(char prec);
+/* 1 for a complex precision letter (c, z), 0 otherwise (spec/precisions.toml via the generator). */
+int shoal_spec_is_complex(char prec);
 
 /* The dispatch path of every spec routine: handle check, quick return, then a tuned kernel, the
  * vendor or the driver. Arguments are valid (the entry points checked them). */

@@ -19,9 +19,12 @@ typedef struct spec_bufs {
     spec_harness h;
 } spec_bufs;
 
-/* The scalars every tuned call uses: not 1 and not 0, so that the scaling paths run. */
+/* The scalars every tuned call uses: not 1 and not 0, so that the scaling paths run; the
+ * complex precisions add imaginary parts (the real ones ignore them). */
 #define TUNE_ALPHA 1.5
 #define TUNE_BETA 0.5
+#define TUNE_ALPHA_IM 0.5
+#define TUNE_BETA_IM (-0.25)
 
 void tuner_release_spec(measure_env *env)
 {
@@ -54,8 +57,9 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, int rout
         dims[i] = slots[at - slot_names];
     }
     opts[ri->variant_option] = t->variant;
-    return spec_harness_init(&S->h, routine, t->prec, t->array_mode ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED, dims,
-                             opts, TUNE_ALPHA, TUNE_BETA, t->batch, 0, -1, tuner_key_seed(key));
+    return spec_harness_init_complex(&S->h, routine, t->prec, t->array_mode ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED,
+                                     dims, opts, TUNE_ALPHA, TUNE_ALPHA_IM, TUNE_BETA, TUNE_BETA_IM, t->batch, 0, -1,
+                                     tuner_key_seed(key));
 }
 
 typedef struct run_ctx {

@@ -2,8 +2,10 @@
 calls, as ctypes argument codes.
 
 Codes: h handle, p pointer (device or host), s const char *, i int or enum, l int64_t,
-c char, R the precision's real scalar (float for s, d for double). Precision-generic entries
-are written once with a leading '?' in the name and expanded for s and d.
+c char, R the precision's scalar (f float for s, d double for d; F shoal_complex_float for c,
+D shoal_complex_double for z, by value). Precision-generic entries are written once with a
+leading '?' in the name and expanded for s and d (and, in _GENERIC_COMPLEX, for c and z: the
+routines that have complex precisions; the package's Python calls serve s and d so far).
 tests/python/test_py_signatures.py checks this table against the header, so a prototype change
 there cannot silently shift the arguments of a call.
 """
@@ -12,6 +14,16 @@ from __future__ import annotations
 import ctypes
 
 PRECISIONS = {"s": ctypes.c_float, "d": ctypes.c_double}
+
+
+class ComplexFloat(ctypes.Structure):
+    """shoal_complex_float (include/shoal.h): real part first, 8 bytes."""
+    _fields_ = [("re", ctypes.c_float), ("im", ctypes.c_float)]
+
+
+class ComplexDouble(ctypes.Structure):
+    """shoal_complex_double (include/shoal.h): real part first, 16 bytes."""
+    _fields_ = [("re", ctypes.c_double), ("im", ctypes.c_double)]
 
 # name -> argument codes (space separated); every function returns shoal_status (int)
 # unless listed in RETURNS.
@@ -49,6 +61,9 @@ _GENERIC = {
     "shoal_?syrk_strided_batched": "h i i i i R p l l R p l l l",
 }
 
+# the generic entries that come in c and z too (the routines listing them in search_space/)
+_GENERIC_COMPLEX = ("shoal_?trsm_batched", "shoal_?trsm_strided_batched")
+
 _PLAIN = {
     "shoal_status_string": "i",
     "shoal_create": "p",
@@ -79,6 +94,9 @@ def _expand() -> dict[str, str]:
     for name, codes in _GENERIC.items():
         for p, real in (("s", "f"), ("d", "d")):
             table[name.replace("?", p)] = codes.replace("R", real)
+        if name in _GENERIC_COMPLEX:
+            for p, cplx in (("c", "F"), ("z", "D")):
+                table[name.replace("?", p)] = codes.replace("R", cplx)
     return table
 
 
@@ -93,6 +111,8 @@ _CTYPES = {
     "c": ctypes.c_char,
     "f": ctypes.c_float,
     "d": ctypes.c_double,
+    "F": ComplexFloat,
+    "D": ComplexDouble,
 }
 
 

@@ -41,6 +41,18 @@ shoal_status shoal_driver_gemm(struct shoal_context *ctx, const shoal_spec_call 
                                int k, double alpha, shoal_operand A, shoal_operand B, double beta,
                                shoal_operand C);
 
+/* A scalar of any precision: the real part, and the imaginary part of the complex ones. */
+typedef struct shoal_driver_scalar {
+    double re, im;
+} shoal_driver_scalar;
+
+/* The same in the complex precisions (c, z), with complex scalars and op 2 = C (conjugate
+ * transpose): for now by cuBLAS's batched complex GEMM on the handle's stream, since shoal's GEMM
+ * has no c and z yet (runtime/drivers/driver_gemm_complex.c). */
+shoal_status shoal_driver_gemm_complex(struct shoal_context *ctx, const shoal_spec_call *c, int ta, int tb, int m,
+                                       int n, int k, shoal_driver_scalar alpha, shoal_operand A, shoal_operand B,
+                                       shoal_driver_scalar beta, shoal_operand C);
+
 /* Where a grid's pointers come from: problem b's matrix is in[b] (pointer arrays) or
  * base + b stride_bytes (strided); its group g at + offset_bytes + g step_bytes. */
 typedef struct shoal_block_source {

@@ -1,7 +1,10 @@
 /* TRSM for triangles the kernels do not take: recursive halving of the triangle (at multiples
  * of the leaf size), the solves of the halves by the TRSM kernels, the coupling block by the
  * dispatched GEMM (the panel/update split of blocked LAPACK, applied recursively so that most
- * flops land in few large GEMMs). spec/routines/trsm.toml names this driver. */
+ * flops land in few large GEMMs). spec/routines/trsm.toml names this driver.
+ * Complex precisions: scalars carry imaginary parts, trans = C reaches the leaves as it is (the
+ * kernels solve with A^H) and the coupling GEMM as op C; that GEMM is cuBLAS's for now
+ * (shoal_driver_gemm_complex), until shoal's GEMM serves c and z. */
 #include "driver_steps.h"
 
 enum { A_ = 0, B_ = 1 };       /* operand order of the spec */
@@ -22,10 +25,11 @@ static cudaError_t b_block(const trsm_job *j, long long t0, int slot, shoal_oper
                    : shoal_driver_sub(j->ctx, j->c, B_, 0, t0, slot, out);
 }
 
-static shoal_status leaf_solve(const trsm_job *j, long long t0, int t, double alpha)
+static shoal_status leaf_solve(const trsm_job *j, long long t0, int t, shoal_driver_scalar alpha)
 {
     shoal_spec_call s = *j->c;
-    s.p.alpha = alpha;
+    s.p.alpha = alpha.re;
+    s.p.alpha_im = alpha.im;
     if (j->left) s.p.dims[0] = t;
     else s.p.dims[1] = t;
     if (shoal_driver_sub(j->ctx, j->c, A_, t0, t0, 0, &s.p.op[A_]) != cudaSuccess) return SHOAL_STATUS_CUDA_ERROR;
@@ -44,7 +48,16 @@ static cudaError_t coupling(const trsm_job *j, long long t0, int t1, int slot, s
                         : shoal_driver_sub(j->ctx, j->c, A_, t0 + t1, t0, slot, out);
 }
 
-static shoal_status solve(const trsm_job *j, long long t0, int t, double alpha)
+/* C = alpha op(A) op(B) + beta C: the dispatched GEMM, or in the complex precisions cuBLAS's. */
+static shoal_status gemm(const trsm_job *j, int ta, int tb, int m, int n, int k, shoal_driver_scalar alpha,
+                         shoal_operand A, shoal_operand B, shoal_driver_scalar beta, shoal_operand C)
+{
+    if (shoal_spec_is_complex(j->c->prec))
+        return shoal_driver_gemm_complex(j->ctx, j->c, ta, tb, m, n, k, alpha, A, B, beta, C);
+    return shoal_driver_gemm(j->ctx, j->c, ta, tb, m, n, k, alpha.re, A, B, beta.re, C);
+}
+
+static shoal_status solve(const trsm_job *j, long long t0, int t, shoal_driver_scalar alpha)
 {
     if (t <= j->leaf) return leaf_solve(j, t0, t, alpha);
     const int blocks = (t + j->leaf - 1) / j->leaf;
@@ -61,12 +74,13 @@ static shoal_status solve(const trsm_job *j, long long t0, int t, double alpha)
     if (coupling(j, t0, t1, 0, &Ac, &ta) != cudaSuccess || b_block(j, done0, 1, &Xd) != cudaSuccess ||
         b_block(j, next0, 2, &Bn) != cudaSuccess)
         return SHOAL_STATUS_CUDA_ERROR;
+    const shoal_driver_scalar minus_one = {-1.0, 0.0}, one = {1.0, 0.0};
     if (j->left)
-        st = shoal_driver_gemm(j->ctx, j->c, ta, 0, next_t, j->r, done_t, -1.0, Ac, Xd, alpha, Bn);
+        st = gemm(j, ta, 0, next_t, j->r, done_t, minus_one, Ac, Xd, alpha, Bn);
     else
-        st = shoal_driver_gemm(j->ctx, j->c, 0, ta, j->r, next_t, done_t, -1.0, Xd, Ac, alpha, Bn);
+        st = gemm(j, 0, ta, j->r, next_t, done_t, minus_one, Xd, Ac, alpha, Bn);
     if (st != SHOAL_STATUS_SUCCESS) return st;
-    return solve(j, next0, next_t, 1.0);
+    return solve(j, next0, next_t, one);
 }
 
 /* alpha == 0: B = 0 and A is not read, as BLAS promises: the leaves zero their blocks. */
@@ -74,7 +88,8 @@ static shoal_status zero(const trsm_job *j, int t)
 {
     for (long long t0 = 0; t0 < t; t0 += j->leaf) {
         const int tb = t - t0 < j->leaf ? (int)(t - t0) : j->leaf;
-        const shoal_status st = leaf_solve(j, t0, tb, 0.0);
+        const shoal_driver_scalar zero_alpha = {0.0, 0.0};
+        const shoal_status st = leaf_solve(j, t0, tb, zero_alpha);
         if (st != SHOAL_STATUS_SUCCESS) return st;
     }
     return SHOAL_STATUS_SUCCESS;
@@ -92,7 +107,8 @@ shoal_status shoal_driver_trsm_recursive(struct shoal_context *ctx, const shoal_
         const shoal_spec_call part = shoal_driver_chunk(c, b0, nb);
         const trsm_job j = {ctx, &part, leaf, left, (c->p.opts[UPLO_] == 0) == (c->p.opts[TRANS_] == 0),
                             left ? c->p.dims[1] : c->p.dims[0]};
-        const shoal_status st = c->p.alpha == 0.0 ? zero(&j, t) : solve(&j, 0, t, c->p.alpha);
+        const shoal_driver_scalar alpha = {c->p.alpha, c->p.alpha_im};
+        const shoal_status st = alpha.re == 0.0 && alpha.im == 0.0 ? zero(&j, t) : solve(&j, 0, t, alpha);
         if (st != SHOAL_STATUS_SUCCESS) return st;
     }
     return SHOAL_STATUS_SUCCESS;

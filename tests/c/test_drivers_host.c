@@ -7,6 +7,7 @@
  * order of the steps, alpha = 0, and leaves of every size. What it cannot: the kernels.
  *
  *   test_drivers_host            every case; last line "N passed, M failed" */
+#include <complex.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,10 @@
 
 /* ---- host versions of the leaf and GEMM steps (strided operands, host pointers) ---- */
 
-int shoal_spec_elem_bytes(char prec) { return prec == 's' ? 4 : prec == 'd' ? 8 : 0; }
+int shoal_spec_elem_bytes(char prec) { return prec == 's' ? 4 : prec == 'd' ? 8 : prec == 'z' ? 16 : 0; }
+/* z stands for the complex precisions here (host double complex; the driver does not look at
+ * the element type beyond its size and complexness) */
+int shoal_spec_is_complex(char prec) { return prec == 'c' || prec == 'z'; }
 
 /* Problem b's matrix: its pointer (arrays) or the strided position. */
 static char *matrix(const shoal_spec_call *c, const shoal_operand *op, long long b)
@@ -58,6 +62,41 @@ shoal_status shoal_driver_gemm(struct shoal_context *ctx, const shoal_spec_call 
     return SHOAL_STATUS_SUCCESS;
 }
 
+static double complex zget(const shoal_spec_call *c, const shoal_operand *op, long long b, long long i, long long j)
+{
+    return ((const double complex *)matrix(c, op, b))[i + j * op->ld];
+}
+
+static void zput(const shoal_spec_call *c, const shoal_operand *op, long long b, long long i, long long j, double complex v)
+{
+    ((double complex *)matrix(c, op, b))[i + j * op->ld] = v;
+}
+
+/* op(X)(i, l) of a GEMM operand: N, T or C (2, the conjugate transpose) */
+static double complex zop(const shoal_spec_call *c, const shoal_operand *X, long long b, int t, int i, int l)
+{
+    if (t == 0) return zget(c, X, b, i, l);
+    return t == 2 ? conj(zget(c, X, b, l, i)) : zget(c, X, b, l, i);
+}
+
+/* The complex GEMM step (cuBLAS's in the library) on the host. */
+shoal_status shoal_driver_gemm_complex(struct shoal_context *ctx, const shoal_spec_call *c, int ta, int tb, int m,
+                                       int n, int k, shoal_driver_scalar alpha, shoal_operand A, shoal_operand B,
+                                       shoal_driver_scalar beta, shoal_operand C)
+{
+    (void)ctx;
+    ++gemm_calls;
+    const double complex al = alpha.re + I * alpha.im, be = beta.re + I * beta.im;
+    for (long long b = 0; b < c->p.batch; ++b)
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < m; ++i) {
+                double complex s = 0.0;
+                for (int l = 0; l < k; ++l) s += zop(c, &A, b, ta, i, l) * zop(c, &B, b, tb, l, j);
+                zput(c, &C, b, i, j, al * s + (be == 0.0 ? 0.0 : be * zget(c, &C, b, i, j)));
+            }
+    return SHOAL_STATUS_SUCCESS;
+}
+
 static int leaf_calls, leaf_max;
 
 /* The leaf kernels: TRSM (routine 1) and SYRK (routine 0) in double, as the kernels define them. */
@@ -66,6 +105,36 @@ shoal_status shoal_spec_run_kernel(struct shoal_context *ctx, const shoal_spec_c
     (void)ctx;
     ++leaf_calls;
     const shoal_operand *A = &c->p.op[0], *X = &c->p.op[1];
+    if (c->routine == 1 && c->prec == 'z') {
+        /* complex: left op(A) x = alpha b; right x^T op(A) = alpha b^T, i.e. M x = alpha b with
+         * M(i, j) = op(A)(j, i); op(A) = A, A^T or A^H */
+        const int left = c->p.opts[0] == 0, upper = c->p.opts[1], trans = c->p.opts[2], unit = c->p.opts[3];
+        const int m = c->p.dims[0], n = c->p.dims[1], t = left ? m : n, r = left ? n : m;
+        const double complex alpha = c->p.alpha + I * c->p.alpha_im;
+        if (t > leaf_max) leaf_max = t;
+        double complex *x = malloc(sizeof(double complex) * (size_t)t);
+        const int tr = (trans != 0) ^ !left, lower = (upper == 0) == (tr == 0);
+        for (long long b = 0; b < c->p.batch; ++b)
+            for (int v = 0; v < r; ++v) {
+                for (int i = 0; i < t; ++i) x[i] = alpha * (left ? zget(c, X, b, i, v) : zget(c, X, b, v, i));
+                if (alpha != 0.0)
+                    for (int s = 0; s < t; ++s) {
+                        const int i = lower ? s : t - 1 - s;
+                        for (int q = 0; q < s; ++q) {
+                            const int j = lower ? q : t - 1 - q;
+                            const double complex a = tr ? zget(c, A, b, j, i) : zget(c, A, b, i, j);
+                            x[i] -= (trans == 2 ? conj(a) : a) * x[j];
+                        }
+                        if (!unit) x[i] /= trans == 2 ? conj(zget(c, A, b, i, i)) : zget(c, A, b, i, i);
+                    }
+                for (int i = 0; i < t; ++i) {
+                    if (left) zput(c, X, b, i, v, x[i]);
+                    else zput(c, X, b, v, i, x[i]);
+                }
+            }
+        free(x);
+        return SHOAL_STATUS_SUCCESS;
+    }
     if (c->routine == 1) {
         const int left = c->p.opts[0] == 0, upper = c->p.opts[1], trans = c->p.opts[2], unit = c->p.opts[3];
         const int m = c->p.dims[0], n = c->p.dims[1], t = left ? m : n, r = left ? n : m;
@@ -131,6 +200,7 @@ shoal_status shoal_driver_syrk_recursive(struct shoal_context *ctx, const shoal_
 /* ---- cases ---- */
 
 static int passed, failed;
+static double g_alpha_im; /* the imaginary part of alpha in the complex runs ('z') */
 
 /* One driver call on `batch` problems of the oracle's making, judged by the oracle. */
 static void run(int routine, char prec, int mode, const int *opts, const int *dims, double alpha, double beta, int leaf)
@@ -145,6 +215,9 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
     memcpy(shape.opts, opts, sizeof(int) * (size_t)n_opts);
     shape.alpha = alpha;
     shape.beta = beta;
+    const int w = prec == 'z' ? 2 : 1; /* doubles per element */
+    shape.is_complex = w == 2;
+    shape.alpha_im = w == 2 ? g_alpha_im : 0.0;
     if (routine == 1) {
         const int t = opts[0] == 0 ? dims[0] : dims[1];
         shape.rows[0] = shape.cols[0] = t;
@@ -165,6 +238,7 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
     memcpy(c.p.opts, opts, sizeof(int) * (size_t)n_opts);
     c.p.alpha = alpha;
     c.p.beta = beta;
+    c.p.alpha_im = shape.alpha_im;
     c.p.batch = batch;
     const size_t elem = (size_t)shoal_spec_elem_bytes(prec);
     double *in[2][3], *packed_out[2][3];
@@ -182,8 +256,8 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
             c.p.op[o].stride = 0;
         }
         for (int b = 0; b < batch; ++b) {
-            in[o][b] = malloc(sizeof(double) * (size_t)(shape.rows[o] * shape.cols[o] + 1));
-            packed_out[o][b] = malloc(sizeof(double) * (size_t)(shape.rows[o] * shape.cols[o] + 1));
+            in[o][b] = malloc(sizeof(double) * (size_t)(w * shape.rows[o] * shape.cols[o] + 1));
+            packed_out[o][b] = malloc(sizeof(double) * (size_t)(w * shape.rows[o] * shape.cols[o] + 1));
         }
     }
     for (int b = 0; b < batch; ++b) {
@@ -191,13 +265,18 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
         orc->generate(&shape, 1234u + 77u * (unsigned)b, ins);
         for (int o = 0; o < 2; ++o)
             for (int j = 0; j < shape.cols[o]; ++j)
-                for (int i = 0; i < shape.rows[o]; ++i) put(&c, &c.p.op[o], b, i, j, in[o][b][i + j * shape.rows[o]]);
+                for (int i = 0; i < shape.rows[o]; ++i) {
+                    const double *e = in[o][b] + w * (i + j * shape.rows[o]);
+                    if (w == 2) zput(&c, &c.p.op[o], b, i, j, e[0] + I * e[1]);
+                    else put(&c, &c.p.op[o], b, i, j, e[0]);
+                }
     }
     /* what a lower precision makes of the inputs is the input the check must see */
     for (int o = 0; o < 2; ++o)
         for (int b = 0; b < batch; ++b)
             for (int j = 0; j < shape.cols[o]; ++j)
-                for (int i = 0; i < shape.rows[o]; ++i) in[o][b][i + j * shape.rows[o]] = get(&c, &c.p.op[o], b, i, j);
+                for (int i = 0; i < shape.rows[o]; ++i)
+                    if (w == 1) in[o][b][i + j * shape.rows[o]] = get(&c, &c.p.op[o], b, i, j);
     gemm_calls = leaf_calls = leaf_max = pointer_steps = 0;
     const shoal_status st = routine == 1 ? shoal_driver_trsm_recursive(&ctx, &c, leaf)
                                          : shoal_driver_syrk_recursive(&ctx, &c, leaf);
@@ -207,7 +286,16 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
         oracle_problem p = shape;
         for (int o = 0; o < 2; ++o) {
             for (int j = 0; j < shape.cols[o]; ++j)
-                for (int i = 0; i < shape.rows[o]; ++i) packed_out[o][b][i + j * shape.rows[o]] = get(&c, &c.p.op[o], b, i, j);
+                for (int i = 0; i < shape.rows[o]; ++i) {
+                    double *e = packed_out[o][b] + w * (i + j * shape.rows[o]);
+                    if (w == 2) {
+                        const double complex z = zget(&c, &c.p.op[o], b, i, j);
+                        e[0] = creal(z);
+                        e[1] = cimag(z);
+                    } else {
+                        e[0] = get(&c, &c.p.op[o], b, i, j);
+                    }
+                }
             p.in[o] = in[o][b];
             p.out[o] = packed_out[o][b];
         }
@@ -220,7 +308,7 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
     const int steps_ok = routine == 1 ? mode == SHOAL_MODE_ARRAY || pointer_steps == 0 /* strided TRSM moves pointers */
                                       : gemm_calls <= 2 * levels && leaf_calls <= 2;
     const int ok = st == SHOAL_STATUS_SUCCESS && worst <= ORACLE_ERROR_LIMIT && leaf_max <= leaf && steps_ok &&
-                   (alpha == 0.0 && routine == 1 ? gemm_calls == 0 : 1);
+                   (alpha == 0.0 && shape.alpha_im == 0.0 && routine == 1 ? gemm_calls == 0 : 1);
     if (ok) ++passed;
     else ++failed;
     printf("%s %c%s %s opts", ok ? "ok    " : "FAILED", prec, routine == 1 ? "trsm" : "syrk",
@@ -254,6 +342,18 @@ int main(void)
             }
         const int dims[4] = {opts[0] ? 4 : 50, opts[0] ? 50 : 4, 0, 0};
         run(1, 'd', SHOAL_MODE_STRIDED, opts, dims, 0.0, 0.0, 16);
+    }
+    /* complex (z on the host): trans N, T and C, complex alpha, alpha purely imaginary, alpha 0 */
+    for (int code = 0; code < 24; ++code) {
+        const int opts[4] = {code & 1, (code >> 1) & 1, (code >> 2) % 3, (code / 12) & 1};
+        for (size_t d = 0; d < sizeof trsm_dims / sizeof trsm_dims[0]; ++d) {
+            int dims[4] = {trsm_dims[d][opts[0]], trsm_dims[d][!opts[0]], 0, 0};
+            g_alpha_im = 0.75;
+            run(1, 'z', (int)(d & 1), opts, dims, d == 2 ? 0.0 : 1.5, 0.0, leaves[d % 3]);
+        }
+        const int dims[4] = {opts[0] ? 4 : 50, opts[0] ? 50 : 4, 0, 0};
+        g_alpha_im = 0.0;
+        run(1, 'z', SHOAL_MODE_ARRAY, opts, dims, 0.0, 0.0, 16);
     }
     const int syrk_dims[][2] = {{33, 7}, {70, 70}, {130, 5}, {64, 0}, {128, 9}, {97, 3}};
     for (int code = 0; code < 4; ++code) {

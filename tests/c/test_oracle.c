@@ -29,21 +29,29 @@ typedef struct {
     int t;
 } trsm_data;
 
+/* The problem of a case (dims, options, alpha = -1.25, the operands' shapes); returns the order
+ * of the triangle. */
+static int trsm_shape(oracle_problem *p, trsm_case c)
+{
+    const int t = c.side ? c.n : c.m;
+    p->dims[0] = c.m;
+    p->dims[1] = c.n;
+    p->opts[0] = c.side;
+    p->opts[1] = c.upper;
+    p->opts[2] = c.trans;
+    p->opts[3] = c.unit;
+    p->alpha = -1.25;
+    p->rows[0] = p->cols[0] = t;
+    p->rows[1] = c.m;
+    p->cols[1] = c.n;
+    return t;
+}
+
 static trsm_data trsm_make(trsm_case c, unsigned long long seed, int single)
 {
     trsm_data d;
     memset(&d, 0, sizeof d);
-    d.t = c.side ? c.n : c.m;
-    d.p.dims[0] = c.m;
-    d.p.dims[1] = c.n;
-    d.p.opts[0] = c.side;
-    d.p.opts[1] = c.upper;
-    d.p.opts[2] = c.trans;
-    d.p.opts[3] = c.unit;
-    d.p.alpha = -1.25;
-    d.p.rows[0] = d.p.cols[0] = d.t;
-    d.p.rows[1] = c.m;
-    d.p.cols[1] = c.n;
+    d.t = trsm_shape(&d.p, c);
     d.A = malloc(sizeof(double) * d.t * d.t);
     d.Aout = malloc(sizeof(double) * d.t * d.t);
     d.B = malloc(sizeof(double) * c.m * c.n);
@@ -397,6 +405,159 @@ static void syrk_beta_zero_ignores_c_and_rejects_nan(void)
     syrk_free(&d);
 }
 
+/* ---- complex trsm (c, z: is_complex, (re, im) pairs) --------------------------------------- */
+
+#include <complex.h>
+
+typedef double complex zc;
+
+/* Rounds both parts to single precision when single is set. */
+static zc zrnd(zc x, int single) { return single ? (double)(float)creal(x) + I * (double)(float)cimag(x) : x; }
+
+typedef struct {
+    oracle_problem p;
+    zc *A, *B, *X, *Aout;
+    int t;
+} ztrsm_data;
+
+static ztrsm_data ztrsm_make(trsm_case c, unsigned long long seed, int single)
+{
+    ztrsm_data d;
+    memset(&d, 0, sizeof d);
+    d.t = trsm_shape(&d.p, c);
+    d.p.alpha_im = 0.75;
+    d.p.is_complex = 1;
+    d.A = malloc(sizeof(zc) * d.t * d.t);
+    d.Aout = malloc(sizeof(zc) * d.t * d.t);
+    d.B = malloc(sizeof(zc) * c.m * c.n);
+    d.X = malloc(sizeof(zc) * c.m * c.n);
+    double *in[ORACLE_MAX_OPERANDS] = {(double *)d.A, (double *)d.B, 0, 0};
+    oracle_find("trsm")->generate(&d.p, seed, in);
+    for (int e = 0; e < d.t * d.t; ++e) d.A[e] = zrnd(d.A[e], single);
+    for (int e = 0; e < c.m * c.n; ++e) d.B[e] = zrnd(d.B[e], single);
+    memcpy(d.Aout, d.A, sizeof(zc) * d.t * d.t);
+    d.p.in[0] = (const double *)d.A;
+    d.p.in[1] = (const double *)d.B;
+    d.p.out[0] = (const double *)d.Aout;
+    d.p.out[1] = (const double *)d.X;
+    return d;
+}
+
+static void ztrsm_free(ztrsm_data *d)
+{
+    free(d->A);
+    free(d->Aout);
+    free(d->B);
+    free(d->X);
+}
+
+/* op(A)(r, c) of the referenced triangle; how = 1 conjugates where trans is T instead of C (a
+ * kernel that forgot, or misapplied, the conjugation). */
+static zc zopa(const ztrsm_data *d, int r, int c, int how)
+{
+    const int upper = d->p.opts[1], trans = d->p.opts[2], unit = d->p.opts[3], t = d->t;
+    const int rr = trans ? c : r, cc = trans ? r : c;
+    zc a;
+    if (rr == cc) a = unit ? 1.0 : d->A[rr + cc * t];
+    else if (upper ? rr > cc : rr < cc) a = 0.0;
+    else a = d->A[rr + cc * t];
+    const int conjugate = trans == 2 ? !how : (trans == 1 && how);
+    return conjugate ? conj(a) : a;
+}
+
+/* X by substitution in the precision's arithmetic (single: every operation rounded), op(A)
+ * dense: side left op(A) X = alpha B, right X op(A) = alpha B. */
+static void ztrsm_solve(ztrsm_data *d, int single, int how)
+{
+    const int m = d->p.dims[0], n = d->p.dims[1], side = d->p.opts[0], t = d->t;
+    const zc alpha = zrnd(d->p.alpha + I * d->p.alpha_im, single);
+    const int r_count = side ? m : n;
+    /* lower op(A) (forward) or upper (backward), as op(A) stands */
+    const int lower_op = (d->p.opts[1] == 0) == (d->p.opts[2] == 0);
+    for (int v = 0; v < r_count; ++v)
+        for (int q = 0; q < t; ++q) {
+            /* left: rows of op(A) in solve order; right: columns (X op(A): x^T op(A) = b^T) */
+            const int fwd = side ? !lower_op : lower_op;
+            const int i = fwd ? q : t - 1 - q;
+            zc s = zrnd(alpha * (side ? d->B[v + i * m] : d->B[i + v * m]), single);
+            for (int l = 0; l < t; ++l) {
+                if (fwd ? l >= i : l <= i) continue;
+                const zc a = side ? zopa(d, l, i, how) : zopa(d, i, l, how);
+                const zc x = side ? d->X[v + l * m] : d->X[l + v * m];
+                s = zrnd(s - zrnd(a * x, single), single);
+            }
+            const zc x = zrnd(s / (side ? zopa(d, i, i, how) : zopa(d, i, i, how)), single);
+            if (side) d->X[v + i * m] = x;
+            else d->X[i + v * m] = x;
+        }
+}
+
+static const trsm_case ztrsm_cases[] = {
+    {1, 1, 0, 0, 0, 0}, {5, 3, 0, 0, 2, 0}, {5, 3, 0, 1, 2, 1}, {4, 6, 1, 0, 2, 0}, {4, 6, 1, 1, 2, 1},
+    {9, 7, 0, 1, 1, 0}, {6, 9, 1, 0, 1, 1}, {7, 2, 0, 0, 0, 1}, {3, 8, 1, 1, 0, 0}, {17, 5, 1, 1, 2, 0},
+};
+#define N_ZTRSM_CASES (int)(sizeof ztrsm_cases / sizeof ztrsm_cases[0])
+
+static void ztrsm_accepts_solutions(void)
+{
+    for (int k = 0; k < N_ZTRSM_CASES; ++k)
+        for (int single = 0; single < 2; ++single) {
+            ztrsm_data d = ztrsm_make(ztrsm_cases[k], 11 + k, single);
+            ztrsm_solve(&d, single, 0);
+            const double err = oracle_find("trsm")->check(&d.p, single ? EPS_S : EPS_D);
+            if (!(err < ORACLE_ERROR_LIMIT)) printf("  case %d single %d: err %g\n", k, single, err);
+            CHECK(err < ORACLE_ERROR_LIMIT);
+            ztrsm_free(&d);
+        }
+}
+
+/* a perturbed element, a solution of the wrong conjugation (trans T or C confused), a NaN in an
+ * imaginary part only, a changed A: each refused */
+static void ztrsm_rejects_wrong(void)
+{
+    for (int k = 0; k < N_ZTRSM_CASES; ++k) {
+        const trsm_case c = ztrsm_cases[k];
+        ztrsm_data d = ztrsm_make(c, 23 + k, 1);
+        ztrsm_solve(&d, 1, 0);
+        d.X[(c.m * c.n) / 2] += 1e-3 * I;
+        CHECK(oracle_find("trsm")->check(&d.p, EPS_S) > ORACLE_ERROR_LIMIT);
+        if (c.trans) {
+            ztrsm_solve(&d, 1, 1);
+            CHECK(oracle_find("trsm")->check(&d.p, EPS_S) > ORACLE_ERROR_LIMIT);
+        }
+        ztrsm_solve(&d, 1, 0);
+        d.X[0] = creal(d.X[0]) + I * NAN;
+        CHECK(oracle_find("trsm")->check(&d.p, EPS_S) == INFINITY);
+        ztrsm_solve(&d, 1, 0);
+        d.Aout[0] += 1e-9 * I;
+        CHECK(oracle_find("trsm")->check(&d.p, EPS_S) == INFINITY);
+        ztrsm_free(&d);
+    }
+}
+
+/* the generator: both parts random, the unreferenced parts garbage, the diagonal dominant */
+static void ztrsm_generator_shapes_the_data(void)
+{
+    const trsm_case c = {6, 4, 0, 1, 2, 0};
+    ztrsm_data d = ztrsm_make(c, 5, 0);
+    int im_nonzero = 0;
+    for (int e = 0; e < c.m * c.n; ++e) im_nonzero += cimag(d.B[e]) != 0.0;
+    CHECK(im_nonzero > 0);
+    for (int i = 0; i < d.t; ++i) CHECK(cabs(d.A[i + i * d.t]) >= 2.0);
+    CHECK(cabs(d.A[5 + 0 * d.t]) > 1e5); /* lower part of an upper triangle: garbage */
+    /* alpha purely imaginary is not zero: a solution is wanted */
+    d.p.alpha = 0.0;
+    ztrsm_solve(&d, 0, 0);
+    CHECK(oracle_find("trsm")->check(&d.p, EPS_D) < ORACLE_ERROR_LIMIT);
+    /* alpha 0 (both parts): zeros wanted */
+    d.p.alpha_im = 0.0;
+    for (int e = 0; e < c.m * c.n; ++e) d.X[e] = 0.0;
+    CHECK(oracle_find("trsm")->check(&d.p, EPS_D) == 0.0);
+    d.X[1] = 1e-30 * I;
+    CHECK(oracle_find("trsm")->check(&d.p, EPS_D) == INFINITY);
+    ztrsm_free(&d);
+}
+
 #define CASE(fn) {#fn, fn}
 static const test_case cases[] = {
     CASE(trsm_accepts_solutions),
@@ -405,6 +566,9 @@ static const test_case cases[] = {
     CASE(trsm_rejects_non_finite_and_changed_a),
     CASE(trsm_alpha_zero_wants_zeros),
     CASE(trsm_generator_shapes_the_data),
+    CASE(ztrsm_accepts_solutions),
+    CASE(ztrsm_rejects_wrong),
+    CASE(ztrsm_generator_shapes_the_data),
     CASE(syrk_accepts_products),
     CASE(syrk_rejects_perturbed),
     CASE(syrk_rejects_touched_other_triangle_and_a),

@@ -153,3 +153,49 @@ def test_strict_names_in_library():
     env = render.environment(REAL)
     with pytest.raises(jinja2.UndefinedError):
         env.from_string('{% import "lib/vec.cu.j2" as l %}{{ l.row_io(P) }}').render(P={"V": 2})
+
+
+@pytest.mark.parametrize("prec", sorted(PRECISIONS))
+def test_arith_renders_operators_for_real_rows_and_row_operations_for_complex(prec):
+    """lib/arith.cu.j2: real rows keep the C operators the real designs were written with (their
+    renderings, and the tuning measured on them, unchanged); complex rows use the row's names."""
+    env = render.environment(REAL)
+    P = PRECISIONS[prec]
+
+    def r(call: str) -> str:
+        return env.from_string(f'{{% import "lib/arith.cu.j2" as a %}}{{{{ a.{call} }}}}').render(P=P)
+
+    if not P.is_complex:
+        assert r("mul(P, 'x', 'y')") == "x * y"
+        assert r("sub_mul(P, 'y', 'a', 'b')") == "y -= a * b"
+        assert r("scale(P, 'x', 'd')") == "x *= d"
+        assert r("inv(P, 'x')") == "T(1) / x"
+        assert r("zero(P)") == "T(0)" and r("one(P)") == "T(1)"
+        assert r("scalar(P, 'p.alpha', 'p.alpha_im')") == "(T)p.alpha"
+        assert r("is_zero(P, 'a')") == "a == T(0)"
+        assert r("conj_if(P, 'cj', 'x')") == "x"
+        assert r("cx(P, ', bool cj')") == ""
+        assert r("vec16_complex(P, 'vec16')").strip() == ""
+    else:
+        assert r("mul(P, 'x', 'y')") == f"{P.mul}(x, y)"
+        assert r("sub_mul(P, 'y', 'a', 'b')") == f"y = {P.fma}({P.neg}(a), b, y)"
+        assert r("inv(P, 'x')") == f"{P.inv}(x)"
+        assert r("scalar(P, 're', 'im')") == f"{P.make}(({P.R})re, ({P.R})im)"
+        assert r("conj_if(P, 'cj', 'x')") == f"(cj ? {P.conj}(x) : x)"
+        assert r("cx(P, ', bool cj')") == ", bool cj"
+        spec = r("vec16_complex(P, 'vec16')")
+        assert f"struct vec16<{P.T}>" in spec and spec.count(P.make) == P.V
+
+
+def test_complex_operations_exist_in_kernel_util():
+    """Every operation a complex row names is defined in runtime/kernel_util.cuh."""
+    util = (REAL.include_dir / "kernel_util.cuh").read_text()
+    for P in PRECISIONS.values():
+        if not P.is_complex:
+            continue
+        for op in (P.mul, P.fma, P.conj, P.neg, P.inv, P.make, P.abs1):
+            suffix = "f" if P.R == "float" else ""
+            assert op.startswith("shoal_") and op.endswith(suffix)
+            stem = op[:-1] if suffix else op
+            assert f"{stem}##S" in util, op
+        assert f"typedef {'float2' if P.R == 'float' else 'double2'} {P.T};" in util

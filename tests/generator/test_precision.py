@@ -20,6 +20,9 @@ def test_rows():
     assert s.eps == c.eps == 2.0**-24 and d.eps == z.eps == 2.0**-53
     assert [p.blas for p in (s, d, c, z)] == ["S", "D", "C", "Z"]
     assert s.conj == d.conj == "" and c.conj and z.conj
+    # the public element types (include/shoal.h) and the complex-only constructor
+    assert [p.api for p in (s, d, c, z)] == ["float", "double", "shoal_complex_float", "shoal_complex_double"]
+    assert s.make == d.make == "" and c.make and z.make and s.neg == d.neg == "-"
 
 
 @pytest.mark.parametrize("name", sorted(PRECISIONS))
@@ -32,8 +35,11 @@ def test_row_is_consistent(name):
     assert p.key_bits == 8 * real_bytes
     assert p.R in ("float", "double") and (p.is_complex or p.R == p.T)
     assert p.eps == (2.0**-24 if p.R == "float" else 2.0**-53)
-    for op in ("mul", "fma", "abs1", "fabs", "sqrt", "rsqrt", "rcp"):
+    for op in ("mul", "fma", "abs1", "fabs", "sqrt", "rsqrt", "rcp", "inv"):
         assert getattr(p, op).isidentifier(), op
+    if p.is_complex:
+        for op in ("conj", "neg", "make"):
+            assert getattr(p, op).isidentifier(), op
 
 
 def test_get_unknown():

@@ -115,3 +115,24 @@ def test_spec_routine_bytes_and_batch_follow_the_precision(device):
     assert trsm.bytes(s, "d") == (64 * 65 // 2 + 2 * 64 * 64) * 8
     assert trsm.bytes(s, "s") * 2 == trsm.bytes(s, "d")
     assert trsm.batch_for(s, "s", device) > trsm.batch_for(s, "d", device)
+
+
+def test_default_parameters_per_precision(tmp_path):
+    # [routine.default] by_precision: TRSM's z default takes one team per block (48 KB of static
+    # shared memory), the other precisions the shared default; an override names known parameters
+    # of a listed precision only
+    from generator.search_space import SearchSpaceError, load_routine
+    root = Path(__file__).resolve().parents[2]
+    trsm = load_routine(root / "search_space", "trsm")
+    by = {(p, v): c for p, v, _, c in trsm.default_kernels()}
+    assert by[("z", "l")]["NB"] == 1 and by[("z", "r")]["NB"] == 1
+    assert by[("s", "l")]["NB"] == by[("d", "r")]["NB"] == by[("c", "l")]["NB"] == 2
+    assert all(c["N"] == 32 for c in by.values())
+    (tmp_path / "search_space").mkdir()
+    (tmp_path / "spec").symlink_to(root / "spec")
+    text = (root / "search_space" / "trsm.toml").read_text()
+    for bad, match in (("z = { NB = 1, Q = 2 }", "unknown parameters"), ("q = { NB = 1 }", "listed precision")):
+        p = tmp_path / "search_space" / "trsm.toml"
+        p.write_text(text.replace("z = { NB = 1 }", bad))
+        with pytest.raises(SearchSpaceError, match=match):
+            load_routine(tmp_path / "search_space", "trsm")

@@ -15,6 +15,8 @@ typedef struct spec_case {
     double alpha, beta;
     int nan;                    /* a NaN in problem 0's first operand; the others must pass */
     int vendor;                 /* let the tables route to the vendor */
+    double alpha_im, beta_im;   /* imaginary parts of the scalars (complex precisions) */
+    int nan_imag;               /* the NaN in the imaginary part only (complex precisions) */
 } spec_case;
 
 extern const spec_case spec_cases[];

@@ -25,9 +25,10 @@ static void run_case(int i)
     const spec_case *k = &spec_cases[i];
     const long long batch = gpu_test_batch(k->batch); /* SHOAL_TEST_QUICK */
     spec_harness h;
-    const cudaError_t e = spec_harness_init(&h, k->routine, k->prec, k->pointer_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED,
-                                            k->dims, k->opts, k->alpha, k->beta, batch, k->ld_pad, k->tail_offset,
-                                            0x5eedULL + (unsigned long long)i);
+    const cudaError_t e = spec_harness_init_complex(&h, k->routine, k->prec,
+                                                    k->pointer_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED, k->dims,
+                                                    k->opts, k->alpha, k->alpha_im, k->beta, k->beta_im, batch,
+                                                    k->ld_pad, k->tail_offset, 0x5eedULL + (unsigned long long)i);
     if (e == cudaErrorInvalidValue) {
         printf("FAILED %s: no oracle %s\n", k->name, shoal_spec_routines[k->routine].oracle);
         gpu_test_record(0);
@@ -35,7 +36,7 @@ static void run_case(int i)
         return;
     }
     CUDA_CHECK(e);
-    if (k->nan) CUDA_CHECK(spec_harness_poison(&h, 0, 0));
+    if (k->nan) CUDA_CHECK(spec_harness_poison_part(&h, 0, 0, k->nan_imag));
     CUDA_CHECK(shoal_set_vendor_dispatch(handle, k->vendor) == SHOAL_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown);
     const char *who = shoal_spec_served_by(handle, &h.call);
     cudaEvent_t ev[2];

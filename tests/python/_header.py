@@ -30,7 +30,9 @@ def _code(param: str) -> tuple[str, str]:
     words = param.split()[:-1]
     base = words[-1]
     return {"shoal_handle": ("h", "void *"), "int64_t": ("l", "long long"), "float": ("f", "float"),
-            "double": ("d", "double"), "char": ("c", "char"), "cudaStream_t": ("p", "void *")}.get(
+            "double": ("d", "double"), "char": ("c", "char"), "cudaStream_t": ("p", "void *"),
+            "shoal_complex_float": ("F", "shoal_complex_float"),
+            "shoal_complex_double": ("D", "shoal_complex_double")}.get(
                 base, ("i", "int"))
 
 
@@ -72,7 +74,8 @@ def statuses(header: pathlib.Path = HEADER) -> dict[int, str]:
 
 
 _FORMAT = {"h": ("%p", "{}"), "p": ("%p", "{}"), "s": ("%s", "{}"), "i": ("%d", "{}"),
-           "l": ("%lld", "{}"), "f": ("%.9g", "(double){}"), "d": ("%.17g", "{}"), "c": ("%c", "{}")}
+           "l": ("%lld", "{}"), "f": ("%.9g", "(double){}"), "d": ("%.17g", "{}"), "c": ("%c", "{}"),
+           "F": ("(%.9g,%.9g)", "(double){0}.re, (double){0}.im"), "D": ("(%.17g,%.17g)", "{0}.re, {0}.im")}
 
 _PRELUDE = r"""
 #include <stdio.h>
@@ -83,6 +86,8 @@ const char *fake_log(void) { return g_log; }
 void fake_clear(void) { g_log[0] = 0; }
 void fake_set_status(int s) { g_status = s; }
 void fake_set_create_status(int s) { g_create_status = s; }
+typedef struct { float re, im; } shoal_complex_float;
+typedef struct { double re, im; } shoal_complex_double;
 static void logf_(const char *text) { strncat(g_log, text, sizeof g_log - strlen(g_log) - 1); }
 int cudaGetDevice(int *d) { *d = g_device; return 0; }
 int cudaSetDevice(int d) { char b[64]; snprintf(b, sizeof b, "cudaSetDevice(%d)\n", d); logf_(b); g_device = d; return 0; }
