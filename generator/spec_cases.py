@@ -18,6 +18,11 @@ MAX_CASES = 4000
 NO_TAIL = -1
 MAX_TAIL_OFFSET = 3
 FORMS = ("array", "strided")
+# page_end: every operand's batch ends at the end of a mapped page with the next page unmapped
+# (a read past it faults on the hardware); emitted as this tail_offset (SPEC_HARNESS_PAGE_END in
+# oracle/spec_harness.h), so it excludes tail_offset; these cases go last in the table, since a
+# fault loses the CUDA context
+PAGE_END = 4
 
 
 class CaseError(ValueError):
@@ -42,6 +47,7 @@ class Case:
     alpha_im: float = 0.0      # imaginary parts: complex precisions only
     beta_im: float = 0.0
     nan_imag: bool = False     # the NaN in the imaginary part only (complex precisions)
+    page_end: bool = False
 
 
 def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
@@ -67,6 +73,11 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
     tail = g.get("tail_offset", NO_TAIL)
     if not isinstance(tail, int) or isinstance(tail, bool) or not (tail == NO_TAIL or 0 <= tail <= MAX_TAIL_OFFSET):
         raise CaseError(f"{where}: tail_offset {tail!r} not in 0..{MAX_TAIL_OFFSET}")
+    page_end = g.get("page_end", False)
+    if not isinstance(page_end, bool):
+        raise CaseError(f"{where}: page_end {page_end!r} must be true or false")
+    if page_end and tail != NO_TAIL:
+        raise CaseError(f"{where}: page_end and tail_offset exclude each other (a page-end operand ends at its page)")
     precs = tuple(g.get("precisions", r.precisions))
     forms = tuple(g.get("forms", FORMS))
     if not set(precs) <= set(r.precisions) or not set(forms) <= set(FORMS):
@@ -88,9 +99,9 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
         for f, o, d in itertools.product(forms, mine, dims):
             letters = "".join(opt.type.name_of(v) for opt, v in zip(spec.options, o))
             name = f"{p}{r.name}_{f}_{g['name']}_{letters}_{'x'.join(map(str, d))}"
-            out.append(Case(name, index, p, f, o, d, batch, int(g.get("ld_pad", 0)), tail, alpha, beta,
+            out.append(Case(name, index, p, f, o, d, batch, int(g.get("ld_pad", 0)), PAGE_END if page_end else tail, alpha, beta,
                             bool(g.get("nan", False)) or nan_imag, bool(g.get("vendor", False)),
-                            alpha_im if cx else 0.0, beta_im if cx else 0.0, nan_imag))
+                            alpha_im if cx else 0.0, beta_im if cx else 0.0, nan_imag, page_end))
     return out
 
 
@@ -110,7 +121,8 @@ def load_cases(routines: list[Routine], cases_dir: Path) -> list[Case]:
         if len(names) != len(set(names)):
             raise CaseError(f"{path}: case names repeat (two groups share a name?)")
         cases += mine
-    return cases
+    # page-end cases last (over all routines): a kernel fault there loses the CUDA context
+    return [c for c in cases if not c.page_end] + [c for c in cases if c.page_end]
 
 
 def cases_c(cases: list[Case]) -> str:

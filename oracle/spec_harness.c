@@ -10,6 +10,10 @@
  * a kernel that reads it shows up in the check. */
 #define PAD_VALUE 777.0
 
+spec_harness_page_allocator spec_harness_page_end = {NULL, NULL};
+
+static int is_page_end(const spec_harness *h) { return h->tail_offset == SPEC_HARNESS_PAGE_END; }
+
 static long long stride_of(const spec_harness *h, int o) { return h->ld[o] * (h->cols[o] > 0 ? h->cols[o] : 1); }
 
 /* Elements of operand o from its first problem's first element to its last problem's last. */
@@ -93,14 +97,21 @@ cudaError_t spec_harness_init_complex(spec_harness *h, int routine, char prec, i
         for (long long i = 0; i < w * h->rows[o] * h->cols[o] * h->distinct; ++i) h->h_in[o][i] = tuner_round(h->h_in[o][i], prec);
     for (int o = 0; o < h->ri->n_operands; ++o) {
         const long long st = stride_of(h, o), per = h->rows[o] * h->cols[o];
-        const int tail = tail_offset >= 0;
+        const int tail = tail_offset >= 0, page_end = is_page_end(h);
         h->bytes[o] = (tail ? extent_of(h, o, batch) : batch * st) * (long long)elem;
-        /* tail: nothing after the last element, tail_offset elements before the first */
-        const size_t lead = tail ? (size_t)tail_offset * elem : 0, slack = tail ? 0 : 64;
-        const size_t total = lead + (size_t)h->bytes[o] + slack;
-        cudaError_t e = cudaMalloc(&h->d_alloc[o], total ? total : 1);
-        if (e != cudaSuccess) return e;
-        h->d_op[o] = (char *)h->d_alloc[o] + lead;
+        cudaError_t e = cudaSuccess;
+        if (page_end) { /* nothing after the last element, then an unmapped page */
+            if (!spec_harness_page_end.alloc || !spec_harness_page_end.free) return cudaErrorNotSupported;
+            h->d_op[o] = spec_harness_page_end.alloc(&h->d_alloc[o], (size_t)h->bytes[o] / elem, elem);
+            if (!h->d_op[o]) return cudaErrorMemoryAllocation;
+        } else {
+            /* tail: nothing after the last element, tail_offset elements before the first */
+            const size_t lead = tail ? (size_t)tail_offset * elem : 0, slack = tail ? 0 : 64;
+            const size_t total = lead + (size_t)h->bytes[o] + slack;
+            e = cudaMalloc(&h->d_alloc[o], total ? total : 1);
+            if (e != cudaSuccess) return e;
+            h->d_op[o] = (char *)h->d_alloc[o] + lead;
+        }
         const long long up = st * h->distinct * (long long)elem < h->bytes[o] ? st * h->distinct * (long long)elem
                                                                                : h->bytes[o];
         /* the distinct problems in the call's layout, padding rows filled (w doubles per element) */
@@ -241,7 +252,10 @@ void spec_harness_free(spec_harness *h)
 {
     for (int o = 0; o < ORACLE_MAX_OPERANDS; ++o) {
         free(h->h_in[o]);
-        cudaFree(h->d_alloc[o]);
+        if (is_page_end(h) && h->d_alloc[o])
+            spec_harness_page_end.free(h->d_alloc[o]);
+        else
+            cudaFree(h->d_alloc[o]);
         cudaFree(h->d_orig[o]);
         cudaFree(h->d_ptrs[o]);
     }

@@ -26,12 +26,27 @@ typedef struct spec_harness {
     void *d_op[ORACLE_MAX_OPERANDS];   /* the batch's operands (ld-padded, stride ld * cols) */
     void *d_orig[ORACLE_MAX_OPERANDS]; /* pristine copies of written operands */
     void **d_ptrs[ORACLE_MAX_OPERANDS];/* pointer arrays over d_op (made in both forms) */
-    void *d_alloc[ORACLE_MAX_OPERANDS];/* what cudaFree takes: d_op, or d_op less tail_offset */
+    void *d_alloc[ORACLE_MAX_OPERANDS];/* what cudaFree takes: d_op, or d_op less tail_offset;
+                                          page end: what spec_harness_page_end.free takes */
     long long bytes[ORACLE_MAX_OPERANDS]; /* of d_op, from its first to its last element */
     int tail_offset;                   /* as given to spec_harness_init */
 } spec_harness;
 
 #define SPEC_HARNESS_DISTINCT_MAX 1024
+
+/* tail_offset SPEC_HARNESS_PAGE_END: each operand's batch ends at the end of a mapped page with
+ * the next page unmapped, so that a read past it faults on the hardware even without
+ * compute-sanitizer (issue 29). The harness needs no driver API itself: such operands come from
+ * the allocator in spec_harness_page_end, which the caller sets (the GPU tests:
+ * gpu_test_page_end_alloc and gpu_test_free, tests/gpu/gpu_test.h); unset,
+ * spec_harness_init returns cudaErrorNotSupported. alloc places count elements of elem bytes,
+ * sets *alloc to what free takes, returns the operand. */
+#define SPEC_HARNESS_PAGE_END 4
+typedef struct spec_harness_page_allocator {
+    void *(*alloc)(void **alloc, size_t count, size_t elem);
+    void (*free)(void *alloc);
+} spec_harness_page_allocator;
+extern spec_harness_page_allocator spec_harness_page_end;
 
 /* Makes the operands for one call: routine index, precision, mode (enum shoal_mode), dims and
  * options in the spec's order, scalars, batch, extra rows of ld padding, tail_offset, a seed.
@@ -39,7 +54,8 @@ typedef struct spec_harness {
  * operand's allocation ends exactly at the last element of its last problem (the last column's
  * padding rows are not there) and the operand starts tail_offset elements into it, off a 16-byte
  * boundary for 1..3: any read past an operand leaves its allocation, which compute-sanitizer
- * memcheck reports (issue 29) though no result shows it.
+ * memcheck reports (issue 29) though no result shows it. SPEC_HARNESS_PAGE_END: as 0..3, ending at
+ * a page end instead (above).
  * Returns cudaSuccess or the failing CUDA error (cudaErrorInvalidValue: no such oracle). */
 cudaError_t spec_harness_init(spec_harness *h, int routine, char prec, int mode, const int *dims, const int *opts,
                               double alpha, double beta, long long batch, int ld_pad, int tail_offset,

@@ -53,6 +53,7 @@ def pytest_runtest_makereport(item, call):
 CASE_PROGRAMS = {
     "c_api_case": "test_api_args",
     "dispatch_case": "test_dispatch",
+    "page_place_case": "test_page_place",
     "launch_geometry_case": "test_launch_geometry",
     "gpu_gemm_case": "test_gemm_gpu",
     "lapack_args_case": "test_lapack_args",

@@ -111,7 +111,7 @@ def test_case_filter_selects_runs_and_lists(stub_runner):
     assert ran == ["two_runs", "batch"] and "0 of 2 cases failed" in proc.stdout, proc.stdout
     listed = _run(stub_runner, "--list", SHOAL_TEST_CASES="served_*,nothing").stdout.split()
     assert listed == ["served_same", "served_fallback", "served_other"]
-    assert _run(stub_runner, "--list").stdout.split()[-2:] == ["batch", "tail"]
+    assert _run(stub_runner, "--list").stdout.split()[-4:] == ["batch", "tail", "page_end", "fault"]
 
 
 @pytest.mark.parametrize("env, batch", [
@@ -162,3 +162,44 @@ def test_conftest_fails_a_case_with_no_runs(tmp_path):
     _fake_program(tmp_path, 'if [ "$2" = s_a ]; then echo "ok s_a (3 runs)"; else echo "ok s_b (0 runs)"; fi\n')
     proc = _pytest_gpu_gemm(tmp_path)
     assert "1 failed, 1 passed" in proc.stdout and "recorded no runs" in proc.stdout, proc.stdout
+
+
+# Page-end operands (issue 29): the runner's VMM allocator against stubbed driver entry points.
+def test_page_end_skips_without_driver_entry_points(stub_runner):
+    proc = _run(stub_runner, "--case", "page_end", STUB_DEVICES="1")
+    assert proc.returncode == 77, proc.stdout
+    assert "SKIP: page_end: page-end operands unavailable: no driver entry point" in proc.stdout, proc.stdout
+
+
+def test_page_end_skips_without_vmm(stub_runner):
+    proc = _run(stub_runner, "--case", "page_end", STUB_DEVICES="1", STUB_VMM="1", STUB_VMM_ATTR="0")
+    assert proc.returncode == 77 and "no virtual memory management" in proc.stdout, proc.stdout
+
+
+def test_page_end_skip_fails_where_a_gpu_is_required(stub_runner):
+    proc = _run(stub_runner, "--case", "page_end", STUB_DEVICES="1", SHOAL_REQUIRE_GPU="1")
+    assert proc.returncode == 1 and "FAILED page_end: skipped" in proc.stdout, proc.stdout
+
+
+def test_page_end_skip_is_not_a_failure_in_a_plain_run(stub_runner):
+    proc = _run(stub_runner, STUB_DEVICES="1", SHOAL_TEST_CASES="two_runs,page_end")
+    assert proc.returncode == 0 and "SKIP: page_end" in proc.stdout and "0 of 2 cases failed" in proc.stdout, \
+        proc.stdout
+
+
+def test_page_end_places_the_operand_at_the_end_of_the_mapping(stub_runner):
+    """129 doubles (1032 bytes) at a 64 KiB granularity: one granule mapped and made accessible,
+    one more reserved after it; the buffer's last byte is the mapping's last; freeing unmaps,
+    releases and frees the whole reservation."""
+    proc = _run(stub_runner, "--case", "page_end", STUB_DEVICES="1", STUB_VMM="1")
+    assert proc.returncode == 0, proc.stdout
+    assert ("page_end reserved 131072 mapped 65536 accessible 65536 created 1 offset 64504 end 65536"
+            in proc.stdout), proc.stdout
+    assert "page_end freed: unmapped 65536 released 1 reservation 131072" in proc.stdout, proc.stdout
+
+
+def test_a_kernel_fault_says_so(stub_runner):
+    proc = _run(stub_runner, "--case", "fault", STUB_DEVICES="1")
+    assert proc.returncode == 1, proc.stdout
+    assert "FAILED fault:" in proc.stdout and "illegal memory access" in proc.stdout, proc.stdout
+    assert "a kernel faulted" in proc.stdout and "did not run" in proc.stdout, proc.stdout

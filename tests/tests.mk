@@ -8,7 +8,7 @@ TEST_OBJ_DIR := $(BUILD)/tests/obj
 # The command line, start-up and helpers every GPU test program shares (tests/gpu/gpu_test.h).
 # An archive with the internal who-served query (runtime/served.c), which libshoal does not export.
 GPU_TEST_OBJ := $(TEST_OBJ_DIR)/libgpu_test.a
-$(TEST_OBJ_DIR)/gpu_test.o: tests/gpu/gpu_test.c tests/gpu/gpu_test.h include/shoal.h | $(DEPS_OK)/cuda.ok
+$(TEST_OBJ_DIR)/gpu_test.o: tests/gpu/gpu_test.c tests/gpu/gpu_test.h tests/gpu/page_place.h include/shoal.h | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/gpu -c $< -o $@
 $(GPU_TEST_OBJ): $(TEST_OBJ_DIR)/gpu_test.o $(BUILD)/obj/runtime/served.o
@@ -34,6 +34,12 @@ $(TEST_BIN_DIR)/test_api_args: tests/c/test_api_args.c include/shoal.h $(LIB_SHA
 $(TEST_BIN_DIR)/test_dispatch: tests/c/test_dispatch.c tests/c/host_cases.h runtime/dispatch.c runtime/dispatch.h runtime/dispatch_table.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) tests/c/test_dispatch.c runtime/dispatch.c -o $@ -lm
+
+# The placement arithmetic of page-end operands (tests/gpu/page_place.h): no CUDA at all.
+TEST_BINS += $(TEST_BIN_DIR)/test_page_place
+$(TEST_BIN_DIR)/test_page_place: tests/c/test_page_place.c tests/c/host_cases.h tests/gpu/page_place.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/c -Itests/gpu tests/c/test_page_place.c -o $@
 
 # Launch geometry: the launch sources alone (linked against the CUDA runtime, never calling it).
 LAUNCH_SRCS := runtime/lapack_launch.c runtime/blas2_launch.c runtime/gemm_launch.c

@@ -10,10 +10,18 @@
  * served_same (served = the prediction), served_fallback (prediction "cublas", served the
  * fallback kernel), served_other (served a kernel the dispatch did not name), batch (prints
  * gpu_test_batch(1000000)), tail (prints what gpu_test_tail_alloc asked cudaMalloc for and where
- * its buffer starts). */
+ * its buffer starts), page_end (gpu_test_page_end_ready, then, where ready, a page-end buffer of
+ * 129 doubles: what was reserved, mapped and made accessible, where the buffer lies, and what its
+ * gpu_test_free undid), fault (CUDA_CHECK of an illegal-address error).
+ *   STUB_VMM=1         the driver entry points resolve to the stubs below (a 64 KiB
+ *                      granularity; host memory stands in for the reservation); unset: none
+ *                      resolves, as on a driver without them
+ *   STUB_VMM_ATTR=0    the device reports no virtual memory management */
 #include "gpu_test.h"
 #include "served.h"
 
+#include <cuda.h>
+#include <stdint.h>
 #include <string.h>
 
 static int g_devices;
@@ -44,7 +52,119 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
     *ptr = g_malloc_arena;
     return cudaSuccess;
 }
-const char *cudaGetErrorString(cudaError_t e) { return e == cudaSuccess ? "no error" : "stub error"; }
+const char *cudaGetErrorString(cudaError_t e)
+{
+    return e == cudaSuccess ? "no error" : e == cudaErrorIllegalAddress ? "an illegal memory access was encountered" : "stub error";
+}
+cudaError_t cudaFree(void *p)
+{
+    (void)p;
+    return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+
+/* The driver's VMM calls, on host memory: one reservation at a time is enough here. */
+#define STUB_GRAN ((size_t)65536)
+static unsigned char *g_va;            /* the reservation */
+static size_t g_reserved, g_mapped, g_accessible, g_unmapped, g_freed;
+static int g_created, g_released;
+static CUresult stub_device_get(CUdevice *d, int ordinal)
+{
+    *d = ordinal;
+    return CUDA_SUCCESS;
+}
+static CUresult stub_attribute(int *v, CUdevice_attribute a, CUdevice d)
+{
+    (void)d;
+    const char *s = getenv("STUB_VMM_ATTR");
+    *v = a == CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED ? (s ? atoi(s) : 1) : 0;
+    return CUDA_SUCCESS;
+}
+static CUresult stub_granularity(size_t *g, const CUmemAllocationProp *p, CUmemAllocationGranularity_flags f)
+{
+    (void)p, (void)f;
+    *g = STUB_GRAN;
+    return CUDA_SUCCESS;
+}
+static CUresult stub_reserve(CUdeviceptr *ptr, size_t size, size_t align, CUdeviceptr addr, unsigned long long flags)
+{
+    (void)addr, (void)flags;
+    if (align != STUB_GRAN || size % STUB_GRAN) return CUDA_ERROR_INVALID_VALUE;
+    g_va = aligned_alloc(STUB_GRAN, size);
+    g_reserved = size;
+    *ptr = (CUdeviceptr)(uintptr_t)g_va;
+    return g_va ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+static CUresult stub_address_free(CUdeviceptr ptr, size_t size)
+{
+    if ((unsigned char *)(uintptr_t)ptr != g_va || size != g_reserved) return CUDA_ERROR_INVALID_VALUE;
+    free(g_va);
+    g_va = NULL;
+    g_freed = size;
+    return CUDA_SUCCESS;
+}
+static CUresult stub_create(CUmemGenericAllocationHandle *h, size_t size, const CUmemAllocationProp *p,
+                            unsigned long long flags)
+{
+    (void)flags;
+    if (size % STUB_GRAN || p->type != CU_MEM_ALLOCATION_TYPE_PINNED || p->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+        return CUDA_ERROR_INVALID_VALUE;
+    *h = 42;
+    g_created = 1;
+    return CUDA_SUCCESS;
+}
+static CUresult stub_release(CUmemGenericAllocationHandle h)
+{
+    g_released = h == 42;
+    return g_released ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+static CUresult stub_map(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle h,
+                         unsigned long long flags)
+{
+    (void)flags;
+    if ((unsigned char *)(uintptr_t)ptr != g_va || offset || h != 42) return CUDA_ERROR_INVALID_VALUE;
+    g_mapped = size;
+    return CUDA_SUCCESS;
+}
+static CUresult stub_unmap(CUdeviceptr ptr, size_t size)
+{
+    if ((unsigned char *)(uintptr_t)ptr != g_va) return CUDA_ERROR_INVALID_VALUE;
+    g_unmapped = size;
+    return CUDA_SUCCESS;
+}
+static CUresult stub_access(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count)
+{
+    if ((unsigned char *)(uintptr_t)ptr != g_va || count != 1 || desc->flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+        return CUDA_ERROR_INVALID_VALUE;
+    g_accessible = size;
+    return CUDA_SUCCESS;
+}
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **fn, unsigned int version,
+                                             unsigned long long flags, enum cudaDriverEntryPointQueryResult *q)
+{
+    (void)version, (void)flags;
+    static const struct { const char *name; void *fn; } table[] = {
+        {"cuDeviceGet", (void *)stub_device_get},
+        {"cuDeviceGetAttribute", (void *)stub_attribute},
+        {"cuMemGetAllocationGranularity", (void *)stub_granularity},
+        {"cuMemAddressReserve", (void *)stub_reserve},
+        {"cuMemAddressFree", (void *)stub_address_free},
+        {"cuMemCreate", (void *)stub_create},
+        {"cuMemRelease", (void *)stub_release},
+        {"cuMemMap", (void *)stub_map},
+        {"cuMemUnmap", (void *)stub_unmap},
+        {"cuMemSetAccess", (void *)stub_access},
+    };
+    *fn = NULL;
+    *q = cudaDriverEntryPointSymbolNotFound;
+    if (!getenv("STUB_VMM")) return cudaSuccess;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i)
+        if (!strcmp(symbol, table[i].name)) {
+            *fn = table[i].fn;
+            *q = cudaDriverEntryPointSuccess;
+        }
+    return cudaSuccess;
+}
 
 static struct shoal_context *const g_handle = (struct shoal_context *)&g_devices;
 shoal_status shoal_create(shoal_handle *h)
@@ -76,7 +196,7 @@ shoal_status shoal_internal_take_served(shoal_handle h, const char **name)
 typedef struct tcase {
     char name[16];
 } tcase;
-static tcase g_cases[8];
+static tcase g_cases[10];
 static int g_ncases;
 
 static void add(const char *name)
@@ -114,6 +234,18 @@ static void run_case(int i)
         char *buf = gpu_test_tail_alloc(&alloc, 10, 8, 3);
         printf("tail bytes %zu at %td\n", g_malloc_bytes, buf - (char *)alloc);
         gpu_test_record(1);
+    } else if (!strcmp(n, "page_end")) {
+        if (!gpu_test_page_end_ready()) return;
+        void *alloc = NULL;
+        char *buf = gpu_test_page_end_alloc(&alloc, 129, 8);
+        const unsigned char *va = (const unsigned char *)alloc;
+        printf("page_end reserved %zu mapped %zu accessible %zu created %d offset %td end %td\n", g_reserved,
+               g_mapped, g_accessible, g_created, (unsigned char *)buf - va, (unsigned char *)buf + 129 * 8 - va);
+        gpu_test_free(alloc);
+        printf("page_end freed: unmapped %zu released %d reservation %zu\n", g_unmapped, g_released, g_freed);
+        gpu_test_record(1);
+    } else if (!strcmp(n, "fault")) {
+        CUDA_CHECK(cudaErrorIllegalAddress);
     } /* no_runs: records nothing */
 }
 
@@ -131,6 +263,8 @@ int main(int argc, char **argv)
     add("served_other");
     add("batch");
     add("tail");
+    add("page_end");
+    add("fault");
     if (suite_name && !strcmp(suite_name, "duplicate")) add("two_runs");
     if (suite_name && !strcmp(suite_name, "overflow"))
         for (int i = 0; i < 2; ++i) add("extra");

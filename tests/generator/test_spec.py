@@ -165,3 +165,42 @@ def test_case_tables_tail_offset(tmp_path: Path) -> None:
                 f'[[group]]\nname = "t"\ndims = [{dims(r)}]\ntail_offset = {bad}\n')
         with pytest.raises(spec_cases.CaseError, match="tail_offset"):
             spec_cases.load_cases(rs, tmp_path / "cases")
+
+
+def test_case_tables_page_end(tmp_path: Path) -> None:
+    """page_end = true reaches the generated table as tail_offset PAGE_END (4,
+    SPEC_HARNESS_PAGE_END), excludes tail_offset, must be a boolean, and its cases go last in the
+    table, after every routine's other cases (a kernel fault loses the CUDA context); the
+    committed tables have a page_end group for every spec routine (issue 29)."""
+    rs = emit_spec.routines_from(_spaces())
+    if not rs:
+        pytest.skip("no spec routine yet")
+    shipped = spec_cases.load_cases(rs, REPO_ROOT / "tests" / "cases")
+    for i, r in enumerate(rs):
+        assert any(c.page_end and c.tail_offset == spec_cases.PAGE_END for c in shipped if c.routine == i), r.name
+    flags = [c.page_end for c in shipped]
+    assert flags == sorted(flags), "page-end cases must come last"
+    assert all("page_end" in c.name for c in shipped if c.page_end)
+    assert all(c.tail_offset != spec_cases.PAGE_END for c in shipped if not c.page_end)
+    assert 'tail_offset = SPEC_HARNESS_PAGE_END' not in spec_cases.cases_c(shipped)  # a plain number
+    (tmp_path / "cases").mkdir()
+    def dims(r: emit_spec.Routine) -> str:
+        return "[" + ", ".join("1" for _ in r.spec.dims) + "]"
+    for r in rs:
+        (tmp_path / "cases" / f"{r.name}.toml").write_text(
+            f'[[group]]\nname = "pe"\nforms = ["strided"]\ndims = [{dims(r)}]\npage_end = true\n'
+            f'[[group]]\nname = "plain"\nforms = ["strided"]\ndims = [{dims(r)}]\n')
+    cases = spec_cases.load_cases(rs, tmp_path / "cases")
+    flags = [c.page_end for c in cases]
+    assert flags == sorted(flags) and 2 * sum(flags) == len(flags)
+    lines = spec_cases.cases_c(cases).splitlines()
+    for c in cases:
+        (line,) = [l for l in lines if f'"{c.name}"' in l]
+        assert f"{c.batch}LL, 0, {4 if c.page_end else -1}, " in line, line
+    for bad, match in (('page_end = true\ntail_offset = 1', "exclude"), ('page_end = 1', "page_end"),
+                       ('page_end = "yes"', "page_end")):
+        for r in rs:
+            (tmp_path / "cases" / f"{r.name}.toml").write_text(
+                f'[[group]]\nname = "t"\ndims = [{dims(r)}]\n{bad}\n')
+        with pytest.raises(spec_cases.CaseError, match=match):
+            spec_cases.load_cases(rs, tmp_path / "cases")

@@ -1,13 +1,16 @@
 #include "gpu_test.h"
 
+#include <cuda.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <string.h>
 
+#include "page_place.h"
 #include "served.h"
 
 const char *gpu_test_case = "init";
 static int g_runs, g_failed_runs; /* of the current case */
+static char g_skip_why[256];      /* nonempty: the current case was skipped (gpu_test_skip_case) */
 
 void gpu_test_record(int ok)
 {
@@ -109,16 +112,211 @@ void *gpu_test_tail_alloc(void **alloc, size_t count, size_t es, int shift)
     return (char *)*alloc + lead;
 }
 
+static int require_gpu(void);
+
+void gpu_test_skip_case(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_skip_why, sizeof g_skip_why, fmt, ap);
+    va_end(ap);
+    if (!g_skip_why[0]) snprintf(g_skip_why, sizeof g_skip_why, "skipped");
+}
+
+void gpu_test_cuda_failed(const char *expr, const char *file, int line, cudaError_t e)
+{
+    printf("FAILED %s: %s:%d: %s: %s\n", gpu_test_case, file, line, expr, cudaGetErrorString(e));
+    switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorHardwareStackError:
+        printf("FAILED %s: a kernel faulted: it accessed memory outside its operands (in a *page_end* case: "
+               "past an operand's end, into the unmapped page after it; issue 29, docs/sanitize.md). The CUDA "
+               "context is lost: the cases after this one did not run (run them with --case NAME)\n",
+               gpu_test_case);
+        break;
+    default: break;
+    }
+    fflush(stdout);
+    exit(1);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Page-end operands: CUDA virtual memory management through the runtime's driver entry points. */
+
+#define DRIVER_FN(name) static __typeof__(&name) p_##name
+DRIVER_FN(cuDeviceGet);
+DRIVER_FN(cuDeviceGetAttribute);
+DRIVER_FN(cuMemGetAllocationGranularity);
+DRIVER_FN(cuMemAddressReserve);
+DRIVER_FN(cuMemAddressFree);
+DRIVER_FN(cuMemCreate);
+DRIVER_FN(cuMemRelease);
+DRIVER_FN(cuMemMap);
+DRIVER_FN(cuMemUnmap);
+DRIVER_FN(cuMemSetAccess);
+#undef DRIVER_FN
+
+static int g_vmm_state;            /* 0 not looked at, 1 ready, -1 unavailable (g_vmm_why) */
+static char g_vmm_why[200];
+static int g_vmm_device;
+static size_t g_vmm_gran;
+
+/* One page-end buffer: what gpu_test_free needs to take it apart. */
+typedef struct vmm_buf {
+    CUdeviceptr base;
+    size_t map_bytes, reserve_bytes;
+    CUmemGenericAllocationHandle mem;
+    struct vmm_buf *next;
+} vmm_buf;
+static vmm_buf *g_vmm_bufs;
+
+static int driver_fn(const char *name, void **fn)
+{
+    enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+    const cudaError_t e = cudaGetDriverEntryPointByVersion(name, fn, 12000, cudaEnableDefault, &q);
+    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !*fn) {
+        snprintf(g_vmm_why, sizeof g_vmm_why, "no driver entry point %s (%s)", name,
+                 e != cudaSuccess ? cudaGetErrorString(e) : "not found");
+        return 0;
+    }
+    return 1;
+}
+
+static int vmm_init(void)
+{
+#define GET(name) driver_fn(#name, (void **)&p_##name)
+    if (!(GET(cuDeviceGet) && GET(cuDeviceGetAttribute) && GET(cuMemGetAllocationGranularity) &&
+          GET(cuMemAddressReserve) && GET(cuMemAddressFree) && GET(cuMemCreate) && GET(cuMemRelease) &&
+          GET(cuMemMap) && GET(cuMemUnmap) && GET(cuMemSetAccess)))
+        return 0;
+#undef GET
+    int ordinal = 0;
+    CUdevice dev;
+    int supported = 0;
+    if (cudaGetDevice(&ordinal) != cudaSuccess || cudaFree(0) != cudaSuccess || p_cuDeviceGet(&dev, ordinal) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, dev) != CUDA_SUCCESS) {
+        snprintf(g_vmm_why, sizeof g_vmm_why, "the device's VMM attribute could not be read");
+        return 0;
+    }
+    if (!supported) {
+        snprintf(g_vmm_why, sizeof g_vmm_why, "device %d has no virtual memory management "
+                 "(CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED is 0)", ordinal);
+        return 0;
+    }
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof prop);
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = dev;
+    size_t gran = 0;
+    gpu_test_page_layout probe;
+    if (p_cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM) != CUDA_SUCCESS ||
+        gpu_test_page_layout_of(0, gran, &probe) != 0) {
+        snprintf(g_vmm_why, sizeof g_vmm_why, "no usable allocation granularity (%zu)", gran);
+        return 0;
+    }
+    g_vmm_device = dev;
+    g_vmm_gran = gran;
+    return 1;
+}
+
+int gpu_test_page_end_ready(void)
+{
+    if (g_vmm_state == 0) g_vmm_state = vmm_init() ? 1 : -1;
+    if (g_vmm_state < 0) gpu_test_skip_case("page-end operands unavailable: %s", g_vmm_why);
+    return g_vmm_state > 0;
+}
+
+/* A driver call of the page-end allocator failed: the case fails and the process stops, as for
+ * CUDA_CHECK (partial mappings are not worth unwinding in a test). */
+#define DRIVER_CHECK(expr)                                                                             \
+    do {                                                                                               \
+        const CUresult r_ = (expr);                                                                    \
+        if (r_ != CUDA_SUCCESS) {                                                                      \
+            printf("FAILED %s: %s:%d: %s: CUresult %d\n", gpu_test_case, __FILE__, __LINE__, #expr, (int)r_); \
+            fflush(stdout);                                                                            \
+            exit(1);                                                                                   \
+        }                                                                                              \
+    } while (0)
+
+void *gpu_test_page_end_alloc(void **alloc, size_t count, size_t es)
+{
+    if (g_vmm_state <= 0 && !gpu_test_page_end_ready()) {
+        printf("FAILED %s: a page-end operand without gpu_test_page_end_ready (%s)\n", gpu_test_case, g_vmm_why);
+        fflush(stdout);
+        exit(1);
+    }
+    gpu_test_page_layout l;
+    if (count > SIZE_MAX / (es ? es : 1) || gpu_test_page_layout_of(count * es, g_vmm_gran, &l) != 0) {
+        printf("FAILED %s: a page-end operand of %zu x %zu bytes does not fit\n", gpu_test_case, count, es);
+        fflush(stdout);
+        exit(1);
+    }
+    vmm_buf *b = xmalloc(sizeof *b);
+    memset(b, 0, sizeof *b);
+    b->map_bytes = l.map_bytes;
+    b->reserve_bytes = l.reserve_bytes;
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof prop);
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = g_vmm_device;
+    DRIVER_CHECK(p_cuMemAddressReserve(&b->base, l.reserve_bytes, g_vmm_gran, 0, 0));
+    DRIVER_CHECK(p_cuMemCreate(&b->mem, l.map_bytes, &prop, 0));
+    DRIVER_CHECK(p_cuMemMap(b->base, l.map_bytes, 0, b->mem, 0));
+    CUmemAccessDesc access;
+    memset(&access, 0, sizeof access);
+    access.location = prop.location;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    DRIVER_CHECK(p_cuMemSetAccess(b->base, l.map_bytes, &access, 1)); /* the mapped pages only */
+    b->next = g_vmm_bufs;
+    g_vmm_bufs = b;
+    *alloc = (void *)(uintptr_t)b->base;
+    return (char *)*alloc + l.offset;
+}
+
+void gpu_test_free(void *alloc)
+{
+    if (!alloc) return;
+    for (vmm_buf **pb = &g_vmm_bufs; *pb; pb = &(*pb)->next) {
+        vmm_buf *b = *pb;
+        if ((void *)(uintptr_t)b->base != alloc) continue;
+        /* kernels may still use it: as cudaFree does, wait for the device first */
+        CUDA_CHECK(cudaDeviceSynchronize());
+        DRIVER_CHECK(p_cuMemUnmap(b->base, b->map_bytes));
+        DRIVER_CHECK(p_cuMemRelease(b->mem));
+        DRIVER_CHECK(p_cuMemAddressFree(b->base, b->reserve_bytes));
+        *pb = b->next;
+        free(b);
+        return;
+    }
+    cudaFree(alloc);
+}
+
 /* Runs case i between its "==" line and its verdict; returns 1 when it failed. */
 static int run_one(const gpu_test_suite *s, int i)
 {
     gpu_test_case = s->case_name(i);
     g_runs = g_failed_runs = 0;
+    g_skip_why[0] = 0;
     printf("== %s\n", gpu_test_case);
     s->run_case(i);
-    if (g_failed_runs)
+    if (g_failed_runs) {
         printf("FAILED %s: %d of %d runs failed\n", gpu_test_case, g_failed_runs, g_runs);
-    else if (g_runs == 0)
+    } else if (g_skip_why[0]) {
+        if (require_gpu()) {
+            printf("FAILED %s: skipped (%s) and SHOAL_REQUIRE_GPU is set\n", gpu_test_case, g_skip_why);
+            fflush(stdout);
+            return 1;
+        }
+        printf("SKIP: %s: %s\n", gpu_test_case, g_skip_why);
+        fflush(stdout);
+        return 0;
+    } else if (g_runs == 0)
         printf("FAILED %s: the case recorded no runs (it checked nothing)\n", gpu_test_case);
     else
         printf("ok %s (%d runs)\n", gpu_test_case, g_runs);
@@ -231,6 +429,11 @@ int gpu_test_main(int argc, char **argv, const gpu_test_suite *s, shoal_handle *
     int failed = 0;
     if (only >= 0) {
         failed = run_one(s, only);
+        if (!failed && g_skip_why[0]) {
+            if (s->teardown) s->teardown();
+            shoal_destroy(*handle);
+            return 77;
+        }
     } else {
         int ran = 0;
         for (int i = 0; i < s->n_cases; ++i)

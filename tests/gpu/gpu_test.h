@@ -88,19 +88,46 @@ int gpu_test_selected(const char *name);
  * gets what cudaFree takes; the shift elements before the buffer are never written. */
 void *gpu_test_tail_alloc(void **alloc, size_t count, size_t es, int shift);
 
+/* Page-end operands (issue 29): the tail layout above ends an operand at the end of a cudaMalloc
+ * allocation, which memcheck sees but the hardware does not fault on (the allocator's pages go
+ * on). gpu_test_page_end_alloc places count elements of es bytes so that the last element's last
+ * byte is the last byte of a mapped page and the page after it is reserved but unmapped (CUDA
+ * virtual memory management, through the runtime's driver entry points: no -lcuda; page_place.h
+ * has the arithmetic), so that a read or write past the operand's end faults on the hardware,
+ * with or without compute-sanitizer: the kernel dies with an illegal address, the CUDA context is
+ * lost and CUDA_CHECK fails the case and stops the process (see there). *alloc gets what
+ * gpu_test_free takes; the buffer's start is as aligned as -count * es makes it.
+ *
+ * A case of page-end operands first calls gpu_test_page_end_ready(): 1 when they can be made;
+ * else 0, and the case is skipped (gpu_test_skip_case) with the reason (no driver entry point, no
+ * VMM support on the device). Page-end cases are named *page_end* and come last in every case
+ * table, so that a fault in one loses no other kind of case in a plain run; pytest runs every
+ * case in its own process anyway. */
+int gpu_test_page_end_ready(void);
+void *gpu_test_page_end_alloc(void **alloc, size_t count, size_t es);
+
+/* Frees what gpu_test_tail_alloc or gpu_test_page_end_alloc (or cudaMalloc) gave in *alloc: unmaps,
+ * releases and frees the reservation of a page-end buffer, cudaFree for the rest; NULL is fine. */
+void gpu_test_free(void *alloc);
+
+/* Skips the current case (nothing it could check can run here, e.g. no VMM): its verdict is
+ * "SKIP: NAME: why" (a --case run exits 77), or a failure where SHOAL_REQUIRE_GPU=1 is set. A
+ * failed run recorded in the case still fails it. */
+void gpu_test_skip_case(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* What CUDA_CHECK does with an error: prints "FAILED case: where: expr: error" (and, for a
+ * kernel fault, that an operand was accessed out of bounds or the context is gone), exits 1. */
+void gpu_test_cuda_failed(const char *expr, const char *file, int line, cudaError_t e) __attribute__((noreturn));
+
 /* malloc that fails the current case (and the process) when the host is out of memory. */
 void *xmalloc(size_t bytes);
 
-/* A CUDA error here means the context may be gone (a kernel faulted): stop the process. */
+/* A CUDA error here means the context may be gone (a kernel faulted): stop the process. A fault
+ * (illegal address and the like) says so: the cases after this one did not run. */
 #define CUDA_CHECK(expr)                                                                      \
     do {                                                                                      \
         cudaError_t e_ = (expr);                                                              \
-        if (e_ != cudaSuccess) {                                                              \
-            printf("FAILED %s: %s:%d: %s: %s\n", gpu_test_case, __FILE__, __LINE__, #expr,   \
-                   cudaGetErrorString(e_));                                                   \
-            fflush(stdout);                                                                   \
-            exit(1);                                                                          \
-        }                                                                                     \
+        if (e_ != cudaSuccess) gpu_test_cuda_failed(#expr, __FILE__, __LINE__, e_);           \
     } while (0)
 
 #endif

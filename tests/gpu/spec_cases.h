@@ -11,7 +11,8 @@ typedef struct spec_case {
     long long batch;
     int ld_pad;
     int tail_offset;            /* -1: off; 0..3: operands end at their allocation's end, so
-                                   offset (spec_harness_init) */
+                                   offset; SPEC_HARNESS_PAGE_END (4): at a page end with the next
+                                   page unmapped (spec_harness_init; `page_end = true`) */
     double alpha, beta;
     int nan;                    /* a NaN in problem 0's first operand; the others must pass */
     int vendor;                 /* let the tables route to the vendor */

@@ -20,6 +20,12 @@
  *  - every output element of every problem must be finite; the error is computed for every
  *    problem of a run, except in runs too large for that, where the first 300, the last 300 and
  *    300 problems spread in between are checked;
+ *  - the *_tail cases (issue 29) end every operand at the last element of its allocation: gemv
+ *    and trsv the whole batch's A, x, y; gemv_vbatched every problem's A, x, y (each in an
+ *    allocation of its own, starting 1..3 elements past a 16-byte boundary) and the size, lda and
+ *    increment arrays; the *_page_end cases (last in the table) end them at the end of a mapped
+ *    page with the next page unmapped (gemv_vbatched: the last problem's), so that a read past
+ *    them faults on the hardware (gpu_test_page_end_alloc);
  *  - vendor dispatch is off (shoal's own kernels) except in the *_vendor cases, which run each
  *    configuration with shoal_set_vendor_dispatch(h, 0) and (h, 1) and check who served each
  *    call (runtime/served.h) against shoal_blas2_kernel_name: vendor off, that very kernel; vendor
@@ -96,7 +102,14 @@ typedef struct run_cfg {
     int align4;                /* round strides up to multiples of 4 elements */
     int share_a, share_x;      /* strided gemv/trsv: strideA = 0 / stridex = 0 */
     int tail;                  /* gemv/trsv: no guard, every buffer ends at its last problem's
-                                  last element (a read past an operand leaves the allocation) */
+                                  last element (a read past an operand leaves the allocation);
+                                  gemv_vbatched (1..4): every problem's A, x, y in an allocation
+                                  of its own, ending at its last element and starting
+                                  1 + (tail - 1 + b) % 3 elements into it */
+    int page_end;              /* gemv/trsv: as tail, each buffer ending at a page end with the
+                                  next page unmapped, problems in order in pointer arrays;
+                                  gemv_vbatched: as tail, the last problem's operands at page
+                                  ends (gpu_test_page_end_alloc) */
     /* vbatched */
     enum vdist dist;
     int vN;                    /* N of the distribution */
@@ -117,9 +130,15 @@ typedef struct run_data {
     int max_m, max_n;                     /* host maxima of max(0, m_i), max(0, n_i) */
     void *hA, *hx, *hy, *oA, *ox, *oy;    /* host images: uploaded, read back */
     unsigned char *wmask;                 /* elements of the output buffer the call may write */
-    void *dA, *dx, *dy;
+    void *dA, *dx, *dy;                   /* NULL when scattered */
+    void *allocs[3];                      /* what gpu_test_free takes for dA, dx, dy */
+    int scatter;                          /* gemv_vbatched tail / page_end: per-problem operands */
+    int64_t nbatch;                       /* scatter: the batch the allocations were made for */
+    void **pa, **px, **py;                /* scatter: problem b's A, x, y on the device */
+    void **palloc;                        /* scatter: their 3 * batch allocations */
     void **dAp, **dxp, **dyp;
     int *dm, *dn, *dlda, *dincx, *dincy;
+    void *iallocs[5];                     /* what gpu_test_free takes for dm .. dincy */
 } run_data;
 
 static shoal_handle g_h;
@@ -287,6 +306,16 @@ static void gen_sizes(const run_cfg *c, run_data *d)
     d->max_el = max64(d->max_el, max64(d->max_m, d->max_n));
 }
 
+/* Elements of problem b's operand o (0 A, 1 x, 2 y) from its first element to its last: what a
+ * scattered problem's allocation holds (0 for an empty one: its pointer is the allocation's end). */
+static int64_t region_len(const run_cfg *c, const run_data *d, int64_t b, int o)
+{
+    const int m = mpos(d, b), n = npos(d, b);
+    if (o == 0) return m > 0 && n > 0 ? (int64_t)d->plda[b] * (n - 1) + m : 0;
+    if (o == 1) return span(xlen(c, d, b), d->pincx[b]);
+    return span(ylen(c, d, b), d->pincy[b]);
+}
+
 static void setup(const run_cfg *c, run_data *d)
 {
     memset(d, 0, sizeof *d);
@@ -332,7 +361,7 @@ static void setup(const run_cfg *c, run_data *d)
         d->na = c->offa + (c->share_a ? rega + c->gapa : batch * d->sta) + GUARD;
         d->nx = c->offx + (c->share_x ? regx + c->gapx : batch * d->stx) + GUARD;
         d->ny = c->offy + batch * d->sty + GUARD;
-        if (c->tail && batch > 0) { /* the last problem's last element ends each allocation */
+        if ((c->tail || c->page_end) && batch > 0) { /* the last problem's last element ends each allocation */
             const int rows = c->fam == F_TRSV ? c->n : c->m;
             const int64_t lasta = rows > 0 && cols > 0 ? d->lda * (cols - 1) + rows : 0;
             d->na = c->offa + (c->share_a ? 0 : (batch - 1) * d->sta) + lasta;
@@ -348,20 +377,40 @@ static void setup(const run_cfg *c, run_data *d)
     d->hy = xmalloc((size_t)d->ny * d->es);
     d->oy = xmalloc((size_t)d->ny * d->es);
     d->wmask = xmalloc((size_t)(c->fam == F_TRSV ? d->nx : d->ny));
-    CUDA_CHECK(cudaMalloc(&d->dA, (size_t)d->na * d->es));
-    CUDA_CHECK(cudaMalloc(&d->dx, (size_t)d->nx * d->es));
-    CUDA_CHECK(cudaMalloc(&d->dy, (size_t)d->ny * d->es));
+    d->scatter = c->fam == F_GEMV_V && (c->tail || c->page_end);
+    d->nbatch = batch;
+    if (d->scatter) {
+        d->pa = xmalloc(nb * sizeof(void *));
+        d->px = xmalloc(nb * sizeof(void *));
+        d->py = xmalloc(nb * sizeof(void *));
+        d->palloc = xmalloc(3 * nb * sizeof(void *));
+        for (int64_t b = 0; b < batch; ++b) {
+            const int shift = 1 + (int)((c->tail - 1 + b) % 3);
+            const int last = c->page_end && b == batch - 1;
+            void **dst[3] = {&d->pa[b], &d->px[b], &d->py[b]};
+            for (int o = 0; o < 3; ++o) {
+                const size_t len = (size_t)region_len(c, d, b, o);
+                void **al = &d->palloc[3 * b + o];
+                *dst[o] = last ? gpu_test_page_end_alloc(al, len, d->es) : gpu_test_tail_alloc(al, len, d->es, shift);
+            }
+        }
+    } else if (c->page_end) {
+        d->dA = gpu_test_page_end_alloc(&d->allocs[0], (size_t)d->na, d->es);
+        d->dx = gpu_test_page_end_alloc(&d->allocs[1], (size_t)d->nx, d->es);
+        d->dy = gpu_test_page_end_alloc(&d->allocs[2], (size_t)d->ny, d->es);
+    } else {
+        d->dA = gpu_test_tail_alloc(&d->allocs[0], (size_t)d->na, d->es, 0);
+        d->dx = gpu_test_tail_alloc(&d->allocs[1], (size_t)d->nx, d->es, 0);
+        d->dy = gpu_test_tail_alloc(&d->allocs[2], (size_t)d->ny, d->es, 0);
+    }
     if (c->modes & MODE_ARRAY) {
         CUDA_CHECK(cudaMalloc((void **)&d->dAp, nb * sizeof(void *)));
         CUDA_CHECK(cudaMalloc((void **)&d->dxp, nb * sizeof(void *)));
         CUDA_CHECK(cudaMalloc((void **)&d->dyp, nb * sizeof(void *)));
     }
-    if (c->fam == F_GEMV_V) {
-        CUDA_CHECK(cudaMalloc((void **)&d->dm, nb * sizeof(int)));
-        CUDA_CHECK(cudaMalloc((void **)&d->dn, nb * sizeof(int)));
-        CUDA_CHECK(cudaMalloc((void **)&d->dlda, nb * sizeof(int)));
-        CUDA_CHECK(cudaMalloc((void **)&d->dincx, nb * sizeof(int)));
-        CUDA_CHECK(cudaMalloc((void **)&d->dincy, nb * sizeof(int)));
+    if (c->fam == F_GEMV_V) { /* exactly batch ints each: a read past them leaves the allocation */
+        int **dst[5] = {&d->dm, &d->dn, &d->dlda, &d->dincx, &d->dincy};
+        for (int i = 0; i < 5; ++i) *dst[i] = gpu_test_tail_alloc(&d->iallocs[i], nb, sizeof(int), 0);
     }
 }
 
@@ -370,8 +419,69 @@ static void release(run_data *d)
     void *host[] = {d->pm, d->pn, d->plda, d->pincx, d->pincy, d->slot, d->aoff, d->xoff, d->yoff,
                     d->hA, d->hx, d->hy, d->oA, d->ox, d->oy, d->wmask};
     for (int i = 0; i < COUNT(host); ++i) free(host[i]);
-    void *dev[] = {d->dA, d->dx, d->dy, d->dAp, d->dxp, d->dyp, d->dm, d->dn, d->dlda, d->dincx, d->dincy};
+    for (int i = 0; i < 3; ++i) gpu_test_free(d->allocs[i]);
+    for (int i = 0; i < 5; ++i) gpu_test_free(d->iallocs[i]);
+    void *dev[] = {d->dAp, d->dxp, d->dyp};
     for (int i = 0; i < COUNT(dev); ++i) cudaFree(dev[i]);
+    if (d->scatter) {
+        for (int64_t i = 0; i < 3 * d->nbatch; ++i) gpu_test_free(d->palloc[i]);
+        free(d->palloc);
+        free(d->pa);
+        free(d->px);
+        free(d->py);
+    }
+}
+
+/* Problem b's operand o (0 A, 1 x, 2 y) on the device and in the host images. */
+static void *dev_operand(const run_data *d, int64_t b, int o)
+{
+    if (d->scatter) return o == 0 ? d->pa[b] : o == 1 ? d->px[b] : d->py[b];
+    const int64_t off = o == 0 ? d->aoff[b] : o == 1 ? d->xoff[b] : d->yoff[b];
+    return (char *)(o == 0 ? d->dA : o == 1 ? d->dx : d->dy) + (size_t)off * d->es;
+}
+
+/* Host images to the device: whole buffers, or, scattered, each problem's regions. */
+static void upload_images(const run_cfg *c, run_data *d)
+{
+    if (!d->scatter) {
+        CUDA_CHECK(cudaMemcpy(d->dA, d->hA, (size_t)d->na * d->es, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(d->dx, d->hx, (size_t)d->nx * d->es, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(d->dy, d->hy, (size_t)d->ny * d->es, cudaMemcpyHostToDevice));
+        return;
+    }
+    void *img[3] = {d->hA, d->hx, d->hy};
+    for (int64_t b = 0; b < c->batch; ++b)
+        for (int o = 0; o < 3; ++o) {
+            const int64_t off = o == 0 ? d->aoff[b] : o == 1 ? d->xoff[b] : d->yoff[b];
+            const size_t bytes = (size_t)region_len(c, d, b, o) * d->es;
+            if (bytes)
+                CUDA_CHECK(cudaMemcpy(dev_operand(d, b, o), (char *)img[o] + (size_t)off * d->es, bytes,
+                                      cudaMemcpyHostToDevice));
+        }
+}
+
+/* The device to the read-back images: scattered, what lies outside every problem's regions is
+ * never on the device and reads back as uploaded. */
+static void download_images(const run_cfg *c, run_data *d)
+{
+    if (!d->scatter) {
+        CUDA_CHECK(cudaMemcpy(d->oA, d->dA, (size_t)d->na * d->es, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(d->ox, d->dx, (size_t)d->nx * d->es, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(d->oy, d->dy, (size_t)d->ny * d->es, cudaMemcpyDeviceToHost));
+        return;
+    }
+    memcpy(d->oA, d->hA, (size_t)d->na * d->es);
+    memcpy(d->ox, d->hx, (size_t)d->nx * d->es);
+    memcpy(d->oy, d->hy, (size_t)d->ny * d->es);
+    void *img[3] = {d->oA, d->ox, d->oy};
+    for (int64_t b = 0; b < c->batch; ++b)
+        for (int o = 0; o < 3; ++o) {
+            const int64_t off = o == 0 ? d->aoff[b] : o == 1 ? d->xoff[b] : d->yoff[b];
+            const size_t bytes = (size_t)region_len(c, d, b, o) * d->es;
+            if (bytes)
+                CUDA_CHECK(cudaMemcpy((char *)img[o] + (size_t)off * d->es, dev_operand(d, b, o), bytes,
+                                      cudaMemcpyDeviceToHost));
+        }
 }
 
 /* Writes problem b's inputs into the host images; t holds d->max_el doubles. */
@@ -435,7 +545,7 @@ static void layout(const run_cfg *c, run_data *d, int mode)
 {
     const int64_t batch = c->batch;
     for (int64_t b = 0; b < batch; ++b) d->slot[b] = b;
-    if (mode == MODE_ARRAY) { /* shuffled placement */
+    if (mode == MODE_ARRAY && !c->page_end) { /* shuffled placement (page_end: the last problem last) */
         uint64_t s = mix(g_case_seed, 0xa77a7ull + (uint64_t)g_run_index);
         for (int64_t i = batch - 1; i > 0; --i) {
             const int64_t j = (int64_t)(splitmix(&s) % (uint64_t)(i + 1));
@@ -491,17 +601,15 @@ static void layout(const run_cfg *c, run_data *d, int mode)
         }
     }
 
-    CUDA_CHECK(cudaMemcpy(d->dA, d->hA, (size_t)d->na * d->es, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->dx, d->hx, (size_t)d->nx * d->es, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->dy, d->hy, (size_t)d->ny * d->es, cudaMemcpyHostToDevice));
+    upload_images(c, d);
     if (mode == MODE_ARRAY) {
         const size_t nb = (size_t)(batch > 0 ? batch : 1);
         void **h = xmalloc(nb * sizeof(void *));
-        for (int64_t b = 0; b < batch; ++b) h[b] = (char *)d->dA + (size_t)d->aoff[b] * d->es;
+        for (int64_t b = 0; b < batch; ++b) h[b] = dev_operand(d, b, 0);
         CUDA_CHECK(cudaMemcpy(d->dAp, h, (size_t)batch * sizeof(void *), cudaMemcpyHostToDevice));
-        for (int64_t b = 0; b < batch; ++b) h[b] = (char *)d->dx + (size_t)d->xoff[b] * d->es;
+        for (int64_t b = 0; b < batch; ++b) h[b] = dev_operand(d, b, 1);
         CUDA_CHECK(cudaMemcpy(d->dxp, h, (size_t)batch * sizeof(void *), cudaMemcpyHostToDevice));
-        for (int64_t b = 0; b < batch; ++b) h[b] = (char *)d->dy + (size_t)d->yoff[b] * d->es;
+        for (int64_t b = 0; b < batch; ++b) h[b] = dev_operand(d, b, 2);
         CUDA_CHECK(cudaMemcpy(d->dyp, h, (size_t)batch * sizeof(void *), cudaMemcpyHostToDevice));
         free(h);
     }
@@ -793,6 +901,9 @@ static void notes_of(const run_cfg *c, char *buf, size_t len)
     NOTE(c->neg_sizes, " +negative")
     NOTE(c->use_imax, " max=imax_device")
     NOTE(c->vendor, " vendor=on")
+    NOTE(c->tail && c->fam == F_GEMV_V, " tail(per problem)")
+    NOTE(c->tail && c->fam != F_GEMV_V, " tail")
+    NOTE(c->page_end, " page_end")
 #undef NOTE
 }
 
@@ -874,9 +985,7 @@ static void run(const run_cfg *wanted)
         if (st != SHOAL_STATUS_SUCCESS) {
             u += (size_t)snprintf(why + u, sizeof why - u, " returned %s", shoal_status_string(st));
         } else {
-            CUDA_CHECK(cudaMemcpy(d.oA, d.dA, (size_t)d.na * d.es, cudaMemcpyDeviceToHost));
-            CUDA_CHECK(cudaMemcpy(d.ox, d.dx, (size_t)d.nx * d.es, cudaMemcpyDeviceToHost));
-            CUDA_CHECK(cudaMemcpy(d.oy, d.dy, (size_t)d.ny * d.es, cudaMemcpyDeviceToHost));
+            download_images(c, &d);
             err = judge(c, &d, why + u, sizeof why - u);
         }
         const double limit = c->fam == F_TRSV ? 2 * BLAS2_ERROR_LIMIT : BLAS2_ERROR_LIMIT;
@@ -1463,6 +1572,94 @@ static void case_vgemv_imax(char p)
         }
 }
 
+/* Issue 29: every problem's A, x and y in an allocation of its own that ends at the operand's
+ * last element and starts 1..3 elements past a 16-byte boundary (gpu_test_tail_alloc; the shift
+ * varies from problem to problem), the m, n, lda, incx, incy arrays ending at their allocations'
+ * ends too: ragged sizes (uniform, skewed, equal odd sizes) with empty and negative problems
+ * mixed in (their operands are 0 elements long: the pointer is the allocation's end), lda > m_i,
+ * increments 1 or 2 per problem, op N and T, beta = 0 (y NaN) and not. A read past any operand
+ * of any problem leaves its allocation: memcheck (make sanitize) reports it. */
+static void case_vgemv_tail(char p)
+{
+    static const struct { enum vdist dist; int N; } ds[] = {{V_UNIFORM, 8}, {V_UNIFORM, 33}, {V_SKEWED, 100}, {V_EQUAL, 17}};
+    for (int tail = 1; tail <= 3; ++tail)
+        for (int trans = 0; trans < 2; ++trans)
+            for (int i = 0; i < COUNT(ds); ++i) {
+                run_cfg c = vgemv_cfg(p, trans, ds[i].dist, ds[i].N, 129);
+                if (ds[i].dist == V_EQUAL) {
+                    c.m = 17 + 2 * trans;
+                    c.n = 33 - 16 * trans;
+                }
+                c.tail = tail;
+                c.zero_sizes = ds[i].dist != V_EQUAL;
+                c.neg_sizes = ds[i].dist != V_EQUAL && (i + tail) % 2;
+                c.pad = 1 + (i + tail + trans) % 3; /* lda_i = m_i + pad > m_i */
+                c.incx = c.incy = (i + tail) % 2 ? 0 : 1;
+                c.exact_max = (i + trans) % 2;
+                if ((i + tail + trans) % 2) {
+                    c.beta = 0.0;
+                    c.y_nan = 1;
+                }
+                run(&c);
+            }
+}
+
+/* Issue 29, page ends: A, x and y each end at the end of a mapped page with the page after it
+ * unmapped (gpu_test_page_end_alloc), strided and in-order pointer arrays, so that the last
+ * problem's operands end the pages: a kernel that reads past them dies with an illegal address
+ * even without compute-sanitizer (CUDA_CHECK fails the case and stops the process). */
+static void case_gemv_page_end(char p)
+{
+    if (!gpu_test_page_end_ready()) return;
+    static const int sizes[][2] = {{1, 1}, {3, 5}, {17, 23}, {33, 31}, {100, 3}, {3, 100}, {129, 64}, {512, 8}};
+    for (int trans = 0; trans < 2; ++trans)
+        for (int i = 0; i < COUNT(sizes); ++i) {
+            run_cfg c = gemv_cfg(p, trans, sizes[i][0], sizes[i][1], 129);
+            c.page_end = 1;
+            if (i % 3 == 2) c.pad = 1 + i % 3;
+            if ((i + trans) % 2) {
+                c.beta = 0.0;
+                c.y_nan = 1;
+            }
+            run(&c);
+        }
+}
+
+static void case_trsv_page_end(char p)
+{
+    if (!gpu_test_page_end_ready()) return;
+    static const int sizes[] = {1, 3, 17, 33, 100, 129};
+    for (int v = 0; v < 4; ++v)
+        for (int i = 0; i < COUNT(sizes); ++i) {
+            run_cfg c = trsv_cfg(p, v >> 1, v & 1, (i + v) % 2, sizes[i], 129);
+            c.page_end = 1;
+            if (i % 2) c.pad = 1 + v % 3;
+            run(&c);
+        }
+}
+
+/* The variable-size call with every problem's operands in allocations of their own (as
+ * gemv_vbatched_tail) and the last problem's A, x, y each ending at a page end. */
+static void case_vgemv_page_end(char p)
+{
+    if (!gpu_test_page_end_ready()) return;
+    static const struct { enum vdist dist; int N; } ds[] = {{V_UNIFORM, 8}, {V_UNIFORM, 100}, {V_EQUAL, 33}};
+    for (int trans = 0; trans < 2; ++trans)
+        for (int i = 0; i < COUNT(ds); ++i) {
+            run_cfg c = vgemv_cfg(p, trans, ds[i].dist, ds[i].N, 129);
+            c.page_end = 1;
+            c.tail = 1 + i;
+            c.zero_sizes = ds[i].dist != V_EQUAL;
+            c.pad = 1 + i;
+            c.exact_max = trans;
+            if ((i + trans) % 2) {
+                c.beta = 0.0;
+                c.y_nan = 1;
+            }
+            run(&c);
+        }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* shoal_blas2_kernel_name. */
 
@@ -1501,7 +1698,8 @@ static void case_kernel_name(void)
 enum case_kind {
     K_GEMV_SIZES_N, K_GEMV_SIZES_T, K_GEMV_LD, K_GEMV_INC, K_GEMV_ALPHA_BETA, K_GEMV_BATCH, K_GEMV_MISALIGNED,
     K_GEMV_VENDOR, K_TRSV_SIZES, K_TRSV_UNIT, K_TRSV_SMALL, K_TRSV_LD_INC, K_TRSV_BATCH, K_TRSV_MISALIGNED, K_TRSV_VENDOR,
-    K_VGEMV_UNIFORM, K_VGEMV_EQUAL, K_VGEMV_SKEWED, K_VGEMV_IMAX, K_KERNEL_NAME, K_GEMV_TAIL, K_TRSV_TAIL
+    K_VGEMV_UNIFORM, K_VGEMV_EQUAL, K_VGEMV_SKEWED, K_VGEMV_IMAX, K_KERNEL_NAME, K_GEMV_TAIL, K_TRSV_TAIL,
+    K_VGEMV_TAIL, K_GEMV_PAGE_END, K_TRSV_PAGE_END, K_VGEMV_PAGE_END
 };
 
 typedef struct tcase {
@@ -1549,8 +1747,16 @@ static void build_cases(void)
         add_case(K_VGEMV_EQUAL, p, "gemv_vbatched_equal");
         add_case(K_VGEMV_SKEWED, p, "gemv_vbatched_skewed");
         add_case(K_VGEMV_IMAX, p, "gemv_vbatched_imax");
+        add_case(K_VGEMV_TAIL, p, "gemv_vbatched_tail");
     }
     add_case(K_KERNEL_NAME, 0, "blas2_kernel_name");
+    /* last: a kernel fault there loses the CUDA context (and the cases after it) */
+    for (int pi = 0; pi < 2; ++pi) {
+        const char p = pi ? 'd' : 's';
+        add_case(K_GEMV_PAGE_END, p, "gemv_page_end");
+        add_case(K_TRSV_PAGE_END, p, "trsv_page_end");
+        add_case(K_VGEMV_PAGE_END, p, "gemv_vbatched_page_end");
+    }
 }
 
 static void run_case(const tcase *t)
@@ -1582,6 +1788,10 @@ static void run_case(const tcase *t)
     case K_KERNEL_NAME: case_kernel_name(); break;
     case K_GEMV_TAIL: case_gemv_tail(p); break;
     case K_TRSV_TAIL: case_trsv_tail(p); break;
+    case K_VGEMV_TAIL: case_vgemv_tail(p); break;
+    case K_GEMV_PAGE_END: case_gemv_page_end(p); break;
+    case K_TRSV_PAGE_END: case_trsv_page_end(p); break;
+    case K_VGEMV_PAGE_END: case_vgemv_page_end(p); break;
     }
 }
 

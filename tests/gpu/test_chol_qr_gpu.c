@@ -18,7 +18,9 @@
  * The *_tail cases (issue 29) drop the guard: A, B, tau and info each end at their last matrix's
  * last element (info: the last entry) and start 0..3 elements into their own allocation, so a
  * read past an operand leaves the allocation, which memcheck (make sanitize) reports; the checks
- * above apply unchanged.
+ * above apply unchanged. The *_page_end cases (last in the table) end them at the end of a mapped
+ * page with the next page unmapped (gpu_test_page_end_alloc; pointer arrays in order), so that a
+ * read past them faults on the hardware even without compute-sanitizer.
  *
  * Usage: test_chol_qr_gpu              run every case
  *        test_chol_qr_gpu --list       print the case names (needs no GPU)
@@ -70,6 +72,9 @@ typedef struct tcfg {
     int pool;         /* distinct problems tiled over the batch */
     int tail;         /* 1..4: no guard, every buffer ends at its last matrix's last element and
                          starts tail - 1 elements into its allocation (gpu_test_tail_alloc) */
+    int page_end;     /* no guard, every buffer ends at the end of a mapped page, the next page
+                         unmapped (gpu_test_page_end_alloc); pointer arrays in order, so the
+                         last problem's matrices end the pages */
 } tcfg;
 
 typedef struct tdata {
@@ -83,7 +88,7 @@ typedef struct tdata {
     void *da, *db, *dt;
     int *dinfo;
     void **dap, **dbp, **dtp;
-    void *allocs[4];           /* what cudaFree takes for da, db, dt, dinfo */
+    void *allocs[4];           /* what gpu_test_free takes for da, db, dt, dinfo */
     double *pool_a, *pool_b;   /* pool of generated problems (packed, double) */
 } tdata;
 
@@ -156,7 +161,13 @@ static int is_chol(int routine) { return routine != R_GEQRF; }
 /* Matrix b lives in slot b (strided) or batch - 1 - b (pointer arrays, reversed). */
 static int64_t slot_of(const tcfg *c, int mode, int64_t b)
 {
-    return mode == MODE_ARRAY ? c->batch - 1 - b : b;
+    return mode == MODE_ARRAY && !c->page_end ? c->batch - 1 - b : b;
+}
+
+/* A device buffer as the run's layout asks: at a page end, or at its allocation's end */
+static void *place_alloc(const tcfg *c, void **alloc, size_t count, size_t es, int shift)
+{
+    return c->page_end ? gpu_test_page_end_alloc(alloc, count, es) : gpu_test_tail_alloc(alloc, count, es, shift);
 }
 
 static int is_bad(const tcfg *c, int64_t b)
@@ -186,7 +197,7 @@ static void setup(const tcfg *c, tdata *d)
         d->stt = d->k + c->gap;
         d->nt = c->batch * d->stt + GUARD;
     }
-    if (c->tail && c->batch > 0) { /* nothing after the last matrix's last element */
+    if ((c->tail || c->page_end) && c->batch > 0) { /* nothing after the last matrix's last element */
         d->na = (c->batch - 1) * d->sta + d->lda * (d->cols_a - 1) + d->rows_a;
         if (has_b(c->routine))
             d->nb = (c->batch - 1) * d->stb + d->ldb * (c->nrhs - 1) + c->n;
@@ -198,22 +209,22 @@ static void setup(const tcfg *c, tdata *d)
     d->ha0 = xmalloc((size_t)d->na * es);
     d->ha = xmalloc((size_t)d->na * es);
     d->wa = xmalloc((size_t)d->na);
-    d->da = gpu_test_tail_alloc(&d->allocs[0], (size_t)d->na, es, shift);
+    d->da = place_alloc(c, &d->allocs[0], (size_t)d->na, es, shift);
     if (d->nb) {
         d->hb0 = xmalloc((size_t)d->nb * es);
         d->hb = xmalloc((size_t)d->nb * es);
         d->wb = xmalloc((size_t)d->nb);
-        d->db = gpu_test_tail_alloc(&d->allocs[1], (size_t)d->nb, es, shift);
+        d->db = place_alloc(c, &d->allocs[1], (size_t)d->nb, es, shift);
     }
     if (d->nt) {
         d->ht0 = xmalloc((size_t)d->nt * es);
         d->ht = xmalloc((size_t)d->nt * es);
         d->wt = xmalloc((size_t)d->nt);
-        d->dt = gpu_test_tail_alloc(&d->allocs[2], (size_t)d->nt, es, shift);
+        d->dt = place_alloc(c, &d->allocs[2], (size_t)d->nt, es, shift);
     }
     d->hinfo = xmalloc((size_t)c->batch * sizeof(int));
     d->expect = xmalloc((size_t)c->batch * sizeof(int));
-    d->dinfo = gpu_test_tail_alloc(&d->allocs[3], (size_t)c->batch, sizeof(int), shift);
+    d->dinfo = place_alloc(c, &d->allocs[3], (size_t)c->batch, sizeof(int), shift);
     if (c->modes & MODE_ARRAY) {
         CUDA_CHECK(cudaMalloc((void **)&d->dap, (size_t)c->batch * sizeof(void *)));
         if (d->nb)
@@ -248,7 +259,7 @@ static void free_data(tdata *d)
     free(d->pool_a);
     free(d->pool_b);
     for (int i = 0; i < COUNT(d->allocs); ++i)
-        cudaFree(d->allocs[i]);
+        gpu_test_free(d->allocs[i]);
     cudaFree(d->dap);
     cudaFree(d->dbp);
     cudaFree(d->dtp);
@@ -715,6 +726,8 @@ static void run(tcfg c)
             u += (size_t)snprintf(notes + u, sizeof notes - u, " NaN@%lld", (long long)c.nan_at);
         if (c.tail && u < sizeof notes)
             u += (size_t)snprintf(notes + u, sizeof notes - u, " tail+%d", c.tail - 1);
+        if (c.page_end && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " page_end");
         printf("  %-6s %-2c %-7s %-4s %3d %3d %4d %8lld %4d %-6s %10.4f %9.2e %-6s %s%s%s%s\n",
                ROUTINE_NAME[c.routine], c.prec, mode == MODE_ARRAY ? "array" : "strided",
                is_chol(c.routine) ? (c.uplo ? "U" : "L") : "-", c.m, c.n, c.nrhs, (long long)c.batch, c.pad,
@@ -896,10 +909,35 @@ static void case_tail(int r, char p)
             }
 }
 
+/* Issue 29, page ends: A, B, tau and info each end at the end of a mapped page, the next page
+ * unmapped (gpu_test_page_end_alloc); strided and in-order pointer arrays (the last problem's
+ * matrices at the page ends), odd sizes, both uplo, ld > rows, tall and wide geqrf, not-PD
+ * matrices in potrf/posv: a kernel that reads past an operand dies with an illegal address even
+ * without compute-sanitizer (CUDA_CHECK fails the case and stops the process). */
+static void case_page_end(int r, char p)
+{
+    if (!gpu_test_page_end_ready()) return;
+    static const int shapes[][2] = {{1, 1}, {3, 3}, {17, 17}, {32, 32}, {7, 3}, {3, 7}, {32, 17}};
+    for (int i = 0; i < COUNT(shapes); ++i)
+        for (int u = 0; u < uplo_count(r); ++u) {
+            const int m = shapes[i][0], n = shapes[i][1];
+            if (m != n && r != R_GEQRF)
+                continue;
+            tcfg c = base(r, p, u, m, n, i % 3 == 2 ? n + 3 : 1 + i % 3, 129);
+            c.page_end = 1;
+            c.pad = (i + u) % 2 ? 1 + i % 3 : 0;
+            c.gap = i % 3 == 0 ? 1 : 0;
+            c.nan_other = is_chol(r) && i % 2;
+            if (r == R_POTRF || r == R_POSV)
+                c.bad_every = (i + u) % 3 == 0 ? 4 : 0;
+            run(c);
+        }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Case table */
 
-enum kind { K_SIZES_A, K_SIZES_B, K_LAYOUT, K_LARGE, K_FAIL, K_RECT, K_VENDOR, K_TAIL };
+enum kind { K_SIZES_A, K_SIZES_B, K_LAYOUT, K_LARGE, K_FAIL, K_RECT, K_VENDOR, K_TAIL, K_PAGE_END };
 
 typedef struct tcase {
     char name[48];
@@ -908,7 +946,7 @@ typedef struct tcase {
     char prec;
 } tcase;
 
-static tcase g_cases[64];
+static tcase g_cases[80];
 static int g_ncases;
 
 static void add_case(enum kind kind, int routine, char prec, const char *suffix)
@@ -938,6 +976,9 @@ static void build_cases(void)
             add_case(K_VENDOR, r, p, "vendor");
             add_case(K_TAIL, r, p, "tail");
         }
+    /* last: a kernel fault there loses the CUDA context (and the cases after it) */
+    for (int r = 0; r < R_COUNT; ++r)
+        for (int pi = 0; pi < 2; ++pi) add_case(K_PAGE_END, r, pi ? 'd' : 's', "page_end");
 }
 
 /* potrs and geqrf have no info: their "nan" case checks that a NaN matrix leaves the others alone */
@@ -976,6 +1017,7 @@ static void run_case(const tcase *t)
     case K_RECT: case_rect(t->prec); break;
     case K_VENDOR: case_vendor(t->routine, t->prec); break;
     case K_TAIL: case_tail(t->routine, t->prec); break;
+    case K_PAGE_END: case_page_end(t->routine, t->prec); break;
     }
 }
 

@@ -12,7 +12,9 @@
  * a NaN with a recognizable payload: padding read by mistake turns results into NaN, and padding
  * of C must come back bit for bit. The *_tail cases (issue 29) drop the guard instead: every
  * buffer ends at its last matrix's last element and starts 0..3 elements into its allocation, so
- * a read past an operand leaves the allocation, which memcheck (make sanitize) reports.
+ * a read past an operand leaves the allocation, which memcheck (make sanitize) reports. The
+ * *_page_end cases (last in the table) end A, B and C each at the end of a mapped page with the
+ * next page unmapped (gpu_test_page_end_alloc), so that a read past them faults on the hardware.
  *
  * Usage: test_gemm_gpu              run every case
  *        test_gemm_gpu --list       print the case names (needs no GPU)
@@ -65,6 +67,9 @@ typedef struct gcfg {
     int graph;          /* capture the call in a CUDA graph and replay it */
     int tail;           /* 1..4: no guard, every buffer ends at its last matrix's last element and
                            starts tail - 1 elements into its allocation (gpu_test_tail_alloc) */
+    int page_end;       /* no guard, every buffer ends at the end of a mapped page with the next
+                           one unmapped (gpu_test_page_end_alloc); in-order pointer arrays, so
+                           the last problem's matrices are the ones at the page ends */
 } gcfg;
 
 typedef struct gdata {
@@ -76,7 +81,7 @@ typedef struct gdata {
     void *ha, *hb, *hc0, *hc;  /* host: A, B, original C, C read back */
     unsigned char *covered;    /* nc flags: element belongs to some C_i's m x n part */
     void *da, *db, *dc;
-    void *allocs[3];           /* what cudaFree takes for da, db, dc */
+    void *allocs[3];           /* what gpu_test_free takes for da, db, dc */
     void **dap, **dbp, **dcp;  /* device pointer arrays */
     int64_t *offa, *offb, *offc; /* matrix i's offsets in the current layout */
     double *ref, *scale;       /* batch * m * n reference; per-matrix error scale */
@@ -175,7 +180,7 @@ static void setup_data(const gcfg *c, gdata *d, gc_rng *r)
     d->na = nmat_a * d->sta + GUARD;
     d->nb = nmat_b * d->stb + GUARD;
     d->nc = c->batch * d->stc + GUARD;
-    if (c->tail) { /* nothing after the last matrix's last element */
+    if (c->tail || c->page_end) { /* nothing after the last matrix's last element */
         d->na = tail_length(nmat_a, d->sta, d->lda, d->rows_a, d->cols_a);
         d->nb = tail_length(nmat_b, d->stb, d->ldb, d->rows_b, d->cols_b);
         d->nc = tail_length(c->batch, d->stc, d->ldc, c->m, c->n);
@@ -207,9 +212,15 @@ static void setup_data(const gcfg *c, gdata *d, gc_rng *r)
                     r, c->c_nan);
 
     const int shift = c->tail ? c->tail - 1 : 0;
-    d->da = gpu_test_tail_alloc(&d->allocs[0], (size_t)d->na, d->es, shift);
-    d->db = gpu_test_tail_alloc(&d->allocs[1], (size_t)d->nb, d->es, shift);
-    d->dc = gpu_test_tail_alloc(&d->allocs[2], (size_t)d->nc, d->es, shift);
+    if (c->page_end) {
+        d->da = gpu_test_page_end_alloc(&d->allocs[0], (size_t)d->na, d->es);
+        d->db = gpu_test_page_end_alloc(&d->allocs[1], (size_t)d->nb, d->es);
+        d->dc = gpu_test_page_end_alloc(&d->allocs[2], (size_t)d->nc, d->es);
+    } else {
+        d->da = gpu_test_tail_alloc(&d->allocs[0], (size_t)d->na, d->es, shift);
+        d->db = gpu_test_tail_alloc(&d->allocs[1], (size_t)d->nb, d->es, shift);
+        d->dc = gpu_test_tail_alloc(&d->allocs[2], (size_t)d->nc, d->es, shift);
+    }
     CUDA_CHECK(cudaMemcpy(d->da, d->ha, (size_t)d->na * d->es, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d->db, d->hb, (size_t)d->nb * d->es, cudaMemcpyHostToDevice));
     if (c->modes & MODE_ARRAY) {
@@ -232,7 +243,7 @@ static void free_data(gdata *d)
     free(d->ref);
     free(d->scale);
     for (int i = 0; i < 3; ++i)
-        cudaFree(d->allocs[i]);
+        gpu_test_free(d->allocs[i]);
     cudaFree(d->dap);
     cudaFree(d->dbp);
     cudaFree(d->dcp);
@@ -383,6 +394,7 @@ static void notes_of(const gcfg *c, int array, char *buf, size_t len)
     NOTE(array && c->perm == 2, " shuffled")
     NOTE(c->zero_strides, " strides0")
     NOTE(c->tail, " tail+%d", c->tail - 1)
+    NOTE(c->page_end, " page_end")
 #undef NOTE
 }
 
@@ -815,6 +827,30 @@ static void case_tail(char p)
             }
 }
 
+/* Issue 29: A, B and C each end at the end of a mapped page, the page after it unmapped
+ * (gpu_test_page_end_alloc), strided and in-order pointer arrays (the last problem's matrices end
+ * the pages), every op pair, odd and multi-tile shapes, ld > rows, odd gaps, beta = 0 and not: a
+ * kernel that reads past an operand dies with an illegal address even without compute-sanitizer
+ * (CUDA_CHECK then fails the case and stops the process). Skipped where VMM is unavailable. */
+static void case_page_end(char p)
+{
+    if (!gpu_test_page_end_ready()) return;
+    static const int shapes[][4] = {{1, 1, 1, 129},  {3, 5, 7, 129},   {17, 9, 31, 129},
+                                    {33, 33, 33, 65}, {64, 64, 64, 33}, {129, 67, 65, 9}};
+    for (int t = 0; t < 4; ++t)
+        for (int i = 0; i < COUNT(shapes); ++i) {
+            gcfg c = base_cfg(p, t >> 1, t & 1, shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);
+            c.page_end = 1;
+            c.pad = (i + t) % 2 ? 1 + i % 3 : 0;
+            c.gap = (i + t) % 3 == 0 ? 1 : 0;
+            c.perm = 0;
+            c.alpha = i % 3 == 2 ? -0.75 : 1.0;
+            c.beta = (i + t) % 2 ? 0.0 : -0.5;
+            c.vendors = VENDOR_OFF;
+            run(c);
+        }
+}
+
 /* m, n or batch == 0: SUCCESS at once, nothing written, NULL pointers allowed. */
 static void case_zero_work(char p)
 {
@@ -920,7 +956,7 @@ static void case_handle_info(void)
 /* Case table. */
 
 enum kind { K_SIZES, K_RECT, K_LD, K_ONE, K_LARGE, K_AB, K_K0, K_SHARED, K_ARRAY, K_GRAPH,
-            K_ZERO, K_HANDLE, K_TAIL };
+            K_ZERO, K_HANDLE, K_TAIL, K_PAGE_END };
 
 typedef struct tcase {
     char name[48];
@@ -967,6 +1003,9 @@ static void build_cases(void)
         add_case(K_ZERO, p, 0, 0, "zero_work");
         add_case(K_TAIL, p, 0, 0, "tail");
     }
+    /* last: a kernel fault there loses the CUDA context (and the cases after it) */
+    for (int pi = 0; pi < 2; ++pi)
+        add_case(K_PAGE_END, pi ? 'd' : 's', 0, 0, "page_end");
 }
 
 static void run_case(const tcase *t)
@@ -989,6 +1028,7 @@ static void run_case(const tcase *t)
     case K_ZERO: case_zero_work(t->prec); break;
     case K_HANDLE: case_handle_info(); break;
     case K_TAIL: case_tail(t->prec); break;
+    case K_PAGE_END: case_page_end(t->prec); break;
     }
 }
 

@@ -12,7 +12,11 @@
  *    back bit for bit; an input-only operand (A of getrs/getri/getri_fused, the pivots of
  *    getrs/getri) must come back whole; pivot slots beyond min(m, n) and info beyond the batch
  *    must stay untouched;
- *  - pointer-array runs place the matrices in a shuffled order;
+ *  - pointer-array runs place the matrices in a shuffled order (in order in *_page_end runs);
+ *  - the *_tail cases (issue 29) end every buffer (A, B, pivots, info) at the last element of its
+ *    allocation; the *_page_end cases (last in the table) at the end of a mapped page with the
+ *    next page unmapped (gpu_test_page_end_alloc), so that a read past them faults on the
+ *    hardware even without compute-sanitizer;
  *  - singular matrices (an exactly zero column, or a zero lower-left block that makes U(j,j)
  *    exactly zero at a known j; for getri a zero U(j,j) in the factors) and matrices with NaN are
  *    mixed into batches of regular ones: each gets its info, and the others must still pass;
@@ -86,6 +90,9 @@ typedef struct run_cfg {
     enum special special;
     int tail;           /* 1..4: no guard, every buffer ends at its last matrix's last element and
                            starts tail - 1 elements into its allocation (gpu_test_tail_alloc) */
+    int page_end;       /* no guard, every buffer ends at the end of a mapped page, the next page
+                           unmapped (gpu_test_page_end_alloc); pointer arrays in order, so the
+                           last problem's matrices end the pages */
 } run_cfg;
 
 typedef struct run_data {
@@ -105,7 +112,7 @@ typedef struct run_data {
     void *dA, *dB;
     int *dP, *dI;
     void **dAp, **dBp;
-    void *allocs[4];          /* what cudaFree takes for dA, dB, dP, dI */
+    void *allocs[4];          /* what gpu_test_free takes for dA, dB, dP, dI */
     int64_t *slot;            /* array mode: matrix b lives in slot[b] */
 } run_data;
 
@@ -233,7 +240,7 @@ static void setup(const run_cfg *c, run_data *d)
     d->nb = c->batch * d->stb + GUARD;
     d->np = c->batch * d->stp + GUARD; /* the larger of the two modes' pivot layouts */
     d->ni = c->batch + GUARD;
-    if (c->tail && c->batch > 0) { /* nothing after the last matrix's last element */
+    if ((c->tail || c->page_end) && c->batch > 0) { /* nothing after the last matrix's last element */
         d->na = (c->batch - 1) * d->sta + (c->n > 0 && c->m > 0 ? d->lda * (c->n - 1) + c->m : 0);
         d->nb = d->bcols ? (c->batch - 1) * d->stb + d->ldb * (d->bcols - 1) + c->n : 0;
         d->np = (c->batch - 1) * d->stp + d->mn;
@@ -265,10 +272,17 @@ static void setup(const run_cfg *c, run_data *d)
     d->oI = xmalloc((size_t)d->ni * sizeof(int));
     d->slot = xmalloc((size_t)c->batch * sizeof(int64_t));
     const int shift = c->tail ? c->tail - 1 : 0;
-    d->dA = gpu_test_tail_alloc(&d->allocs[0], (size_t)d->na, d->es, shift);
-    d->dB = gpu_test_tail_alloc(&d->allocs[1], (size_t)d->nb, d->es, shift);
-    d->dP = gpu_test_tail_alloc(&d->allocs[2], (size_t)d->np, sizeof(int), shift);
-    d->dI = gpu_test_tail_alloc(&d->allocs[3], (size_t)d->ni, sizeof(int), shift);
+    if (c->page_end) {
+        d->dA = gpu_test_page_end_alloc(&d->allocs[0], (size_t)d->na, d->es);
+        d->dB = gpu_test_page_end_alloc(&d->allocs[1], (size_t)d->nb, d->es);
+        d->dP = gpu_test_page_end_alloc(&d->allocs[2], (size_t)d->np, sizeof(int));
+        d->dI = gpu_test_page_end_alloc(&d->allocs[3], (size_t)d->ni, sizeof(int));
+    } else {
+        d->dA = gpu_test_tail_alloc(&d->allocs[0], (size_t)d->na, d->es, shift);
+        d->dB = gpu_test_tail_alloc(&d->allocs[1], (size_t)d->nb, d->es, shift);
+        d->dP = gpu_test_tail_alloc(&d->allocs[2], (size_t)d->np, sizeof(int), shift);
+        d->dI = gpu_test_tail_alloc(&d->allocs[3], (size_t)d->ni, sizeof(int), shift);
+    }
     if (c->modes & MODE_ARRAY) {
         CUDA_CHECK(cudaMalloc((void **)&d->dAp, (size_t)c->batch * sizeof(void *)));
         CUDA_CHECK(cudaMalloc((void **)&d->dBp, (size_t)c->batch * sizeof(void *)));
@@ -290,7 +304,7 @@ static void release(run_data *d)
     free(d->hI);
     free(d->oI);
     free(d->slot);
-    for (int i = 0; i < COUNT(d->allocs); ++i) cudaFree(d->allocs[i]);
+    for (int i = 0; i < COUNT(d->allocs); ++i) gpu_test_free(d->allocs[i]);
     cudaFree(d->dAp);
     cudaFree(d->dBp);
 }
@@ -305,7 +319,7 @@ static void layout(const run_cfg *c, run_data *d, int mode)
     const int m = c->m, n = c->n;
     const int64_t a_el = (int64_t)m * n, b_el = (int64_t)n * d->bcols, stp = pivot_stride(d, mode);
     for (int64_t b = 0; b < c->batch; ++b) d->slot[b] = b;
-    if (mode == MODE_ARRAY) { /* shuffled placement */
+    if (mode == MODE_ARRAY && !c->page_end) { /* shuffled placement */
         hl_rng r;
         hl_rng_seed(&r, mix(g_case_seed, 0xa77a7ull + (uint64_t)g_run_index));
         for (int64_t i = c->batch - 1; i > 0; --i) {
@@ -793,7 +807,26 @@ static void case_tail(enum routine r, char p)
         }
 }
 
-enum case_kind { K_SIZES, K_SIZES_T, K_RECT, K_LD, K_NRHS, K_SPECIAL, K_BATCH, K_TAIL };
+/* Issue 29, page ends: A, B, pivots and info each end at the end of a mapped page, the next page
+ * unmapped (gpu_test_page_end_alloc); strided and in-order pointer arrays, odd sizes, ld > rows:
+ * a kernel that reads past an operand dies with an illegal address even without
+ * compute-sanitizer (CUDA_CHECK fails the case and stops the process). */
+static void case_page_end(enum routine r, char p)
+{
+    if (!gpu_test_page_end_ready()) return;
+    static const int sizes[][2] = {{1, 1}, {3, 3}, {17, 17}, {32, 32}, {7, 3}, {3, 7}};
+    for (int i = 0; i < COUNT(sizes); ++i) {
+        const int m = sizes[i][0], n = sizes[i][1];
+        if (m != n && r != R_GETRF) continue;
+        run_cfg c = base_cfg(r, p, m, n, 1 + i % 3, 129);
+        c.page_end = 1;
+        c.pad = i % 2 ? 1 + i % 3 : 0;
+        c.trans = r == R_GETRS && i % 2;
+        run(&c);
+    }
+}
+
+enum case_kind { K_SIZES, K_SIZES_T, K_RECT, K_LD, K_NRHS, K_SPECIAL, K_BATCH, K_TAIL, K_PAGE_END };
 
 typedef struct tcase {
     char name[48];
@@ -846,6 +879,9 @@ static void build_cases(void)
         add_case(K_BATCH, R_GETRI_FUSED, p, "batch");
         add_case(K_TAIL, R_GETRI_FUSED, p, "tail");
     }
+    /* last: a kernel fault there loses the CUDA context (and the cases after it) */
+    for (int pi = 0; pi < 2; ++pi)
+        for (int r = R_GETRF; r <= R_GETRI_FUSED; ++r) add_case(K_PAGE_END, (enum routine)r, pi ? 'd' : 's', "page_end");
 }
 
 static void run_case(const tcase *t)
@@ -861,6 +897,7 @@ static void run_case(const tcase *t)
     case K_NRHS: case_nrhs(t->r, t->prec); break;
     case K_SPECIAL: case_special(t->r, t->prec); break;
     case K_TAIL: case_tail(t->r, t->prec); break;
+    case K_PAGE_END: case_page_end(t->r, t->prec); break;
     case K_BATCH: case_batch(t->r, t->prec); break;
     }
 }

@@ -2,7 +2,8 @@
  * table (tests/cases/<r>.toml -> generated/spec_cases.c) through the public entry points
  * (generated/spec_invoke.c), judged by the routine's oracle on the first problems through the
  * shared harness (oracle/spec_harness.h). Prints, per case: who served it, the error in eps
- * units, the time of the call. */
+ * units, the time of the call. The cases of `page_end = true` groups (issue 29) come last in the
+ * table: a kernel fault there loses the CUDA context. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +25,8 @@ static void run_case(int i)
 {
     const spec_case *k = &spec_cases[i];
     const long long batch = gpu_test_batch(k->batch); /* SHOAL_TEST_QUICK */
+    /* page_end = true: operands at page ends (skipped where VMM is unavailable) */
+    if (k->tail_offset == SPEC_HARNESS_PAGE_END && !gpu_test_page_end_ready()) return;
     spec_harness h;
     const cudaError_t e = spec_harness_init_complex(&h, k->routine, k->prec,
                                                     k->pointer_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED, k->dims,
@@ -75,6 +78,9 @@ static void run_case(int i)
 
 int main(int argc, char **argv)
 {
+    /* the harness's page-end operands (tests/cases/README.md `page_end`) */
+    spec_harness_page_end.alloc = gpu_test_page_end_alloc;
+    spec_harness_page_end.free = gpu_test_free;
     const gpu_test_suite suite = {spec_n_cases, case_name, run_case, NULL, NULL};
     return gpu_test_main(argc, argv, &suite, &handle);
 }

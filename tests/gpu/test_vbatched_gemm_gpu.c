@@ -35,7 +35,16 @@
  *    = NaN in every fifth, the other entries of A and B multiples of 2^-10 in [-1, 1], none zero
  *    (exact in TF32, so such a split has small parts of zero); sizes uniform in [1, 100], nn and
  *    tn. A non-finite reference entry must be matched exactly (NaN by any NaN), the finite ones
- *    as everywhere.
+ *    as everywhere;
+ *  - tail (issue 29): every operand of every problem in an allocation of its own that ends at the
+ *    operand's last element and starts 1..3 elements past a 16-byte boundary (gpu_test_tail_alloc;
+ *    an empty operand is 0 elements long, its pointer the allocation's end), so that a read past
+ *    any operand leaves its allocation and memcheck (make sanitize) reports it; every op pair,
+ *    ragged sizes with zeros (uniform, skewed), ld = rows + 1..3, beta = 0 (C NaN) and not; the
+ *    size and ld arrays are exactly batch ints (their allocations' ends) in every case;
+ *  - page_end (issue 29; last in the table): as tail, with the last problem's A, B and C each
+ *    ending at the end of a mapped page, the next page unmapped (gpu_test_page_end_alloc): a
+ *    kernel that reads past them dies with an illegal address even without compute-sanitizer.
  *
  * Usage: test_vbatched_gemm_gpu              run every case
  *        test_vbatched_gemm_gpu --list       print the case names (needs no GPU)
@@ -72,7 +81,7 @@ static const uint32_t POISON_S[6] = {0x7fc0ccccu, 0x7fc0ddddu, 0x7fc0eeeeu, 0x7f
 static const uint64_t POISON_D[6] = {0x7ff80000ccccccccull, 0x7ff80000ddddddddull, 0x7ff80000eeeeeeeeull,
                                      0x7ff80000aaaaaaaaull, 0x7ff80000bbbbbbbbull, 0x7ff80000c0c0c0c0ull};
 
-enum kind { K_UNIFORM, K_SKEWED, K_EQUAL, K_BETA0, K_ALPHA0, K_LARGE, K_IMAX, K_ZERO, K_SPECIAL };
+enum kind { K_UNIFORM, K_SKEWED, K_EQUAL, K_BETA0, K_ALPHA0, K_LARGE, K_IMAX, K_ZERO, K_SPECIAL, K_TAIL, K_PAGE_END };
 
 typedef struct tcase {
     char name[64];
@@ -146,6 +155,12 @@ typedef struct pset {
     int *dm, *dn, *dk, *dlda, *dldb, *dldc;
     void **dpa, **dpb, **dpc;
     int max_m, max_n, max_k; /* host maxima of max(0, size) */
+    int pad;                 /* ld = stored rows + pad (3 unless a case sets it) */
+    int tail;                /* 1..3: every operand of every problem in an allocation of its own,
+                                ending at its last element, starting 1 + (tail - 1 + i + o) % 3
+                                elements into it (o: 0 A, 1 B, 2 C); dbuf unused */
+    int page_end;            /* with tail: the last problem's operands end at page ends */
+    void **allocs;           /* tail: the 3 * batch allocations (gpu_test_free) */
 } pset;
 
 static int pos(int x) { return x > 0 ? x : 0; }
@@ -184,6 +199,9 @@ static void pset_free(pset *s)
 {
     free(s->m), free(s->n), free(s->k), free(s->lda), free(s->ldb), free(s->ldc);
     free(s->oa), free(s->ob), free(s->oc), free(s->h0), free(s->h1);
+    if (s->allocs)
+        for (int64_t i = 0; i < 3 * s->batch; ++i) gpu_test_free(s->allocs[i]);
+    free(s->allocs);
     free(s->pa), free(s->pb), free(s->pc);
     cudaFree(s->dbuf);
     cudaFree(s->dm), cudaFree(s->dn), cudaFree(s->dk);
@@ -200,6 +218,7 @@ static int pset_alloc_sizes(pset *s, char prec, shoal_operation ta, shoal_operat
     s->ta = ta;
     s->tb = tb;
     s->batch = batch;
+    s->pad = 3;
     size_t nb = (size_t)(batch > 0 ? batch : 1);
     s->m = calloc(nb, sizeof(int)), s->n = calloc(nb, sizeof(int)), s->k = calloc(nb, sizeof(int));
     s->lda = calloc(nb, sizeof(int)), s->ldb = calloc(nb, sizeof(int)), s->ldc = calloc(nb, sizeof(int));
@@ -221,6 +240,37 @@ static int64_t place(int64_t *cur, int64_t size, int align, int odd)
     return off;
 }
 
+/* Elements of problem i's operand o (0 A, 1 B, 2 C) from its first to its last: what its own
+ * allocation holds in a tail layout (0 for an empty one). */
+static int64_t extent(const pset *s, int64_t i, int o)
+{
+    const int m = pos(s->m[i]), n = pos(s->n[i]), k = pos(s->k[i]);
+    int rows, cols, ld;
+    if (o == 0) rows = s->ta == SHOAL_OP_N ? m : k, cols = s->ta == SHOAL_OP_N ? k : m, ld = s->lda[i];
+    else if (o == 1) rows = s->tb == SHOAL_OP_N ? k : n, cols = s->tb == SHOAL_OP_N ? n : k, ld = s->ldb[i];
+    else rows = m, cols = n, ld = s->ldc[i];
+    return rows > 0 && cols > 0 ? (int64_t)ld * (cols - 1) + rows : 0;
+}
+
+/* Tail layout: every problem's operands between h0 and their allocations (up: to the device),
+ * or from them into h1, which first gets h0: what lies outside the operands never leaves the
+ * host and reads back as uploaded. */
+static cudaError_t copy_regions(pset *s, int up)
+{
+    if (!up) memcpy(s->h1, s->h0, (size_t)s->total * s->es);
+    for (int64_t i = 0; i < s->batch; ++i)
+        for (int o = 0; o < 3; ++o) {
+            const size_t bytes = (size_t)extent(s, i, o) * s->es;
+            const int64_t off = o == 0 ? s->oa[i] : o == 1 ? s->ob[i] : s->oc[i];
+            void *dev = o == 0 ? s->pa[i] : o == 1 ? s->pb[i] : s->pc[i];
+            if (!bytes) continue;
+            const cudaError_t e = up ? cudaMemcpy(dev, s->h0 + off * s->es, bytes, cudaMemcpyHostToDevice)
+                                     : cudaMemcpy(s->h1 + off * s->es, dev, bytes, cudaMemcpyDeviceToHost);
+            if (e != cudaSuccess) return e;
+        }
+    return cudaSuccess;
+}
+
 /* After the sizes are set: leading dimensions, offsets, host contents (poison A/B or C as asked),
  * device buffers and arrays. */
 static int pset_build(pset *s, uint64_t seed, int nan_ab, int nan_c)
@@ -235,9 +285,9 @@ static int pset_build(pset *s, uint64_t seed, int nan_ab, int nan_c)
         if (k > s->max_k) s->max_k = k;
         const int ra = s->ta == SHOAL_OP_N ? m : k, ca = s->ta == SHOAL_OP_N ? k : m;
         const int rb = s->tb == SHOAL_OP_N ? k : n, cb = s->tb == SHOAL_OP_N ? n : k;
-        s->lda[i] = ra + 3;
-        s->ldb[i] = rb + 3;
-        s->ldc[i] = m + 3;
+        s->lda[i] = ra + s->pad;
+        s->ldb[i] = rb + s->pad;
+        s->ldc[i] = m + s->pad;
         s->oa[i] = place(&cur, (int64_t)s->lda[i] * ca, align, i % 11 == 5);
         s->ob[i] = place(&cur, (int64_t)s->ldb[i] * cb, align, i % 13 == 6);
         s->oc[i] = place(&cur, (int64_t)s->ldc[i] * n, align, i % 7 == 2);
@@ -291,7 +341,7 @@ static int pset_build(pset *s, uint64_t seed, int nan_ab, int nan_c)
     /* device */
     const size_t ib = (size_t)(s->batch > 0 ? s->batch : 1) * sizeof(int);
     const size_t pb = (size_t)(s->batch > 0 ? s->batch : 1) * sizeof(void *);
-    cudaError_t e = cudaMalloc((void **)&s->dbuf, bytes);
+    cudaError_t e = s->tail ? cudaSuccess : cudaMalloc((void **)&s->dbuf, bytes);
     if (e == cudaSuccess) e = cudaMalloc((void **)&s->dm, ib);
     if (e == cudaSuccess) e = cudaMalloc((void **)&s->dn, ib);
     if (e == cudaSuccess) e = cudaMalloc((void **)&s->dk, ib);
@@ -305,13 +355,30 @@ static int pset_build(pset *s, uint64_t seed, int nan_ab, int nan_c)
         fail("cudaMalloc: %s", cudaGetErrorString(e));
         return 1;
     }
-    for (int64_t i = 0; i < s->batch; ++i) {
-        s->pa[i] = s->dbuf + s->oa[i] * s->es;
-        s->pb[i] = s->dbuf + s->ob[i] * s->es;
-        s->pc[i] = s->dbuf + s->oc[i] * s->es;
+    if (s->tail) {
+        s->allocs = calloc((size_t)(s->batch > 0 ? 3 * s->batch : 1), sizeof(void *));
+        if (!s->allocs) {
+            fail("host allocation failed");
+            return 1;
+        }
+        for (int64_t i = 0; i < s->batch; ++i)
+            for (int o = 0; o < 3; ++o) {
+                const size_t len = (size_t)extent(s, i, o);
+                const int shift = 1 + (int)((s->tail - 1 + i + o) % 3);
+                void **al = &s->allocs[3 * i + o];
+                void *p = s->page_end && i == s->batch - 1 ? gpu_test_page_end_alloc(al, len, (size_t)s->es)
+                                                           : gpu_test_tail_alloc(al, len, (size_t)s->es, shift);
+                *(o == 0 ? &s->pa[i] : o == 1 ? &s->pb[i] : &s->pc[i]) = p;
+            }
+    } else {
+        for (int64_t i = 0; i < s->batch; ++i) {
+            s->pa[i] = s->dbuf + s->oa[i] * s->es;
+            s->pb[i] = s->dbuf + s->ob[i] * s->es;
+            s->pc[i] = s->dbuf + s->oc[i] * s->es;
+        }
     }
     const size_t nib = (size_t)s->batch * sizeof(int), npb = (size_t)s->batch * sizeof(void *);
-    e = cudaMemcpy(s->dbuf, s->h0, bytes, cudaMemcpyHostToDevice);
+    e = s->tail ? copy_regions(s, 1) : cudaMemcpy(s->dbuf, s->h0, bytes, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) e = cudaMemcpy(s->dm, s->m, nib, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) e = cudaMemcpy(s->dn, s->n, nib, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) e = cudaMemcpy(s->dk, s->k, nib, cudaMemcpyHostToDevice);
@@ -360,7 +427,7 @@ static int call_gemm(const pset *s, int max_m, int max_n, int max_k, double alph
 
 static int download(pset *s)
 {
-    cudaError_t e = cudaMemcpy(s->h1, s->dbuf, (size_t)s->total * s->es, cudaMemcpyDeviceToHost);
+    cudaError_t e = s->tail ? copy_regions(s, 0) : cudaMemcpy(s->h1, s->dbuf, (size_t)s->total * s->es, cudaMemcpyDeviceToHost);
     if (e != cudaSuccess) {
         fail("download: %s", cudaGetErrorString(e));
         return 1;
@@ -748,6 +815,54 @@ static int case_zero(const tcase *t, uint64_t seed)
     return bad;
 }
 
+/* Tail / page-end layouts (see the header): every op pair, three size distributions with zeros,
+ * ld = rows + 1..3, beta = 0 (C NaN, must not be read) and not; page_end: the last problem's
+ * operands at page ends (made non-empty, so that they are read). Each run prints its line; the
+ * case fails on the first bad run's reason. */
+static int case_tail(const tcase *t, uint64_t seed)
+{
+    if (t->kind == K_PAGE_END && !gpu_test_page_end_ready()) return 0;
+    const int64_t batch = gpu_test_batch(129); /* SHOAL_TEST_QUICK */
+    int bad = 0;
+    for (int tail = 1; tail <= 3; ++tail)
+        for (int tp = 0; tp < 4; ++tp)
+            for (int dist = 0; dist < 3; ++dist) {
+                if (t->kind == K_PAGE_END && tail > 1) continue;
+                const uint64_t rs = hash2(seed, (uint64_t)(tail * 16 + tp * 4 + dist), 7);
+                pset s;
+                int b = pset_alloc_sizes(&s, t->prec, (shoal_operation)(tp / 2), (shoal_operation)(tp % 2), batch);
+                if (!b) {
+                    s.tail = tail;
+                    s.page_end = t->kind == K_PAGE_END;
+                    s.pad = 1 + (tail + tp + dist) % 3;
+                    if (dist == 0) sizes_uniform(&s, rs, 0, 17);         /* zeros among them */
+                    else if (dist == 1) sizes_uniform(&s, rs, 1, 40);
+                    else {                                                /* skewed */
+                        sizes_uniform(&s, rs, 1, 9);
+                        for (int64_t i = 13; i < batch; i += 50) s.m[i] = s.n[i] = s.k[i] = 65;
+                    }
+                    for (int64_t i = 0; i < batch && dist > 0; ++i) {
+                        if (i % 7 == 3) s.m[i] = 0;
+                        if (i % 11 == 5) s.n[i] = 0;
+                        if (i % 13 == 6) s.k[i] = 0;
+                    }
+                    if (s.page_end && batch > 0) s.m[batch - 1] = 17 + dist, s.n[batch - 1] = 9, s.k[batch - 1] = 33;
+                }
+                const double beta = (tail + tp + dist) % 2 ? 0.0 : BETA;
+                if (!b) b = pset_build(&s, rs, 0, beta == 0.0);
+                if (!b) print_kernel(&s);
+                char what[96];
+                snprintf(what, sizeof what, "%s+%d ld=rows+%d dist %d beta %g", s.page_end ? "page_end tail" : "tail",
+                         tail, s.pad, dist, beta);
+                if (!b) b = call_gemm(&s, s.max_m, s.max_n, s.max_k, ALPHA, beta, batch, 0, what);
+                if (!b) b = verify(&s, ALPHA, beta, NULL, what);
+                if (b) printf("  %s: FAILED\n", what);
+                bad |= b;
+                pset_free(&s);
+            }
+    return bad;
+}
+
 static void add_case(enum kind kind, char prec, shoal_operation ta, shoal_operation tb, int N, const char *suffix)
 {
     tcase *t = GPU_TEST_NEXT_CASE(g_cases, g_ncases);
@@ -781,7 +896,10 @@ static void build_cases(void)
         add_case(K_ZERO, p, SHOAL_OP_N, SHOAL_OP_N, 17, "zero");
         add_case(K_SPECIAL, p, SHOAL_OP_N, SHOAL_OP_N, 100, "nn_special");
         add_case(K_SPECIAL, p, SHOAL_OP_T, SHOAL_OP_N, 100, "tn_special");
+        add_case(K_TAIL, p, SHOAL_OP_N, SHOAL_OP_N, 40, "tail");
     }
+    /* last: a kernel fault there loses the CUDA context (and the cases after it) */
+    for (int pi = 0; pi < 2; ++pi) add_case(K_PAGE_END, precs[pi], SHOAL_OP_N, SHOAL_OP_N, 40, "page_end");
 }
 
 static void run_case(const tcase *t)
@@ -800,6 +918,8 @@ static void run_case(const tcase *t)
     case K_IMAX: bad = case_imax(t, seed); break;
     case K_ZERO: bad = case_zero(t, seed); break;
     case K_SPECIAL: bad = case_special(t, seed); break;
+    case K_TAIL:
+    case K_PAGE_END: bad = case_tail(t, seed); break;
     }
     if (bad || g_failed) printf("  %s\n", g_why[0] ? g_why : "(no reason recorded)");
     gpu_test_record(!(bad || g_failed));
