@@ -176,8 +176,11 @@ def device_bytes(fw: str, device: int, data: bytes) -> tuple[Any, int]:
     """Copy host bytes (pointer and size arrays) to a new device buffer: (owner, address)."""
     if fw == "torch":
         torch = sys.modules["torch"]
-        host = torch.frombuffer(bytearray(data), dtype=torch.uint8)
-        buf = host.to(f"cuda:{device}")
+        # From pinned memory and non_blocking: a plain .to() from pageable memory makes torch
+        # synchronize the stream after the copy, so every list call would wait for all the work
+        # queued before it. torch's pinned-memory cache keeps the host block until the copy is done.
+        host = torch.frombuffer(bytearray(data), dtype=torch.uint8).pin_memory()
+        buf = host.to(f"cuda:{device}", non_blocking=True)
         return buf, buf.data_ptr()
     if fw == "cupy":
         cupy = sys.modules["cupy"]

@@ -112,6 +112,36 @@ def test_gemm_lists_use_pointer_arrays(fake):
     assert a[7] == "4" and a[9] == "3" and a[12] == "4" and a[13] == "3"
 
 
+def test_torch_pointer_arrays_are_uploaded_without_a_sync(monkeypatch):
+    """torch's .to('cuda') from pageable memory synchronizes the stream after the copy; the
+    pointer arrays go from pinned memory with non_blocking=True instead."""
+    import sys
+    import types
+    from shoal import _arrays
+    log = []
+
+    class Host:
+        def __init__(self, data):
+            self.data = data
+
+        def pin_memory(self):
+            log.append("pin_memory")
+            return self
+
+        def to(self, device, non_blocking=False):
+            log.append((device, non_blocking))
+            return self
+
+        def data_ptr(self):
+            return 0x1234
+
+    torch = types.SimpleNamespace(uint8="uint8", frombuffer=lambda b, dtype: Host(bytes(b)))
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    buf, address = _arrays.device_bytes("torch", 1, b"pointers")
+    assert log == ["pin_memory", ("cuda:1", True)]
+    assert (buf.data, address) == (b"pointers", 0x1234)
+
+
 def test_gemm_precision_and_dtype_errors(fake):
     shoal.gemm(col_batch(2, 2, 2, "f4"), col_batch(2, 2, 2, "f4"), col_batch(2, 2, 2, "f4"))
     assert fake.last()[0] == "shoal_sgemm_strided_batched"
