@@ -39,7 +39,7 @@ static double tri_at(const double *A, int lda, int r, int c, int upper, int unit
  * solve must not read, B with both parts uniform. */
 static void trsm_generate_complex(const oracle_problem *sh, unsigned long long seed, double *const in[])
 {
-    unsigned long long s = seed;
+    uint64_t s = seed;
     const int t = sh->rows[0], upper = sh->opts[TRSM_UPLO], unit = sh->opts[TRSM_DIAG];
     double *A = in[0], *B = in[1];
     for (int c = 0; c < t; ++c)
