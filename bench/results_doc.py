@@ -70,18 +70,25 @@ SECTIONS = (
             "side: Gflop/s (ratio) % of roof; columns are precision and uplo/trans (non-unit diagonal).",
             parts=("trsv",), plots=("trsv",)),
     Section("TRSM and SYRK, tuned kernels and drivers against cuBLAS (the tuner's measurements)",
-            "h100-2026-11-26-trsm-syrk-tuned", "tuned",
+            "h100-2026-11-26-tuned-ring", "tuned",
             "Each cell: shoal's fastest own kernel (n <= 32) or recursive driver (n > 32) as the tuner "
             "timed it, Gflop/s, and in brackets the ratio to cublas?trsmBatched timed in the same run on "
             "the same operands (SYRK has no vendor call; its peer is in the next table). Side l: op(A) X = "
             "alpha B, side r: X op(A) = alpha B, m = n; SYRK variant n: C = alpha A A^T + beta C, t: A^T A, "
-            "k = n.", plots=("trsm", "syrk")),
-    Section("TRSM and SYRK as a benchmark run dispatched them (spec bench)", "h100-2026-11-26-spec-tuned", "spec",
+            "k = n; TRSM in s, d, c and z.", plots=("trsm", "syrk")),
+    Section("TRSM and SYRK as a benchmark run dispatched them (spec bench)", "h100-2026-11-26-spec-ring", "spec",
             "shoal as dispatched against the peer (TRSM: cublas?trsmBatched, pointer arrays; SYRK: the full "
             "product by cublas?gemmStridedBatched, twice SYRK's flops, counted at SYRK's); roof = the "
             "share of this run's copy bandwidth that the call's bytes take. The tables of the tuning "
-            "above are linked (SYRK: register-tile kernels to n = 64, the level-batched driver above). "
-            "`own` is shoal without the vendor in any step.", plots=("trsm", "syrk")),
+            "above are linked (SYRK: the register-tile ring kernels (s, d) and the DMMA tensor-core kernels "
+            "(d) to n = 64, the level-batched driver above). `own` is shoal without the vendor in any step.",
+            plots=("trsm", "syrk")),
+    Section("Complex TRSM (c, z) as a benchmark run dispatched it (spec bench)", "h100-2026-11-26-spec-complex",
+            "spec",
+            "shoal as dispatched against cublas{C,Z}trsmBatched (pointer arrays), trans N, complex alpha; "
+            "Gflop/s at complex TRSM's flop count (4 real multiplies and adds per complex one); roof as "
+            "above. The driver's off-diagonal updates are cuBLAS complex GEMM (shoal's GEMM has no c/z "
+            "yet), so `own` is the vendor-free path only at n <= 32.", plots=("trsm",)),
     Section("Variable-size batches", "h100-2026-11-23-blas2", "blas2",
             "First table, gemv_vbatched: against the fixed-size routine on an equal batch (pointer "
             "arrays), and % of roof by size distribution (uniform in [1, N]; skewed: 1% at N, 99% in "
