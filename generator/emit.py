@@ -63,7 +63,8 @@ def _c_string(s: str) -> str:
 def _kernel_ref(space: SearchSpace, prec: str, variant: str, design_name: str, config: str,
                 kernel: str) -> KernelRef:
     design = space.design(design_name)
-    cfg = {k: int(v) for k, v in json.loads(config).items()}
+    # a row measured before an implied parameter existed lacks it: it takes the implied value
+    cfg = design.complete({k: int(v) for k, v in json.loads(config).items()})
     name = space.kernel_name(prec, design, variant, cfg)
     if name != kernel:
         raise ValueError(f"database kernel {kernel} does not match its configuration ({name})")

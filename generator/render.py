@@ -93,10 +93,15 @@ def _arch_guard(kernel: str, name: str, floor: int) -> str:
     the same signature with a trap, so that the nvcc passes of older architectures (the default
     CUDA_ARCHS has sm_80 beside sm_90) skip the kernel's instantiation. The code above the floor
     is the same text, hence the same machine code."""
+    # a kernel macro may render device code of its own before the kernel (SYRK tiles' CP = 0,
+    # under an include guard); that code stays outside the guard, since a later kernel of the
+    # module may rely on it
+    at = kernel.find('extern "C"')
+    pre, kernel = (kernel[:at], kernel[at:]) if at > 0 else ("", kernel)
     head = kernel[:kernel.index("{")].rstrip()
     if name not in head or not head.endswith(")"):
         raise ValueError(f"{name}: cannot find its signature before the first brace")
     cc = f"{floor // 100}.{floor // 10 % 10}"
-    return (f"#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= {floor}\n{kernel}\n#else\n"
+    return (f"{pre}#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= {floor}\n{kernel}\n#else\n"
             f"/* no table a device below compute capability {cc} selects dispatches it */\n"
             f"{head}\n{{\n    __trap();\n}}\n#endif")

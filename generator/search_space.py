@@ -35,6 +35,14 @@ class Param:
     tag: str
     slot: str
     values: tuple[int, ...]
+    # An implied value (`implied = v` in the file): a parameter added to a design after kernels
+    # were measured, whose value v renders the former code. A configuration at v is named and
+    # stored (database config) without it, and one read without it (a database row, the routine
+    # default) takes v, so the kernels measured before keep their names and can be carried.
+    implied: int | None = None
+
+    def shown(self, cfg: Mapping[str, int]) -> bool:
+        return self.implied is None or cfg.get(self.name, self.implied) != self.implied
 
 
 @dataclass(frozen=True)
@@ -68,7 +76,20 @@ class Design:
         return out
 
     def suffix(self, cfg: Mapping[str, int]) -> str:
-        return "_".join(f"{p.tag}{cfg[p.name]}" for p in self.params)
+        return "_".join(f"{p.tag}{cfg[p.name]}" for p in self.params if p.shown(cfg))
+
+    def complete(self, cfg: Mapping[str, int]) -> dict[str, int]:
+        """cfg with every implied parameter it lacks at its implied value."""
+        out = dict(cfg)
+        for p in self.params:
+            if p.implied is not None:
+                out.setdefault(p.name, p.implied)
+        return out
+
+    def stored(self, cfg: Mapping[str, int]) -> dict[str, int]:
+        """cfg as the database spells it: implied parameters at their implied value left out."""
+        return {k: v for k, v in cfg.items()
+                if not any(p.name == k and not p.shown(cfg) for p in self.params)}
 
 
 @dataclass(frozen=True)
@@ -261,7 +282,7 @@ class Candidate:
         return self.space.kernel_name(self.prec, self.design, variant, self.cfg)
 
     def config_json(self) -> str:
-        return config_json(self.cfg)
+        return config_json(self.design.stored(self.cfg))
 
 
 def config_json(cfg: Mapping[str, Any]) -> str:
@@ -305,8 +326,12 @@ def _load_design(t: Mapping[str, Any], where: str, spec_names: frozenset[str] = 
     params: list[Param] = []
     for i, p in enumerate(_need(t, "params", where, list)):
         pw = f"{where} params[{i}]"
+        implied = p.get("implied")
         param = Param(name=_need(p, "name", pw, str), tag=_need(p, "tag", pw, str),
-                      slot=_need(p, "slot", pw, str), values=_int_list(p.get("values"), pw, minimum=0))
+                      slot=_need(p, "slot", pw, str), values=_int_list(p.get("values"), pw, minimum=0),
+                      implied=implied)
+        if implied is not None and implied not in param.values:
+            raise SearchSpaceError(f"{pw}: implied value {implied!r} is not one of its values")
         if not param.name.isidentifier():
             raise SearchSpaceError(f"{pw}: parameter name {param.name!r} is not an identifier")
         if param.slot not in SLOTS + (NO_SLOT,):
@@ -412,6 +437,8 @@ def load(path: str | Path) -> SearchSpace:
     if routine.default.design not in names:
         raise SearchSpaceError(f"{rw}.default: unknown design {routine.default.design!r}")
     ddesign = designs[names.index(routine.default.design)]
+    # the default may leave implied parameters out (it was written before they existed)
+    routine.default.params.update(ddesign.complete(routine.default.params))
     if set(routine.default.params) != {p.name for p in ddesign.params}:
         raise SearchSpaceError(f"{rw}.default: params must be exactly "
                                f"{[p.name for p in ddesign.params]}")

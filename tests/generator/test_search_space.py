@@ -136,3 +136,56 @@ def test_default_parameters_per_precision(tmp_path):
         p.write_text(text.replace("z = { NB = 1 }", bad))
         with pytest.raises(SearchSpaceError, match=match):
             load_routine(tmp_path / "search_space", "trsm")
+
+
+def test_implied_parameter_keeps_former_names_and_configs(tmp_path, space):
+    # `implied = v`: a parameter added after kernels were measured; at v it stays out of the
+    # kernel's name and its database config, and a config read without it (a row measured before
+    # it existed, the routine default) takes v, so the old measurements keep their kernels
+    from generator.search_space import Candidate
+    p = _broken(tmp_path, space, '{ name = "TN",    tag = "tn",  slot = "p1",    values = [1, 2, 4] },',
+                '{ name = "TN",    tag = "tn",  slot = "p1",    values = [1, 2, 4] },\n'
+                '  { name = "CP", tag = "cp", slot = "none", values = [1, 0], implied = 1 },')
+    sp = load(p)
+    small = sp.design("staged")
+    old = {"DIM_X": 64, "MPB": 2, "TN": 4}
+    assert sp.kernel_name("d", small, "nn", {**old, "CP": 1}) == "shoal_dgemm_staged_nn_x64_mpb2_tn4"
+    assert sp.kernel_name("d", small, "nn", {**old, "CP": 0}) == "shoal_dgemm_staged_nn_x64_mpb2_tn4_cp0"
+    assert sp.kernel_name("d", small, "nn", old) == "shoal_dgemm_staged_nn_x64_mpb2_tn4"
+    assert small.complete(old) == {**old, "CP": 1}
+    assert Candidate(sp, "d", small, {**old, "CP": 1}).config_json() == '{"DIM_X":64,"MPB":2,"TN":4}'
+    assert Candidate(sp, "d", small, {**old, "CP": 0}).config_json() == '{"CP":0,"DIM_X":64,"MPB":2,"TN":4}'
+    assert small.slots({**old, "CP": 0}) == small.slots(old)
+    assert len(list(small.configs())) == 3 * 9 * 3 * 2
+    bad = _broken(tmp_path, space, '{ name = "TN",    tag = "tn",  slot = "p1",    values = [1, 2, 4] },',
+                  '{ name = "TN",    tag = "tn",  slot = "p1",    values = [1, 2, 4] },\n'
+                  '  { name = "CP", tag = "cp", slot = "none", values = [1, 0], implied = 2 },')
+    with pytest.raises(SearchSpaceError, match="implied value 2"):
+        load(bad)
+
+
+def test_syrk_tiles_c_path_and_ringless_steps():
+    # SYRK tiles: CP = 1 (team slots) and ST >= 1 render as before CP existed (same names, the
+    # prelude's syrk); CP = 0 renders syrk_own under an include guard, ST = 0 only with CP = 0
+    from generator import render
+    from generator.project import default_project
+    from generator.search_space import Candidate, load_routine
+    proj = default_project()
+    sp = load_routine(proj.search_space_dir, "syrk")
+    tiles = sp.design("tiles")
+    assert sp.routine.default.params["CP"] == 1
+    base = {"N": 8, "R": 2, "TPP": 32, "NB": 4, "KB": 8}
+    env = render.environment(proj)
+    team = Candidate(sp, "s", tiles, {**base, "ST": 1, "CP": 1})
+    assert team.kernel_name("n") == "shoal_ssyrk_tiles_n_n8_r2_tpp32_nb4_kb8_st1"
+    text = render.render_candidate(env, team, "v")
+    assert "syrk_own" not in text and "SHOAL_SYRK_TILES_OWN_s" not in text
+    insts = [(tiles, i) for cfg in ({**base, "ST": 0, "CP": 0}, {**base, "ST": 1, "CP": 0}, {**base, "ST": 1, "CP": 1})
+             for i in render.candidate_instances(Candidate(sp, "s", tiles, cfg))]
+    own = render.render_shipped(env, "syrk", "s", insts, "v")
+    assert own.count("#define SHOAL_SYRK_TILES_OWN_s") == 4   # one per kernel, the guard keeps one
+    assert "syrk_own<8, 2, 32, 4, 8, 0, 1>(p)" in own and "syrk<8, 2, 32, 4, 8, 1, 0>(p)" in own
+    # an arch floor guards the kernel alone, not the shared code rendered before it
+    name = Candidate(sp, "s", tiles, {**base, "ST": 0, "CP": 0}).kernel_name("t")
+    guarded = render.render_shipped(env, "syrk", "s", insts, "v", arch_floor={name: 900})
+    assert guarded.count("__trap()") == 1 and guarded.count("#define SHOAL_SYRK_TILES_OWN_s") == 4
