@@ -167,17 +167,33 @@ def cmd_merge_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def carry_evidence(base: str, files: list, samples: int, measured: str = "") -> str:
+    """The evidence a carry records: the comparison's counts for the routine's files (f.how per
+    file), and where the kernels differ, the stated measurement that the old results still hold."""
+    hows = [f.how for f in files]
+    counts = ", ".join(f"{hows.count(h)} {h}" for h in sorted(set(hows)))
+    if measured:
+        return f"{measured} (measured; generator/compare.py vs {base}: {counts})"
+    return (f"generator/compare.py vs {base}: shipped kernels and {samples} sample(s) per design "
+            f"equal ({counts})")
+
+
 def cmd_carry_version(args: argparse.Namespace) -> int:
     from .compare import CompareError, compare, routine_of
     from .search_space import load_routine
     project = default_project()
     routines = _csv(args.routine)
+    measured = (args.measured or "").strip()
+    if args.measured is not None and not measured:
+        print("[carry-version] --measured needs the measurement (what was run, where, the worst "
+              "row)", file=sys.stderr)
+        return 2
     if not Path(args.db).is_file():
         print(f"{args.db} does not exist (run load-db first)", file=sys.stderr)
         return 1
     try:
         rep = compare(args.base, Path(args.db), routines, work=Path(args.work) if args.work else None,
-                      samples=args.samples, jobs=args.jobs)
+                      samples=args.samples, jobs=args.jobs, cubins=not measured)
     except CompareError as e:
         print(f"[carry-version] error: {e}", file=sys.stderr)
         return 1
@@ -185,8 +201,9 @@ def cmd_carry_version(args: argparse.Namespace) -> int:
         if f.how not in ("bytes", "tokens", "cubin"):
             print(f"[carry-version] {f.name}: {f.how} {f.detail}", file=sys.stderr)
     print(f"[carry-version] {rep.summary()}")
-    if not rep.ok:
-        print("[carry-version] refused: the kernels differ; retune instead", file=sys.stderr)
+    if not rep.ok and not measured:
+        print("[carry-version] refused: the kernels differ; retune instead (or, after measuring "
+              "that the old results hold, --measured)", file=sys.stderr)
         return 1
     conn = db.connect(args.db)
     try:
@@ -198,10 +215,7 @@ def cmd_carry_version(args: argparse.Namespace) -> int:
                 print(f"[carry-version] {r}: version {new} unchanged, nothing to carry")
                 continue
             mine = [f for f in rep.files if routine_of(Path(f.name).name, routines) == r]
-            counts = ", ".join(f"{n} {h}" for h, n in sorted(
-                {h: sum(1 for f in mine if f.how == h) for h in {f.how for f in mine}}.items()))
-            evidence = (f"generator/compare.py vs {rep.base}: shipped kernels and "
-                        f"{args.samples} sample(s) per design equal ({counts})")
+            evidence = carry_evidence(rep.base, mine, args.samples, measured)
             if rep.added_precisions.get(r):
                 # the new precisions have no measurements; the old ones' renderings were compared
                 evidence += f"; precisions {', '.join(rep.added_precisions[r])} added (nothing to carry)"
@@ -306,6 +320,10 @@ def parser() -> argparse.ArgumentParser:
                     help="sample configurations rendered per design and precision (default 2)")
     cv.add_argument("--jobs", type=int, default=2, help="parallel nvcc compiles")
     cv.add_argument("--work", help="keep the renderings in this folder")
+    cv.add_argument("--measured", metavar="TEXT",
+                    help="record the carry although the kernels differ, on this measurement that "
+                    "the old results still hold (a before/after benchmark of the changed kernels "
+                    "on the tuned device: what ran, where, the worst row); stored as the evidence")
     cv.set_defaults(func=cmd_carry_version)
     return ap
 

@@ -158,3 +158,34 @@ def test_merge_copies_carries(tmp_path, device, add):
     assert db.version_chain(conn, "gemm", B) == [B, A]
     assert db.merge_from(conn, other_path) == 0     # idempotent
     conn.close()
+
+
+def test_carry_evidence_states_proof_or_measurement():
+    """A carry records either the comparison that found the kernels equal or, where they differ
+    (carry-version --measured), the stated measurement beside the comparison's counts."""
+    from types import SimpleNamespace as F
+
+    from generator.__main__ import carry_evidence
+    files = [F(how="bytes"), F(how="cubin"), F(how="bytes")]
+    assert carry_evidence("main (abc)", files, 2) == \
+        "generator/compare.py vs main (abc): shipped kernels and 2 sample(s) per design equal " \
+        "(2 bytes, 1 cubin)"
+    files.append(F(how="DIFFERENT"))
+    assert carry_evidence("main (abc)", files, 2, "H100 bench/gemv: worst row +1.2%") == \
+        "H100 bench/gemv: worst row +1.2% (measured; generator/compare.py vs main (abc): " \
+        "1 DIFFERENT, 2 bytes, 1 cubin)"
+
+
+def test_compare_without_cubins_compiles_nothing(tmp_path):
+    """--measured compares by bytes and tokens only: a differing kernel file is DIFFERENT, and no
+    compiler is run (the nvcc given does not exist)."""
+    from generator.compare import compare_dirs
+    for side, body in (("before", "__global__ void k() { int a = 1; }"),
+                       ("after", "__global__ void k() { int a = 2; }")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "gemv_s_n.cu").write_text(body)
+        (tmp_path / side / "gemv_tables.c").write_text("/* x */ int t;")
+    res = compare_dirs(tmp_path / "before", tmp_path / "after", tmp_path, tmp_path,
+                       nvcc=str(tmp_path / "no-nvcc"), cubins=False)
+    assert [(r.name, r.how, r.detail) for r in res] == [
+        ("gemv_s_n.cu", "DIFFERENT", "not compiled"), ("gemv_tables.c", "bytes", "")]
