@@ -7,7 +7,12 @@
  * compares it with tests/c/golden/lapack_oracle_record.txt, recorded from the references before
  * they moved into oracle/ (tuner/host_lu.c, tuner/host_chol_qr.c, bench/lapack_check.c).
  *
- * Usage: test_lapack_oracle --record */
+ * The cases check mathematical properties that the references cannot meet by construction: P A =
+ * L U (rebuilt here from explicit L, U and the row swaps), L unit lower with |L| <= 1, Q^T Q = I
+ * and Q R = A with R upper, F F^T = A with a positive diagonal, each to a small multiple of eps;
+ * and that every residual accepts the references' results and rejects perturbed ones.
+ *
+ * Usage: test_lapack_oracle --record | --list | --case NAME (no argument: every case) */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,51 +20,41 @@
 #include <string.h>
 
 #include "host_math.h"
+#include "host_cases.h"
 #include "lapack_spec.h"
 
-/* ---- the API under test ----------------------------------------------------------------------- */
-#include "host_chol_qr.h"
-#include "host_lu.h"
+/* ---- the API under test (at the recording, tuner/host_lu.h, tuner/host_chol_qr.h and
+ * bench/lapack_check.h under the names hl_*, hcq_* and lc_*) ---------------------------------- */
 #include "lapack_check.h"
+#include "lapack_ref.h"
 
-static double ref_uniform_lu(uint64_t *s)
-{
-    hl_rng r = {*s};
-    const double x = hl_uniform(&r);
-    *s = r.state;
-    return x;
-}
-static void ref_permutation(uint64_t *s, int n, int *perm)
-{
-    hl_rng r = {*s};
-    hl_permutation(&r, n, perm);
-    *s = r.state;
-}
+#define ref_uniform_lu oracle_uniform_float
+#define ref_permutation oracle_permutation
 static void ref_spd(unsigned long long seed, int n, int up, double *A)
 {
-    hcq_rng r;
-    hcq_rng_seed(&r, seed);
-    hcq_spd(A, n, up, &r);
+    uint64_t r = seed ^ 0x9e3779b97f4a7c15ull; /* tuner/spec_chol_qr.c's stream of a seed */
+    oracle_spd(&r, n, up, A);
 }
-#define REF_GETF2 hl_getf2
-#define REF_LU_PRODUCT hl_lu_product
-#define REF_LASWP hl_laswp
-#define REF_POTF2 hcq_potrf
-#define REF_CHOL_PRODUCT hcq_fft
-#define REF_SYM_FROM_TRI hcq_sym_from_tri
-#define REF_GEQR2 hcq_geqr2
-#define REF_FORM_Q hcq_form_q
-#define BENCH_GETRF(m, n, A, LU, ipiv, eps) lc_getrf_residual(m, n, A, m, LU, m, ipiv, eps)
-#define BENCH_INVERSE(n, A, C, eps) lc_inverse_residual(n, A, n, C, n, eps)
-#define BENCH_POTRF(up, n, A, F, eps) lc_potrf_residual(up, n, A, n, F, n, eps)
-#define BENCH_GEQRF(m, n, A, QR, tau, eps) lc_geqrf_residual(m, n, A, m, QR, m, tau, eps)
-#define BENCH_SOLVE(n, nrhs, A, B, X, eps) lc_solve_residual(n, nrhs, A, n, B, n, X, n, eps)
+#define REF_GETF2 oracle_getf2
+#define REF_LU_PRODUCT oracle_lu_product
+#define REF_LASWP oracle_laswp
+#define REF_POTF2(A, n, up) oracle_potf2(n, up, A, n)
+#define REF_CHOL_PRODUCT(F, n, up, M) oracle_chol_product(n, up, F, n, M)
+#define REF_SYM_FROM_TRI(A, n, up, S) oracle_sym_from_tri(n, up, A, n, S)
+#define REF_GEQR2(A, m, n, tau, alpha) oracle_geqr2(m, n, A, m, tau, alpha)
+#define REF_FORM_Q(A, tau, m, n, Q) oracle_form_q(m, n, A, m, tau, Q)
+#define BENCH_GETRF(m, n, A, LU, ipiv, eps) oracle_getrf_residual(m, n, A, m, LU, m, ipiv, eps)
+#define BENCH_INVERSE(n, A, C, eps) oracle_inverse_residual(n, A, n, C, n, eps)
+#define BENCH_POTRF(up, n, A, F, eps) oracle_potrf_residual(up, n, A, n, F, n, eps)
+#define BENCH_GEQRF(m, n, A, QR, tau, eps) oracle_geqrf_residual(m, n, A, m, QR, m, tau, eps)
+#define BENCH_SOLVE(n, nrhs, A, B, X, eps) oracle_solve_residual(0, n, nrhs, A, n, B, n, X, n, eps)
 /* ---------------------------------------------------------------------------------------------- */
 
 extern const lapack_spec lapack_spec_getrf, lapack_spec_getrs, lapack_spec_gesv, lapack_spec_getri,
     lapack_spec_getri_fused, lapack_spec_potrf, lapack_spec_potrs, lapack_spec_posv, lapack_spec_geqrf;
 
 #define EPS_S (1.0 / 16777216.0) /* 2^-24: the residuals are of float-rounded factors */
+#define ORACLE_LIMIT 30.0        /* LAPACK_ERROR_LIMIT */
 
 static const int SIZES[] = {1, 2, 3, 7, 16, 31, 32};
 #define N_SIZES (int)(sizeof SIZES / sizeof SIZES[0])
@@ -387,12 +382,203 @@ static void record(void)
     }
 }
 
+/* ---- properties ---------------------------------------------------------------------------- */
+
+#define EPS_D (1.0 / 9007199254740992.0) /* 2^-53 */
+#define TOL 64.0                         /* a small multiple of n eps */
+#define ACCEPT 10.0                      /* a correct result: well under ORACLE_LIMIT */
+
+/* max |X - Y| over an m x n packed pair */
+static double max_diff(int m, int n, const double *X, const double *Y)
+{
+    double w = 0.0;
+    for (size_t i = 0; i < (size_t)m * n; ++i)
+        if (!(fabs(X[i] - Y[i]) <= w)) w = fabs(X[i] - Y[i]);
+    return w;
+}
+
+/* fn on every seed and every shape: the square sizes, then the rectangular ones. */
+static void each_shape(void (*fn)(int m, int n, uint64_t seed))
+{
+    for (int s = 0; s < N_SEEDS; ++s) {
+        for (int t = 0; t < N_SIZES; ++t) fn(SIZES[t], SIZES[t], SEEDS[s]);
+        for (int t = 0; t < N_RECT; ++t) fn(RECT[t][0], RECT[t][1], SEEDS[s]);
+    }
+}
+
+static void lu_properties_one(int m, int n, uint64_t seed)
+{
+    const int k = m < n ? m : n;
+    const size_t mn = (size_t)m * n;
+    double *A = xcalloc(mn, sizeof *A), *LU = xcalloc(mn, sizeof *LU), *PA = xcalloc(mn, sizeof *PA);
+    double *L = xcalloc((size_t)m * k, sizeof *L), *U = xcalloc((size_t)k * n, sizeof *U);
+    double *P = xcalloc(mn, sizeof *P);
+    int *ipiv = xcalloc((size_t)k, sizeof *ipiv);
+    uint64_t st = seed;
+    oracle_lu_random(&st, m, n, A);
+    memcpy(LU, A, mn * sizeof *A);
+    CHECK(oracle_getf2(m, n, LU, m, ipiv) == 0);
+    for (int j = 0; j < k; ++j) CHECK(ipiv[j] >= j + 1 && ipiv[j] <= m);
+    for (int j = 0; j < k; ++j)
+        for (int i = 0; i < m; ++i) {
+            L[i + (size_t)j * m] = i == j ? 1.0 : i > j ? LU[i + (size_t)j * m] : 0.0;
+            if (i > j) CHECK(fabs(L[i + (size_t)j * m]) <= 1.0); /* partial pivoting */
+        }
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < k; ++i) U[i + (size_t)j * k] = i <= j ? LU[i + (size_t)j * m] : 0.0;
+    oracle_matmul(0, m, n, k, L, m, U, k, P, m); /* L U */
+    memcpy(PA, A, mn * sizeof *A);
+    oracle_laswp(n, PA, m, k, ipiv, 1); /* P^T A */
+    CHECK(max_diff(m, n, PA, P) <= TOL * n * EPS_D);
+    const double r = oracle_getrf_residual(m, n, A, m, LU, m, ipiv, EPS_D);
+    CHECK(r <= 2.0);
+    oracle_lu_product(m, n, LU, m, ipiv, P, m);
+    CHECK(max_diff(m, n, A, P) <= TOL * n * EPS_D);
+    /* rejects: a perturbed factor, a pivot out of range, a NaN */
+    LU[mn - 1] += 1e-6;
+    CHECK(oracle_getrf_residual(m, n, A, m, LU, m, ipiv, EPS_D) > ORACLE_LIMIT);
+    LU[mn - 1] = NAN;
+    CHECK(isinf(oracle_getrf_residual(m, n, A, m, LU, m, ipiv, EPS_D)));
+    ipiv[k - 1] = m + 1;
+    CHECK(isinf(oracle_getrf_residual(m, n, A, m, A, m, ipiv, EPS_D)));
+    free(A), free(LU), free(PA), free(L), free(U), free(P), free(ipiv);
+}
+
+static void lu_properties(void) { each_shape(lu_properties_one); }
+
+static void solve_and_inverse_properties(void)
+{
+    for (int s = 0; s < N_SEEDS; ++s)
+        for (int t = 0; t < N_SIZES; ++t)
+            for (int trans = 0; trans < 2; ++trans) {
+                const int n = SIZES[t], nrhs = 3;
+                const size_t nn = (size_t)n * n;
+                double *A = xcalloc(nn, sizeof *A), *B = xcalloc((size_t)n * nrhs, sizeof *B);
+                double *X = xcalloc(nn + (size_t)n * nrhs, sizeof *X), *I = xcalloc(nn, sizeof *I);
+                uint64_t st = SEEDS[s];
+                oracle_lu_conditioned(&st, n, A);
+                oracle_lu_random(&st, n, nrhs, B);
+                lu_solve(trans, n, nrhs, A, B, X);
+                CHECK(oracle_solve_residual(trans, n, nrhs, A, n, B, n, X, n, EPS_D) <= ACCEPT);
+                X[n * nrhs - 1] *= 1.0 + 1e-6;
+                CHECK(oracle_solve_residual(trans, n, nrhs, A, n, B, n, X, n, EPS_D) > ORACLE_LIMIT);
+                X[0] = NAN;
+                CHECK(isinf(oracle_solve_residual(trans, n, nrhs, A, n, B, n, X, n, EPS_D)));
+                identity(n, I);
+                lu_solve(0, n, n, A, I, X);
+                CHECK(oracle_inverse_residual(n, A, n, X, n, EPS_D) <= ACCEPT);
+                X[nn - 1] *= 1.0 + 1e-6;
+                CHECK(oracle_inverse_residual(n, A, n, X, n, EPS_D) > ORACLE_LIMIT);
+                free(A), free(B), free(X), free(I);
+            }
+}
+
+static void cholesky_properties(void)
+{
+    for (int s = 0; s < N_SEEDS; ++s)
+        for (int t = 0; t < N_SIZES; ++t)
+            for (int up = 0; up < 2; ++up) {
+                const int n = SIZES[t];
+                const size_t nn = (size_t)n * n;
+                double *A = xcalloc(nn, sizeof *A), *F = xcalloc(nn, sizeof *F), *S = xcalloc(nn, sizeof *S);
+                double *L = xcalloc(nn, sizeof *L), *M = xcalloc(nn, sizeof *M);
+                uint64_t st = SEEDS[s];
+                oracle_spd(&st, n, up, A);
+                memcpy(F, A, nn * sizeof *A);
+                CHECK(oracle_potf2(n, up, F, n) == 0);
+                for (int j = 0; j < n; ++j)
+                    for (int i = 0; i < n; ++i) {
+                        if (!oracle_in_tri(up, i, j)) CHECK(F[i + (size_t)j * n] == A[i + (size_t)j * n]);
+                        /* explicit L from the lower view */
+                        L[i + (size_t)j * n] = i >= j ? F[oracle_fidx(n, up, i, j)] : 0.0;
+                    }
+                for (int j = 0; j < n; ++j) CHECK(L[j + (size_t)j * n] > 0.0);
+                double *Lt = xcalloc(nn, sizeof *Lt);
+                for (int j = 0; j < n; ++j)
+                    for (int i = 0; i < n; ++i) Lt[i + (size_t)j * n] = L[j + (size_t)i * n];
+                oracle_matmul(0, n, n, n, L, n, Lt, n, M, n); /* L L^T */
+                free(Lt);
+                oracle_sym_from_tri(n, up, A, n, S);
+                for (int j = 0; j < n; ++j)
+                    for (int i = 0; i < n; ++i) CHECK(S[i + (size_t)j * n] == S[j + (size_t)i * n]);
+                CHECK(max_diff(n, n, S, M) <= TOL * n * EPS_D * oracle_max_abs(n, n, S, n));
+                CHECK(oracle_potrf_residual(up, n, A, n, F, n, EPS_D) <= ACCEPT);
+                F[oracle_fidx(n, up, n - 1, 0)] += 1e-6;
+                CHECK(oracle_potrf_residual(up, n, A, n, F, n, EPS_D) > ORACLE_LIMIT);
+                F[0] = -F[0]; /* a negative diagonal: not LAPACK's factor */
+                CHECK(isinf(oracle_potrf_residual(up, n, A, n, F, n, EPS_D)));
+                free(A), free(F), free(S), free(L), free(M);
+            }
+}
+
+static void qr_properties_one(int m, int n, uint64_t seed)
+{
+    const int k = m < n ? m : n;
+    const size_t mn = (size_t)m * n;
+    double *A = xcalloc(mn, sizeof *A), *QR = xcalloc(mn, sizeof *QR), *R = xcalloc(mn, sizeof *R);
+    double *Q = xcalloc((size_t)m * m, sizeof *Q), *QtQ = xcalloc((size_t)m * m, sizeof *QtQ);
+    double *I = xcalloc((size_t)m * m, sizeof *I), *P = xcalloc(mn, sizeof *P);
+    double *tau = xcalloc((size_t)k, sizeof *tau);
+    uint64_t st = seed;
+    oracle_fill_float(&st, mn, A);
+    memcpy(QR, A, mn * sizeof *A);
+    oracle_geqr2(m, n, QR, m, tau, NULL);
+    for (int j = 0; j < k; ++j) CHECK(tau[j] == 0.0 || (tau[j] >= 1.0 && tau[j] <= 2.0));
+    oracle_form_q(m, n, QR, m, tau, Q);
+    oracle_matmul(1, m, m, m, Q, m, Q, m, QtQ, m);
+    identity(m, I);
+    CHECK(max_diff(m, m, QtQ, I) <= TOL * m * EPS_D);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) R[i + (size_t)j * m] = i <= j ? QR[i + (size_t)j * m] : 0.0;
+    oracle_matmul(0, m, n, m, Q, m, R, m, P, m);
+    CHECK(max_diff(m, n, A, P) <= TOL * (m > n ? m : n) * EPS_D);
+    CHECK(oracle_geqrf_residual(m, n, A, m, QR, m, tau, EPS_D) <= ACCEPT);
+    CHECK(oracle_orthogonality_residual(m, n, QR, m, tau, EPS_D) <= ACCEPT);
+    QR[0] += 1e-6;
+    CHECK(oracle_geqrf_residual(m, n, A, m, QR, m, tau, EPS_D) > ORACLE_LIMIT);
+    if (tau[0] != 0.0) {
+        tau[0] *= 1.0 + 1e-6; /* Q no longer orthogonal */
+        CHECK(oracle_orthogonality_residual(m, n, QR, m, tau, EPS_D) > ORACLE_LIMIT);
+    }
+    QR[mn - 1] = NAN;
+    CHECK(isinf(oracle_geqrf_residual(m, n, A, m, QR, m, tau, EPS_D)));
+    free(A), free(QR), free(R), free(Q), free(QtQ), free(I), free(P), free(tau);
+}
+
+static void qr_properties(void) { each_shape(qr_properties_one); }
+
+static void random_inputs(void)
+{
+    for (int s = 0; s < N_SEEDS; ++s) {
+        uint64_t st = SEEDS[s];
+        for (int i = 0; i < 1000; ++i) {
+            const double x = oracle_uniform_float(&st);
+            CHECK(x != 0.0 && x >= -1.0 && x <= 1.0 && x == oracle_round_float(x));
+        }
+        int perm[32], seen[32] = {0};
+        oracle_permutation(&st, 32, perm);
+        for (int i = 0; i < 32; ++i)
+            if (perm[i] >= 0 && perm[i] < 32) seen[perm[i]]++;
+        for (int i = 0; i < 32; ++i) CHECK(seen[i] == 1);
+        double A[32 * 32];
+        oracle_lu_conditioned(&st, 32, A);
+        for (int i = 0; i < 32 * 32; ++i) CHECK(A[i] == oracle_round_float(A[i]));
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--record") == 0) {
         record();
         return 0;
     }
-    fprintf(stderr, "usage: %s --record\n", argv[0]);
-    return 2;
+#define CASE(fn) {#fn, fn}
+    static const test_case cases[] = {
+        CASE(lu_properties),
+        CASE(solve_and_inverse_properties),
+        CASE(cholesky_properties),
+        CASE(qr_properties),
+        CASE(random_inputs),
+    };
+    return host_cases_main(cases, (int)(sizeof cases / sizeof cases[0]), argc, argv);
 }
