@@ -118,8 +118,7 @@ static void lu_solve(int trans, int n, int nrhs, const double *M, const double *
             REF_LASWP(1, x, n, n, ipiv, 0);
         }
     }
-    free(LU);
-    free(ipiv);
+    free(LU), free(ipiv);
 }
 
 static void identity(int n, double *I)
@@ -176,10 +175,7 @@ static void record_getrf(int m, int n, unsigned long long seed)
     lapack_problem p = {.m = m, .n = n, .A0 = A, .A = LU, .ipiv = ipiv, .info = info};
     put_res("tuner", "getrf", lapack_spec_getrf.check(&p, EPS_S));
     put_res("bench", "getrf", BENCH_GETRF(m, n, A, LU, ipiv, EPS_S));
-    free(A);
-    free(LU);
-    free(P);
-    free(ipiv);
+    free(A), free(LU), free(P), free(ipiv);
 }
 
 static void record_lu_square(int n, int nrhs, int variant, unsigned long long seed)
@@ -253,14 +249,7 @@ static void record_lu_square(int n, int nrhs, int variant, unsigned long long se
     }
 
 done:
-    free(A);
-    free(B);
-    free(X);
-    free(M);
-    free(I);
-    free(LU);
-    free(ipiv);
-    free(ipiv2);
+    free(A), free(B), free(X), free(M), free(I), free(LU), free(ipiv), free(ipiv2);
 }
 
 /* ---- Cholesky ------------------------------------------------------------------------------- */
@@ -323,12 +312,7 @@ solves:
         lapack_problem p = {.m = n, .n = n, .nrhs = nrhs, .variant = up, .A0 = A, .B0 = B, .A = A, .B = X};
         put_res("tuner", "potrs", lapack_spec_potrs.check(&p, EPS_S));
     }
-    free(A);
-    free(F);
-    free(S);
-    free(B);
-    free(X);
-    free(M);
+    free(A), free(F), free(S), free(B), free(X), free(M);
 }
 
 /* ---- QR ------------------------------------------------------------------------------------- */
@@ -354,11 +338,7 @@ static void record_geqrf(int m, int n, unsigned long long seed)
     lapack_problem p = {.m = m, .n = n, .A0 = A, .A = QR, .tau = tau};
     put_res("tuner", "geqrf", lapack_spec_geqrf.check(&p, EPS_S));
     put_res("bench", "geqrf", BENCH_GEQRF(m, n, A, QR, tau, EPS_S));
-    free(A);
-    free(QR);
-    free(Q);
-    free(tau);
-    free(alpha);
+    free(A), free(QR), free(Q), free(tau), free(alpha);
 }
 
 static void record(void)
