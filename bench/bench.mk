@@ -29,20 +29,17 @@ $(BENCH_BIN): $(BENCH_OBJS) $(LIB_SHARED) | $(DEPS_OK)/openblas.ok
 	    -lstdc++ -lm
 
 # The factorization benchmark (bench/lapack_bench.c; `make bench` runs bench/run_lapack_bench.py).
-# Host residual checks live in bench/lapack_check.c; the fill kernels are shared with shoal_bench.
+# Host residual checks live in oracle/lapack_check.c; the fill kernels are shared with shoal_bench.
 LAPACK_BENCH_BIN := $(BUILD)/bin/shoal_lapack_bench
-LAPACK_BENCH_OBJS := $(BENCH_OBJ_DIR)/lapack_bench.o $(BENCH_OBJ_DIR)/lapack_check.o $(BENCH_OBJ_DIR)/bench_util.o \
+LAPACK_BENCH_OBJS := $(BENCH_OBJ_DIR)/lapack_bench.o $(BENCH_OBJ_DIR)/bench_util.o \
+                     $(BUILD)/obj/oracle/lapack_check.o $(BUILD)/obj/oracle/lapack_ref.o \
                      $(BUILD)/obj/oracle/host_math.o \
                      $(BENCH_OBJ_DIR)/bench_kernels.o
 
-$(BENCH_OBJ_DIR)/lapack_bench.o: bench/lapack_bench.c bench/bench_kernels.h bench/bench_util.h bench/lapack_check.h \
+$(BENCH_OBJ_DIR)/lapack_bench.o: bench/lapack_bench.c bench/bench_kernels.h bench/bench_util.h oracle/lapack_check.h \
                                  include/shoal.h | $(DEPS_OK)/openblas.ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Ibench -c $< -o $@
-
-$(BENCH_OBJ_DIR)/lapack_check.o: bench/lapack_check.c bench/lapack_check.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Ibench -c $< -o $@
 
 # cuSOLVER for the Cholesky baselines, OpenBLAS (with its LAPACK) for the CPU baseline.
 $(LAPACK_BENCH_BIN): $(LAPACK_BENCH_OBJS) $(LIB_SHARED) | $(DEPS_OK)/openblas.ok

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void check(cudaError_t e, const char *what)
 {
@@ -69,4 +70,15 @@ double bench_copy_bandwidth(cudaStream_t stream, int runs)
     printf("# device-to-device copy: %.1f GB/s (bytes read + written; %zu MiB buffer, median of %d)\n", gbs,
            bytes >> 20, runs);
     return gbs;
+}
+
+void bench_to_double(char prec, const void *src, int64_t count, double *dst)
+{
+    if (prec == 's') {
+        const float *s = src;
+        for (int64_t i = 0; i < count; ++i)
+            dst[i] = s[i];
+    } else {
+        memcpy(dst, src, (size_t)count * sizeof(double));
+    }
 }

@@ -10,6 +10,8 @@
 void *bench_xmalloc(size_t bytes);
 /* Median of v[0..n) (sorts v). */
 double bench_median(double *v, int n);
+/* dst[i] = src[i] for i < count, src float ('s') or double (any other prec). */
+void bench_to_double(char prec, const void *src, int64_t count, double *dst);
 int64_t bench_clamp64(int64_t x, int64_t lo, int64_t hi);
 /* Device-to-device copy bandwidth (bytes read + written, GB/s) on stream: the roof's memory
  * ceiling, measured in the same run as the kernels it judges. Median of `runs` (>= 9) copies of

@@ -26,7 +26,7 @@
  *
  * Correctness, before timing, for every method: outputs are poisoned (NaN, pivots and info -1),
  * one run is made, info must be 0 for every matrix (the inputs are nonsingular / SPD) and 16
- * sampled problems must have a normalized residual <= 30 (bench/lapack_check.h, the LAPACK test
+ * sampled problems must have a normalized residual <= 30 (oracle/lapack_check.h, the LAPACK test
  * suite's measures). A shoal method that fails or errs makes the row FAILED (exit status 1); a
  * vendor call that returns an error is shown as "-" (not supported), a vendor result that errs
  * also fails the row (the comparison would be meaningless).
@@ -51,6 +51,7 @@
 #include "bench_util.h"
 #include "host_math.h"
 #include "lapack_check.h"
+#include "oracle.h" /* ORACLE_ERROR_LIMIT */
 #include "shoal.h"
 
 #include <cblas.h> /* openblas_set_num_threads, openblas_get_config */
@@ -613,7 +614,7 @@ static void fetch(const row_data *d, const void *dev, int64_t stride, int64_t id
     void *tmp = bench_xmalloc((size_t)count * d->es);
     CUDA_CHECK(cudaMemcpy(tmp, (const char *)dev + (size_t)(idx * stride) * d->es,
                           (size_t)count * d->es, cudaMemcpyDeviceToHost));
-    lc_to_double(d->prec, tmp, count, out);
+    bench_to_double(d->prec, tmp, count, out);
     free(tmp);
 }
 
@@ -720,25 +721,25 @@ static double sample_residual(const row_data *d, int k)
     case R_GETRF:
         fetch(d, d->dA, d->sa, idx, nn, x);
         CUDA_CHECK(cudaMemcpy(ipiv, d->dipiv + idx * n, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost));
-        r = lc_getrf_residual(n, n, a0, n, x, n, ipiv, eps);
+        r = oracle_getrf_residual(n, n, a0, n, x, n, ipiv, eps);
         break;
     case R_INVERSE:
     case R_GETRI:
         fetch(d, d->dC, d->sc, idx, nn, x);
-        r = lc_inverse_residual(n, a0, n, x, n, eps);
+        r = oracle_inverse_residual(n, a0, n, x, n, eps);
         break;
     case R_POTRF:
         fetch(d, d->dA, d->sa, idx, nn, x);
-        r = lc_potrf_residual(d->variant == 'u', n, a0, n, x, n, eps);
+        r = oracle_potrf_residual(d->variant == 'u', n, a0, n, x, n, eps);
         break;
     case R_GEQRF:
         fetch(d, d->dA, d->sa, idx, nn, x);
         fetch(d, d->dtau, n, idx, n, x + nn);
-        r = lc_geqrf_residual(n, n, a0, n, x, n, x + nn, eps);
+        r = oracle_geqrf_residual(n, n, a0, n, x, n, x + nn, eps);
         break;
     default: /* the solves: X in B */
         fetch(d, d->dB, d->sb, idx, d->sb, x);
-        r = lc_solve_residual(n, d->nrhs, a0, n, d->hB0 + k * d->sb, n, x, n, eps);
+        r = oracle_solve_residual(0, n, d->nrhs, a0, n, d->hB0 + k * d->sb, n, x, n, eps);
         break;
     }
     free(x);
@@ -809,7 +810,7 @@ static void run_method(row_data *d, int m, method_result *res)
     check_method(d, m, res);
     if (res->launch == L_OK)
         res->ms = time_method(d, m);
-    res->ok = res->launch == L_OK && res->info_bad == 0 && res->resid <= LC_RESIDUAL_LIMIT &&
+    res->ok = res->launch == L_OK && res->info_bad == 0 && res->resid <= ORACLE_ERROR_LIMIT &&
               isfinite(res->ms);
 }
 
@@ -1063,7 +1064,7 @@ static void explain_failure(const row_data *d, const method_result *r)
         fprintf(stderr, "shoal_lapack_bench: FAILED %c %s %c n=%d %s %s: launch %s, %lld matrices "
                         "with info != 0, worst residual %.3g (limit %g)\n",
                 d->prec, d->ri->name, d->variant, d->n, method_name(d, m), mode_of[m],
-                r[m].launch == L_OK ? "ok" : "failed", r[m].info_bad, r[m].resid, LC_RESIDUAL_LIMIT);
+                r[m].launch == L_OK ? "ok" : "failed", r[m].info_bad, r[m].resid, ORACLE_ERROR_LIMIT);
     }
 }
 
@@ -1365,7 +1366,7 @@ static void print_preamble(int dev)
     printf("# check: info == 0 for all matrices and max normalized residual of %d sampled "
            "problems (LAPACK test measures) <= %g, for every method; cpu = OpenBLAS LAPACK per "
            "matrix, OpenMP over a subset (<= %.2g s per row)\n",
-           N_SAMPLES, LC_RESIDUAL_LIMIT, G.o.cpu_seconds);
+           N_SAMPLES, ORACLE_ERROR_LIMIT, G.o.cpu_seconds);
 }
 
 int main(int argc, char **argv)

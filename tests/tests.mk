@@ -59,17 +59,19 @@ $(TEST_BIN_DIR)/test_lapack_args: tests/c/test_lapack_args.c include/shoal.h $(L
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS_SHOAL)
 
-# Factorizations: judged by the tuner's residual checks (tuner/spec_*.c), host only.
-$(TEST_BIN_DIR)/test_lu_gpu: tests/gpu/test_lu_gpu.c tuner/spec_lu.c tuner/host_lu.c tuner/host_lu.h \
-                             tuner/lapack_spec.h include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
+# Factorizations: judged by the tuner's residual checks (tuner/spec_*.c on oracle/lapack_ref.c and
+# oracle/lapack_check.c), host only.
+LAPACK_ORACLE_SRCS := oracle/lapack_ref.c oracle/lapack_check.c oracle/host_math.c
+LAPACK_ORACLE_HDRS := oracle/lapack_ref.h oracle/lapack_check.h oracle/host_math.h tuner/lapack_spec.h
+$(TEST_BIN_DIR)/test_lu_gpu: tests/gpu/test_lu_gpu.c tuner/spec_lu.c $(LAPACK_ORACLE_SRCS) $(LAPACK_ORACLE_HDRS) \
+                             include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_lu.c tuner/host_lu.c oracle/host_math.c $(GPU_TEST_OBJ) -o $@ \
+	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_lu.c $(LAPACK_ORACLE_SRCS) $(GPU_TEST_OBJ) -o $@ \
 	    $(LDLIBS_SHOAL) -lm
-$(TEST_BIN_DIR)/test_chol_qr_gpu: tests/gpu/test_chol_qr_gpu.c tuner/spec_chol_qr.c tuner/host_chol_qr.c \
-                                  tuner/host_chol_qr.h tuner/lapack_spec.h include/shoal.h $(GPU_TEST_OBJ) \
-                                  $(LIB_SHARED)
+$(TEST_BIN_DIR)/test_chol_qr_gpu: tests/gpu/test_chol_qr_gpu.c tuner/spec_chol_qr.c $(LAPACK_ORACLE_SRCS) \
+                                  $(LAPACK_ORACLE_HDRS) include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_chol_qr.c tuner/host_chol_qr.c oracle/host_math.c $(GPU_TEST_OBJ) -o $@ \
+	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_chol_qr.c $(LAPACK_ORACLE_SRCS) $(GPU_TEST_OBJ) -o $@ \
 	    $(LDLIBS_SHOAL) -lm
 
 # Spec routines: the generated argument tests (no GPU) and the GPU cases through the public entry

@@ -5,10 +5,11 @@
  * (pivoting everywhere); the solves and inversions get well-conditioned ones, a random matrix plus
  * a row-permuted diagonal shift (1.5 sqrt(n) + 1, past the random part's spectral norm), so that
  * pivoting is exercised while the residual bounds hold comfortably in single precision. getrs and
- * getri take genuine factors: the host LU (hl_getf2) of such a matrix, rounded to float.
+ * getri take genuine factors: the host LU (oracle_getf2) of such a matrix, rounded to float.
+ * Generators and references: oracle/lapack_ref.c; residuals: oracle/lapack_check.c.
  *
  * Checks (LAPACK's test ratios, in units of eps):
- *   getrf        ||A0 - P L U||_1 / (max(m, n) ||A0||_1 eps)                        (dget01)
+ *   getrf        ||A0 - P L U||_1 / (n ||A0||_1 eps)                                (dget01)
  *   getrs, gesv  max_j ||op(A) x_j - b_j||_1 / (n ||op(A)||_1 ||x_j||_1 eps)          (dget02 / n)
  *   getri(_fused) ||A C - I||_1 / (n ||A||_1 ||C||_1 eps)                            (dget03)
  * where for getrs and getri A = P L U is rebuilt from the input factors. INFINITY (no tolerance
@@ -17,7 +18,8 @@
  * that changed, B changed where gesv reports info > 0, an inverse that is not all NaN where info
  * > 0, or NaN anywhere a result is expected. */
 #include "lapack_spec.h"
-#include "host_lu.h"
+#include "lapack_check.h"
+#include "lapack_ref.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,78 +30,42 @@
 /* ---------------------------------------------------------------------------------------- */
 /* Inputs. */
 
-static void random_matrix(hl_rng *r, int m, int n, double *A)
-{
-    for (int c = 0; c < n; ++c)
-        for (int i = 0; i < m; ++i) A[i + (size_t)c * m] = hl_uniform(r);
-}
-
-/* Random n x n matrix plus a shift on a random permutation's entries: well conditioned, and
- * partial pivoting has rows to interchange. Entries stay float-exact. */
-static void conditioned_matrix(hl_rng *r, int n, double *A)
-{
-    random_matrix(r, n, n, A);
-    int *perm = malloc((size_t)(n > 0 ? n : 1) * sizeof *perm);
-    if (!perm) return;
-    hl_permutation(r, n, perm);
-    const double shift = oracle_round_float(1.5 * sqrt((double)n) + 1.0);
-    for (int c = 0; c < n; ++c) {
-        double *a = &A[perm[c] + (size_t)c * n];
-        *a = oracle_round_float(*a + (*a < 0 ? -shift : shift));
-    }
-    free(perm);
-}
-
-/* The LU factors of a conditioned matrix, rounded to float (a valid factorization of the nearby
- * matrix P L U, which the checks rebuild). */
-static void lu_factors(hl_rng *r, int n, double *A, int *ipiv)
-{
-    conditioned_matrix(r, n, A);
-    hl_getf2(n, n, A, n, ipiv);
-    for (size_t i = 0; i < (size_t)n * n; ++i) A[i] = oracle_round_float(A[i]);
-}
-
 static void gen_getrf(int m, int n, int nrhs, int variant, unsigned long long seed, double *A, double *B, int *ipiv)
 {
     (void)nrhs, (void)variant, (void)B, (void)ipiv;
-    hl_rng r;
-    hl_rng_seed(&r, seed);
-    random_matrix(&r, m, n, A);
+    uint64_t r = seed;
+    oracle_lu_random(&r, m, n, A);
 }
 
 static void gen_getrs(int m, int n, int nrhs, int variant, unsigned long long seed, double *A, double *B, int *ipiv)
 {
     (void)m, (void)variant;
-    hl_rng r;
-    hl_rng_seed(&r, seed);
-    lu_factors(&r, n, A, ipiv);
-    if (B) random_matrix(&r, n, nrhs, B);
+    uint64_t r = seed;
+    oracle_lu_factors(&r, n, A, ipiv);
+    if (B) oracle_lu_random(&r, n, nrhs, B);
 }
 
 static void gen_gesv(int m, int n, int nrhs, int variant, unsigned long long seed, double *A, double *B, int *ipiv)
 {
     (void)m, (void)variant, (void)ipiv;
-    hl_rng r;
-    hl_rng_seed(&r, seed);
-    conditioned_matrix(&r, n, A);
-    if (B) random_matrix(&r, n, nrhs, B);
+    uint64_t r = seed;
+    oracle_lu_conditioned(&r, n, A);
+    if (B) oracle_lu_random(&r, n, nrhs, B);
 }
 
 static void gen_getri(int m, int n, int nrhs, int variant, unsigned long long seed, double *A, double *B, int *ipiv)
 {
     (void)m, (void)nrhs, (void)variant, (void)B;
-    hl_rng r;
-    hl_rng_seed(&r, seed);
-    lu_factors(&r, n, A, ipiv);
+    uint64_t r = seed;
+    oracle_lu_factors(&r, n, A, ipiv);
 }
 
 static void gen_getri_fused(int m, int n, int nrhs, int variant, unsigned long long seed, double *A, double *B,
                             int *ipiv)
 {
     (void)m, (void)nrhs, (void)variant, (void)B, (void)ipiv;
-    hl_rng r;
-    hl_rng_seed(&r, seed);
-    conditioned_matrix(&r, n, A);
+    uint64_t r = seed;
+    oracle_lu_conditioned(&r, n, A);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -124,87 +90,9 @@ static int expected_info(int m, int n, const double *A0)
 {
     double *w = dup(A0, (size_t)m * n);
     if (!w) return -1;
-    const int info = hl_getf2(m, n, w, m, NULL);
+    const int info = oracle_getf2(m, n, w, m, NULL);
     free(w);
     return info;
-}
-
-/* Pivots of a factorization output: 1-based, ipiv[j] in [j + 1, m]. */
-static int pivots_ok(int m, int n, const int *ipiv)
-{
-    const int mn = m < n ? m : n;
-    if (!ipiv) return 0;
-    for (int j = 0; j < mn; ++j)
-        if (ipiv[j] < j + 1 || ipiv[j] > m) return 0;
-    return 1;
-}
-
-static double finite_or_inf(double x) { return isnan(x) || isinf(x) ? INFINITY : x; }
-
-/* ||A0 - P L U||_1 / (max(m, n) ||A0||_1 eps) */
-static double lu_residual(int m, int n, const double *A0, const double *LU, const int *ipiv, double eps)
-{
-    const size_t count = (size_t)m * n;
-    double *R = malloc((count ? count : 1) * sizeof *R);
-    if (!R) return INFINITY;
-    hl_lu_product(m, n, LU, m, ipiv, R, m);
-    for (size_t i = 0; i < count; ++i) R[i] -= A0[i];
-    const double num = oracle_norm1(m, n, R, m), den = oracle_norm1(m, n, A0, m);
-    free(R);
-    if (isnan(num)) return INFINITY;
-    if (den == 0.0) return num == 0.0 ? 0.0 : INFINITY;
-    return finite_or_inf(num / ((m > n ? m : n) * den * eps));
-}
-
-/* max_j ||op(A) x_j - b_j||_1 / (n ||op(A)||_1 ||x_j||_1 eps), A n x n. */
-static double solve_residual(int trans, int n, int nrhs, const double *A, const double *X, const double *B,
-                             double eps)
-{
-    const size_t count = (size_t)n * nrhs;
-    double *R = malloc((count ? count : 1) * sizeof *R);
-    if (!R) return INFINITY;
-    oracle_matmul(trans, n, nrhs, n, A, n, X, n, R, n);
-    double anorm;
-    if (trans) { /* ||A^T||_1 = ||A||_inf */
-        anorm = 0.0;
-        for (int i = 0; i < n; ++i) {
-            double s = 0.0;
-            for (int c = 0; c < n; ++c) s += fabs(A[i + (size_t)c * n]);
-            if (s > anorm || isnan(s)) anorm = s;
-        }
-    } else {
-        anorm = oracle_norm1(n, n, A, n);
-    }
-    double worst = 0.0;
-    for (int j = 0; j < nrhs && !isinf(worst); ++j) {
-        double rn = 0.0;
-        for (int i = 0; i < n; ++i) rn += fabs(R[i + (size_t)j * n] - B[i + (size_t)j * n]);
-        const double xn = oracle_norm1(n, 1, X + (size_t)j * n, n);
-        double e;
-        if (isnan(rn) || isnan(xn) || isnan(anorm))
-            e = INFINITY;
-        else if (anorm == 0.0 || xn == 0.0)
-            e = rn == 0.0 ? 0.0 : INFINITY;
-        else
-            e = finite_or_inf(rn / (n * anorm * xn * eps));
-        if (e > worst) worst = e;
-    }
-    free(R);
-    return worst;
-}
-
-/* ||A C - I||_1 / (n ||A||_1 ||C||_1 eps) */
-static double inverse_residual(int n, const double *A, const double *C, double eps)
-{
-    const size_t count = (size_t)n * n;
-    double *R = malloc((count ? count : 1) * sizeof *R);
-    if (!R) return INFINITY;
-    oracle_matmul(0, n, n, n, A, n, C, n, R, n);
-    for (int i = 0; i < n; ++i) R[i + (size_t)i * n] -= 1.0;
-    const double num = oracle_norm1(n, n, R, n), an = oracle_norm1(n, n, A, n), cn = oracle_norm1(n, n, C, n);
-    free(R);
-    if (isnan(num) || isnan(an) || isnan(cn) || an == 0.0 || cn == 0.0) return INFINITY;
-    return finite_or_inf(num / (n * an * cn * eps));
 }
 
 static int all_nan(const double *x, size_t count)
@@ -216,20 +104,20 @@ static int all_nan(const double *x, size_t count)
 
 static double check_getrf(const lapack_problem *p, double eps)
 {
-    if (!p->A || !p->A0 || !pivots_ok(p->m, p->n, p->ipiv)) return INFINITY;
+    if (!p->A || !p->A0) return INFINITY;
     if (p->info != expected_info(p->m, p->n, p->A0)) return INFINITY;
-    return lu_residual(p->m, p->n, p->A0, p->A, p->ipiv, eps);
+    return oracle_getrf_residual(p->m, p->n, p->A0, p->m, p->A, p->m, p->ipiv, eps); /* pivots too */
 }
 
 static double check_gesv(const lapack_problem *p, double eps)
 {
     const int n = p->n;
-    if (!p->A || !p->A0 || !p->B || !p->B0 || !pivots_ok(n, n, p->ipiv)) return INFINITY;
-    if (p->info != expected_info(n, n, p->A0)) return INFINITY;
-    const double e_lu = lu_residual(n, n, p->A0, p->A, p->ipiv, eps);
+    if (!p->A || !p->A0 || !p->B || !p->B0) return INFINITY;
+    const double e_lu = oracle_getrf_residual(n, n, p->A0, n, p->A, n, p->ipiv, eps); /* pivots too */
+    if (isinf(e_lu) || p->info != expected_info(n, n, p->A0)) return INFINITY;
     if (p->info > 0) /* B left unchanged */
         return same(p->B, p->B0, (size_t)n * p->nrhs) ? e_lu : INFINITY;
-    const double e_x = solve_residual(0, n, p->nrhs, p->A0, p->B, p->B0, eps);
+    const double e_x = oracle_solve_residual(0, n, p->nrhs, p->A0, n, p->B0, n, p->B, n, eps);
     return e_lu > e_x ? e_lu : e_x;
 }
 
@@ -240,8 +128,8 @@ static double check_getrs(const lapack_problem *p, double eps)
     if (!same(p->A, p->A0, (size_t)n * n)) return INFINITY;
     double *A = malloc(((size_t)n * n + 1) * sizeof *A);
     if (!A) return INFINITY;
-    hl_lu_product(n, n, p->A0, n, p->ipiv0, A, n);
-    const double e = solve_residual(p->variant == SPEC_VARIANT_T, n, p->nrhs, A, p->B, p->B0, eps);
+    oracle_lu_product(n, n, p->A0, n, p->ipiv0, A, n);
+    const double e = oracle_solve_residual(p->variant == SPEC_VARIANT_T, n, p->nrhs, A, n, p->B0, n, p->B, n, eps);
     free(A);
     return e;
 }
@@ -258,8 +146,8 @@ static double check_getri(const lapack_problem *p, double eps)
     if (info > 0) return all_nan(p->B, (size_t)n * n) ? 0.0 : INFINITY;
     double *A = malloc(((size_t)n * n + 1) * sizeof *A);
     if (!A) return INFINITY;
-    hl_lu_product(n, n, p->A0, n, p->ipiv0, A, n);
-    const double e = inverse_residual(n, A, p->B, eps);
+    oracle_lu_product(n, n, p->A0, n, p->ipiv0, A, n);
+    const double e = oracle_inverse_residual(n, A, n, p->B, n, eps);
     free(A);
     return e;
 }
@@ -271,7 +159,7 @@ static double check_getri_fused(const lapack_problem *p, double eps)
     if (!same(p->A, p->A0, (size_t)n * n)) return INFINITY;
     if (p->info != expected_info(n, n, p->A0)) return INFINITY;
     if (p->info > 0) return all_nan(p->B, (size_t)n * n) ? 0.0 : INFINITY;
-    return inverse_residual(n, p->A0, p->B, eps);
+    return oracle_inverse_residual(n, p->A0, n, p->B, n, eps);
 }
 
 const lapack_spec lapack_spec_getrf = {

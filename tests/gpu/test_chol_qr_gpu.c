@@ -1,5 +1,5 @@
 /* GPU correctness of shoal's Cholesky (potrf, potrs, posv) and QR (geqrf) calls, strided and
- * pointer-array, against the host checks of tuner/spec_chol_qr.c.
+ * pointer-array, against the host checks of tuner/spec_chol_qr.c (oracle/lapack_check.c).
  *
  * Every run draws its inputs with the spec generators (SPD matrices for the Cholesky routines,
  * a genuine Cholesky factor for potrs, uniform [-1, 1] for geqrf; a pool of distinct problems
@@ -29,7 +29,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "host_chol_qr.h"
+#include "lapack_ref.h"
 #include "lapack_spec.h"
 #include "gpu_test.h"
 #include "shoal.h"
@@ -290,12 +290,12 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < m; ++i) {
                 const int64_t e = oa + i + j * d->lda;
-                if (is_chol(c->routine) && c->nan_other && !hcq_in_tri(c->uplo, i, j)) {
+                if (is_chol(c->routine) && c->nan_other && !oracle_in_tri(c->uplo, i, j)) {
                     set_poison(p, d->ha0, e, 0);
                     continue;
                 }
                 setv(p, d->ha0, e, a[i + (size_t)j * m]);
-                if (c->routine == R_GEQRF || (c->routine != R_POTRS && hcq_in_tri(c->uplo, i, j)))
+                if (c->routine == R_GEQRF || (c->routine != R_POTRS && oracle_in_tri(c->uplo, i, j)))
                     d->wa[e] = 1;
             }
         int expect = 0;
@@ -341,7 +341,7 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < n; ++i)
                 t[i + j * n] = getv(p, d->ha0, s * d->sta + i + j * d->lda);
-        d->expect[c->nan_at] = hcq_potrf(t, n, c->uplo);
+        d->expect[c->nan_at] = oracle_potf2(n, c->uplo, t, n);
         free(t);
     } else if (c->nan_at >= 0 && c->nan_at < c->batch) {
         d->expect[c->nan_at] = -1;
@@ -455,17 +455,17 @@ static int check_failed_factor(const tcfg *c, const double *A0, const double *A,
     const int n = c->n, up = c->uplo;
     double *ref = xmalloc((size_t)n * n * sizeof(double));
     memcpy(ref, A0, (size_t)n * n * sizeof(double));
-    (void)hcq_potrf(ref, n, up);
+    (void)oracle_potf2(n, up, ref, n);
     double scale = 0.0, worst = 0.0;
     for (int col = 0; col < j - 1; ++col)
         for (int r = col; r < n; ++r) {
-            double x = ref[hcq_fidx(n, up, r, col)];
+            double x = ref[oracle_fidx(n, up, r, col)];
             if (fabs(x) > scale)
                 scale = fabs(x);
         }
     for (int col = 0; col < j - 1; ++col)
         for (int r = col; r < n; ++r) {
-            const double x = A[hcq_fidx(n, up, r, col)], y = ref[hcq_fidx(n, up, r, col)];
+            const double x = A[oracle_fidx(n, up, r, col)], y = ref[oracle_fidx(n, up, r, col)];
             if (x != x && y != y)
                 continue; /* NaN where the host has NaN (a NaN input) */
             const double e = fabs(x - y);
@@ -477,8 +477,8 @@ static int check_failed_factor(const tcfg *c, const double *A0, const double *A,
         snprintf(why, len, " factor columns 1..%d differ from the host's by %.3g", j - 1, worst);
         bad = 1;
     }
-    const double piv = A[hcq_fidx(n, up, j - 1, j - 1)], rpiv = ref[hcq_fidx(n, up, j - 1, j - 1)];
-    const double a0 = fabs(A0[hcq_fidx(n, up, j - 1, j - 1)]);
+    const double piv = A[oracle_fidx(n, up, j - 1, j - 1)], rpiv = ref[oracle_fidx(n, up, j - 1, j - 1)];
+    const double a0 = fabs(A0[oracle_fidx(n, up, j - 1, j - 1)]);
     if (piv > 0.0) {
         snprintf(why, len, " pivot A(%d,%d) = %.6g is positive", j, j, piv);
         bad = 1;

@@ -1,9 +1,9 @@
 /* GPU correctness of shoal's LU family through the public API: shoal_{s,d}getrf, getrs, gesv,
  * getri and getri_fused, _batched (pointer arrays) and _strided_batched.
  *
- * Inputs come from the routines' specs (tuner/spec_lu.c: random entries in [-1, 1], exactly
- * representable in float; genuine LU factors and pivots for getrs and getri), at most
- * DISTINCT_MAX distinct problems per run, tiled over the batch. Every output is judged by the
+ * Inputs come from the routines' specs (tuner/spec_lu.c on oracle/lapack_ref.c: random entries in
+ * [-1, 1], exactly representable in float; genuine LU factors and pivots for getrs and getri), at
+ * most DISTINCT_MAX distinct problems per run, tiled over the batch. Every output is judged by the
  * spec's check (normalized residuals in units of eps, info as the inputs imply, pivots in range,
  * gesv's B unchanged and the inverses all NaN where info > 0) and must be <= LAPACK_ERROR_LIMIT.
  * Besides:
@@ -31,13 +31,14 @@
  * runs.
  * Exit: 0 all passed, 1 a failure, 2 usage, 77 no CUDA device ("SKIP: ..." on stdout).
  *
- * Build: gcc -std=c11 -O2 -fopenmp -Iinclude -Iruntime -Ituner -I/usr/local/cuda/include
- *        tests/gpu/test_lu_gpu.c tuner/spec_lu.c tuner/host_lu.c -Llib -lshoal
+ * Build: gcc -std=c11 -O2 -fopenmp -Iinclude -Iruntime -Ioracle -Ituner -I/usr/local/cuda/include
+ *        tests/gpu/test_lu_gpu.c tuner/spec_lu.c oracle/lapack_ref.c oracle/lapack_check.c
+ *        oracle/host_math.c -Llib -lshoal
  *        -L/usr/local/cuda/lib64 -lcudart -lm
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "host_lu.h"
+#include "host_math.h"
 #include "lapack_spec.h"
 #include "gpu_test.h"
 #include "shoal.h"
@@ -133,9 +134,8 @@ static uint64_t hash_string(const char *s)
 
 static uint64_t mix(uint64_t a, uint64_t b)
 {
-    hl_rng r;
-    hl_rng_seed(&r, a ^ (b * 0x9e3779b97f4a7c15ull));
-    return hl_rng_next(&r);
+    uint64_t r = a ^ (b * 0x9e3779b97f4a7c15ull);
+    return oracle_splitmix64(&r);
 }
 
 static double get_el(char prec, const void *x, int64_t i)
@@ -320,10 +320,9 @@ static void layout(const run_cfg *c, run_data *d, int mode)
     const int64_t a_el = (int64_t)m * n, b_el = (int64_t)n * d->bcols, stp = pivot_stride(d, mode);
     for (int64_t b = 0; b < c->batch; ++b) d->slot[b] = b;
     if (mode == MODE_ARRAY && !c->page_end) { /* shuffled placement */
-        hl_rng r;
-        hl_rng_seed(&r, mix(g_case_seed, 0xa77a7ull + (uint64_t)g_run_index));
+        uint64_t r = mix(g_case_seed, 0xa77a7ull + (uint64_t)g_run_index);
         for (int64_t i = c->batch - 1; i > 0; --i) {
-            const int64_t j = (int64_t)(hl_rng_next(&r) % (uint64_t)(i + 1));
+            const int64_t j = (int64_t)(oracle_splitmix64(&r) % (uint64_t)(i + 1));
             const int64_t t = d->slot[i];
             d->slot[i] = d->slot[j];
             d->slot[j] = t;
