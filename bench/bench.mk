@@ -37,15 +37,64 @@ LAPACK_BENCH_OBJS := $(BENCH_OBJ_DIR)/lapack_bench.o $(BENCH_OBJ_DIR)/bench_util
                      $(BENCH_OBJ_DIR)/bench_kernels.o
 
 $(BENCH_OBJ_DIR)/lapack_bench.o: bench/lapack_bench.c bench/bench_kernels.h bench/bench_util.h oracle/lapack_check.h \
-                                 include/shoal.h | $(DEPS_OK)/openblas.ok
+                                 bench/dx_peer.h include/shoal.h | $(DEPS_OK)/openblas.ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Ibench -c $< -o $@
 
-# cuSOLVER for the Cholesky baselines, OpenBLAS (with its LAPACK) for the CPU baseline.
-$(LAPACK_BENCH_BIN): $(LAPACK_BENCH_OBJS) $(LIB_SHARED) | $(DEPS_OK)/openblas.ok
+# The cuSolverDx peer (bench/dx_peer.h) needs libmathdx: MATHDX_HOME is the folder with
+# include/libcusolverdx.h and lib/libmathdx.so.0 (the nvidia-libmathdx-cu13 wheel's nvidia/cu13),
+# set by the user or found in the installed package (the venv's Python, else $(PYTHON)). Without
+# it the bench links bench/dx_none.c and says "cusolverdx: unavailable (libmathdx not found)".
+MATHDX_HOME ?= $(shell for py in $(PY) $(PYTHON); do [ -x "$$(command -v $$py)" ] && \
+    $$py -c 'import nvidia.cu13, os; print(next(p for p in nvidia.cu13.__path__ if os.path.exists(p + "/include/libcusolverdx.h")))' \
+    2>/dev/null && break; done)
+DX_FOUND := $(and $(MATHDX_HOME),$(wildcard $(MATHDX_HOME)/include/libcusolverdx.h),$(wildcard $(MATHDX_HOME)/lib/libmathdx.so.0))
+DX_GEN_OBJS := $(BENCH_OBJ_DIR)/dx_gen.o $(BENCH_OBJ_DIR)/dx_cache.o $(BENCH_OBJ_DIR)/dx_wrapper.o
+ifneq ($(DX_FOUND),)
+DX_OBJS := $(DX_GEN_OBJS) $(BENCH_OBJ_DIR)/dx_load.o
+DX_REL_RPATH := -Wl,-rpath,'$$ORIGIN/../../$(patsubst $(CURDIR)/%,%,$(MATHDX_HOME))/lib'
+# libmathdx by full path (the wheel has no unversioned .so); rpath to it and to NVRTC/nvJitLink
+# (and, for a libmathdx inside the tree, relative to build/bin: the tree may move to a GPU host)
+DX_LIBS := $(MATHDX_HOME)/lib/libmathdx.so.0 -Wl,-rpath,$(MATHDX_HOME)/lib \
+           $(if $(filter $(CURDIR)/%,$(MATHDX_HOME)),$(DX_REL_RPATH)) \
+           -L$(CUDA_HOME)/lib64 \
+           -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvJitLink -lnvrtc
+else
+DX_OBJS := $(BENCH_OBJ_DIR)/dx_none.o
+DX_LIBS :=
+endif
+# A stamp of the choice, so that installing or removing libmathdx relinks the bench.
+DX_STAMP := $(BENCH_OBJ_DIR)/dx-$(if $(DX_FOUND),mathdx,none).stamp
+$(DX_STAMP):
+	@mkdir -p $(@D) && rm -f $(BENCH_OBJ_DIR)/dx-*.stamp && touch $@
+
+$(BENCH_OBJ_DIR)/dx_%.o: bench/dx_%.c bench/dx_peer.h $(wildcard bench/dx_*.h)
 	@mkdir -p $(@D)
-	$(CC) -fopenmp $(LAPACK_BENCH_OBJS) -o $@ $(LDLIBS_SHOAL) -lcusolver -lcublas -lcudart \
-	    $(OPENBLAS_LIBS) -lstdc++ -lm
+	$(CC) $(CFLAGS) -Werror $(if $(DX_FOUND),-I$(MATHDX_HOME)/include) -Ibench -c $< -o $@
+
+# shoal_dx_gen: the peer's kernels without a GPU (no libshoal, no CUDA runtime): checks the
+# generation path and fills a cache to carry to a GPU host. Without libmathdx it only says so.
+DX_GEN_BIN := $(BUILD)/bin/shoal_dx_gen
+$(DX_GEN_BIN): $(if $(DX_FOUND),$(DX_GEN_OBJS),$(DX_OBJS)) $(BENCH_OBJ_DIR)/dx_gen_main.o $(DX_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(filter %.o,$^) -o $@ $(DX_LIBS)
+
+# libmathdx into the venv from the pinned requirements (--no-deps: see the file); from .wheels/
+# where there is no index (bring it with `make mathdx-wheel` from a machine that has one).
+.PHONY: mathdx-deps mathdx-wheel
+mathdx-deps: | $(VENV)/.stamp
+	$(PY) -m pip install -q --disable-pip-version-check --no-deps -r bench/requirements-mathdx.txt || \
+	  $(PY) -m pip install -q --disable-pip-version-check --no-deps --no-index --find-links .wheels \
+	    -r bench/requirements-mathdx.txt
+mathdx-wheel:
+	$(PYTHON) -m pip download -q --disable-pip-version-check --no-deps -d .wheels -r bench/requirements-mathdx.txt
+
+# cuSOLVER for the Cholesky baselines, OpenBLAS (with its LAPACK) for the CPU baseline, libmathdx
+# for the cuSolverDx peer where found.
+$(LAPACK_BENCH_BIN): $(LAPACK_BENCH_OBJS) $(DX_OBJS) $(DX_STAMP) $(LIB_SHARED) | $(DEPS_OK)/openblas.ok
+	@mkdir -p $(@D)
+	$(CC) -fopenmp $(LAPACK_BENCH_OBJS) $(DX_OBJS) -o $@ $(LDLIBS_SHOAL) -lcusolver -lcublas -lcudart \
+	    $(DX_LIBS) $(OPENBLAS_LIBS) -lstdc++ -lm
 
 # Host helpers of both benchmarks (median, copy bandwidth...).
 $(BENCH_OBJ_DIR)/bench_util.o: bench/bench_util.c bench/bench_util.h

@@ -13,7 +13,13 @@
  *   potrs L, U   vs cusolverDn?potrsBatched
  *   posv L, U    vs cusolverDn?potrfBatched + cusolverDn?potrsBatched
  * plus, for getrf, potrf and geqrf, OpenBLAS's LAPACK one matrix per call in an OpenMP parallel
- * for over a subset of the batch (time-limited; per-matrix rates do not depend on the batch).
+ * for over a subset of the batch (time-limited; per-matrix rates do not depend on the batch),
+ * and NVIDIA's cuSolverDx (method `cusolverdx`, strided data, in place) where the bench was built
+ * with libmathdx (bench/dx_peer.h): getrf with partial pivoting, potrf, geqrf, one kernel per
+ * (prec, uplo, n) generated at start-up (or taken from the cache, $SHOAL_DX_CACHE) with the
+ * library's suggested BatchesPerBlock and block dim. Without libmathdx the bench says
+ * "cusolverdx: unavailable (libmathdx not found)" once and goes on; a peer that ran must pass
+ * the same checks as the vendor.
  * The vendors only take pointer arrays, so they are compared with both shoal forms.
  *
  * Method (as bench/shoal_bench.c): matrices are n x n, lda = ldb = n, packed (stride n^2); batch
@@ -49,6 +55,7 @@
  */
 #include "bench_kernels.h"
 #include "bench_util.h"
+#include "dx_peer.h"
 #include "host_math.h"
 #include "lapack_check.h"
 #include "oracle.h" /* ORACLE_ERROR_LIMIT */
@@ -66,6 +73,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h> /* sysconf */
 
 /* OpenBLAS's LAPACK (libopenblas contains it; NO_LAPACKE builds have no header for it). The
  * Cholesky routine takes the Fortran hidden length of its character argument last. */
@@ -129,8 +137,8 @@ static const routine_info routines[N_ROUTINES] = {
                 "cusolverDn?potrfBatched+cusolverDn?potrsBatched", 1, 1, 0, 1, 0, 1, 0, 0, 0, 0},
 };
 
-/* GPU methods of a row: shoal in both forms, then up to two vendor baselines. */
-enum { M_STRIDED, M_ARRAY, M_V1, M_V2, N_METHODS };
+/* GPU methods of a row: shoal in both forms, up to two vendor baselines, the cuSolverDx peer. */
+enum { M_STRIDED, M_ARRAY, M_V1, M_V2, M_DX, N_METHODS };
 
 /* Outcome of one launch. */
 enum { L_OK = 0, L_SHOAL_FAILED = 1, L_VENDOR_FAILED = 2 };
@@ -142,6 +150,7 @@ enum { L_OK = 0, L_SHOAL_FAILED = 1, L_VENDOR_FAILED = 2 };
 typedef struct opts {
     const char *csv;
     int quick, list, cpu, vendor_dispatch;
+    int dx, dx_gen_only, dx_sm, dx_jobs; /* the cuSolverDx peer: on, --gen-only, its SM, jobs */
     int precs[2];                /* s, d */
     int routine_on[N_ROUTINES];
     int sizes[64], n_sizes;      /* --n; 0 = the defaults */
@@ -162,6 +171,7 @@ typedef struct row_data {
     void *dA, *dA0, *dB, *dB0, *dC, *dtau;
     int *dipiv, *dinfo, *dinfo1; /* dinfo1: cuSOLVER potrs's single info */
     void **pA, **pB, **pC, **pTau;
+    dx_kernel *dx;               /* the cuSolverDx peer of this row, NULL if none */
     int64_t sample[N_SAMPLES];
     double *hA0, *hB0;           /* sampled originals, as doubles */
     int *hinfo;                  /* host copy of dinfo */
@@ -470,7 +480,7 @@ static int call_vendor(const row_data *d, int which)
 
 static const char *method_name(const row_data *d, int m)
 {
-    return m <= M_ARRAY ? "shoal" : d->ri->vendor[m - M_V1];
+    return m <= M_ARRAY ? "shoal" : m == M_DX ? "cusolverdx" : d->ri->vendor[m - M_V1];
 }
 
 static int launch(const row_data *d, int m)
@@ -483,7 +493,8 @@ static int launch(const row_data *d, int m)
                 m == M_ARRAY ? "pointer array" : "strided", shoal_status_string(st));
         return L_SHOAL_FAILED;
     }
-    if (call_vendor(d, m - M_V1) == 0)
+    if (m == M_DX ? dx_peer_launch(d->dx, d->dA, d->dipiv, d->dtau, d->dinfo, d->batch, G.st) == cudaSuccess
+                  : call_vendor(d, m - M_V1) == 0)
         return L_OK;
     (void)cudaGetLastError();
     fprintf(stderr, "shoal_lapack_bench: %c %s %c n=%d: vendor %s returned an error (shown as -)\n",
@@ -562,6 +573,7 @@ static void free_row(row_data *d)
     free(d->hA0);
     free(d->hB0);
     free(d->hinfo);
+    dx_peer_close(d->dx);
     (void)cudaGetLastError();
 }
 
@@ -804,7 +816,7 @@ static void run_method(row_data *d, int m, method_result *res)
 {
     memset(res, 0, sizeof *res);
     res->ms = res->resid = NAN;
-    res->present = m < M_V2 || d->ri->vendor[1] != NULL;
+    res->present = m < M_V2 || (m == M_V2 && d->ri->vendor[1] != NULL) || (m == M_DX && d->dx);
     if (!res->present)
         return;
     check_method(d, m, res);
@@ -937,7 +949,7 @@ static cpu_result measure_cpu(const row_data *d)
 /* ------------------------------------------------------------------------------------------ */
 /* Output. */
 
-static const char *const mode_of[N_METHODS] = {"strided", "array", "array", "array"};
+static const char *const mode_of[N_METHODS] = {"strided", "array", "array", "array", "strided"};
 
 static void print_table_title(char prec, int rid, char variant)
 {
@@ -948,9 +960,10 @@ static void print_table_title(char prec, int rid, char variant)
                                               : (rid == R_GETRS ? " trans=N" : "");
     printf("\n## %c %s%s: shoal_%c%s_strided_batched / _batched vs %s\n", prec, ri->name, what,
            prec, ri->api, vend);
-    printf("%4s %4s %8s | %9s %9s %9s | %6s %6s | %6s %6s %6s | %8s | %8s | %9s | %-6s | %s\n",
-           "n", "nrhs", "batch", "shoal:str", "shoal:arr", "vendor", "s/v", "a/v", "s%roof",
-           "a%roof", "v%roof", "roof", "cpu", "resid", "check", "kernel (strided [array]) / notes");
+    printf("%4s %4s %8s | %9s %9s %9s %9s | %6s %6s | %6s %6s %6s | %8s | %8s | %9s | %-6s | %s\n",
+           "n", "nrhs", "batch", "shoal:str", "shoal:arr", "vendor", "cusolvdx", "s/v", "a/v",
+           "s%roof", "a%roof", "v%roof", "roof", "cpu", "resid", "check",
+           "kernel (strided [array]) / notes");
     fflush(stdout);
 }
 
@@ -991,7 +1004,7 @@ static void csv_row(const row_data *d, const char *mode, const char *method, int
 static int best_vendor(const method_result *r)
 {
     int best = -1;
-    for (int m = M_V1; m < N_METHODS; ++m)
+    for (int m = M_V1; m <= M_V2; ++m)
         if (r[m].present && r[m].ok && (best < 0 || r[m].ms < r[best].ms))
             best = m;
     return best;
@@ -1030,15 +1043,18 @@ static void emit_row(const row_data *d, const method_result *r, const cpu_result
     for (int m = 0; m < N_METHODS; ++m)
         if (r[m].present && r[m].launch == L_OK && !(r[m].resid <= worst))
             worst = r[m].resid;
-    char names[256], notes[400];
+    char names[256], notes[400], dx[64] = "";
     kernel_names(d, names, sizeof names);
-    snprintf(notes, sizeof notes, "%s%s%s%s", names,
+    if (d->dx) /* the library's configuration: matrices per block / threads */
+        snprintf(dx, sizeof dx, "; cusolverdx bpb %d/%d", dx_peer_shape(d->dx)->bpb, dx_peer_shape(d->dx)->threads);
+    snprintf(notes, sizeof notes, "%s%s%s%s%s", names, dx,
              d->rid == R_INVERSE && bv >= 0 ? (bv == M_V1 ? "; vendor=matinv" : "; vendor=getrf+getri") : "",
              bv < 0 ? "; vendor n/a" : "", d->limited ? "; batch limited by memory" : "");
     printf("%4d %4d %8lld |", d->n, d->nrhs, (long long)d->batch);
     col(gf[M_STRIDED], 9, 1, "");
     col(gf[M_ARRAY], 9, 1, "");
-    col(gv, 9, 1, " |");
+    col(gv, 9, 1, "");
+    col(r[M_DX].ok ? gf[M_DX] : NAN, 9, 1, " |");
     col(gf[M_STRIDED] / gv, 6, 2, "");
     col(gf[M_ARRAY] / gv, 6, 2, " |");
     col(100.0 * gf[M_STRIDED] / roof, 6, 1, "");
@@ -1069,6 +1085,58 @@ static void explain_failure(const row_data *d, const method_result *r)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* The cuSolverDx peer (bench/dx_peer.h). */
+
+static int sizes_for(int rid, int *out);
+
+/* The peer's configuration of a row; 0 where cuSolverDx has no such routine or size. */
+static int dx_config_of(char prec, int rid, char variant, int n, dx_config *c)
+{
+    if ((rid != R_GETRF && rid != R_POTRF && rid != R_GEQRF) || n > DX_MAX_N)
+        return 0;
+    c->routine = rid == R_GETRF ? DX_GETRF : rid == R_POTRF ? DX_POTRF : DX_GEQRF;
+    c->prec = prec;
+    c->uplo = rid == R_POTRF ? variant : 'n';
+    c->n = n;
+    c->sm = G.o.dx_sm;
+    return 1;
+}
+
+/* Generates the kernels of every selected row the cache lacks, before any row is measured
+ * (forked generators, no GPU use). Returns how many failed; those rows go without the peer. */
+static int dx_prepare_rows(void)
+{
+    static dx_config cfgs[4 * 2 * 64];
+    int count = 0;
+    for (int p = 0; p < 2; ++p)
+        for (int rid = 0; rid < N_ROUTINES; ++rid) {
+            if (!G.o.precs[p] || !G.o.routine_on[rid])
+                continue;
+            for (const char *v = routines[rid].variants; *v; ++v) {
+                int sizes[64], ns = sizes_for(rid, sizes);
+                for (int i = 0; i < ns; ++i)
+                    count += dx_config_of(p ? 'd' : 's', rid, *v, sizes[i], &cfgs[count]);
+            }
+        }
+    return dx_peer_prepare(cfgs, count, G.o.dx_jobs, 1);
+}
+
+/* The row's peer kernel, or NULL (said on stderr) when it has none or it cannot be had. */
+static dx_kernel *dx_open_row(const row_data *d)
+{
+    dx_config c;
+    if (!G.o.dx || dx_peer_missing() || !dx_config_of(d->prec, d->rid, d->variant, d->n, &c))
+        return NULL;
+    char why[4096], name[64];
+    dx_kernel *k = dx_peer_open(&c, why, sizeof why);
+    if (!k) {
+        dx_config_name(&c, name, sizeof name);
+        fprintf(stderr, "shoal_lapack_bench: cusolverdx %s unavailable: %s\n", name, why);
+    }
+    return k;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 
 static void bench_row(char prec, int rid, char variant, int n)
 {
@@ -1081,6 +1149,7 @@ static void bench_row(char prec, int rid, char variant, int n)
         ++G.rows;
         return;
     }
+    d.dx = dx_open_row(&d);
     method_result r[N_METHODS];
     for (int m = 0; m < N_METHODS; ++m)
         run_method(&d, m, &r[m]);
@@ -1175,6 +1244,11 @@ static void usage(FILE *f)
             "  --cpu-max N         at most N matrices in the CPU baseline (default 1000000)\n"
             "  --no-vendor-dispatch  shoal's own kernels even where the tuned dispatch would call\n"
             "                      the vendor (pointer arrays only)\n"
+            "  --no-dx             skip the cuSolverDx peer (method cusolverdx)\n"
+            "  --dx-jobs J         processes generating the peer's kernels (default: CPUs)\n"
+            "  --gen-only          generate the peer's kernels of the selected rows into the cache\n"
+            "                      ($SHOAL_DX_CACHE, default build/dx_cache) and exit (needs no GPU)\n"
+            "  --dx-sm SM          the SM --gen-only generates for (default 900: sm_90)\n"
             "  --list              print the row keys that would run and exit (needs no GPU)\n"
             "  -h, --help          this text\n\n"
             "Exit status: 0 all rows ok, 1 a row FAILED, 2 usage, 77 no CUDA device.\n");
@@ -1227,6 +1301,9 @@ static int parse_args(int argc, char **argv, opts *o)
     o->nrhs = 1;
     o->cpu = 1;
     o->vendor_dispatch = 1;
+    o->dx = 1;
+    o->dx_sm = 900;
+    o->dx_jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     o->cpu_seconds = 0.2;
     o->cpu_max = 1000000;
     int any_routine = 0;
@@ -1244,6 +1321,10 @@ static int parse_args(int argc, char **argv, opts *o)
             o->cpu = 0, takes = 0;
         } else if (!strcmp(a, "--no-vendor-dispatch")) {
             o->vendor_dispatch = 0, takes = 0;
+        } else if (!strcmp(a, "--no-dx")) {
+            o->dx = 0, takes = 0;
+        } else if (!strcmp(a, "--gen-only")) {
+            o->dx_gen_only = 1, takes = 0;
         } else if (!v) {
             return 0;
         } else if (!strcmp(a, "--csv")) {
@@ -1271,6 +1352,14 @@ static int parse_args(int argc, char **argv, opts *o)
         } else if (!strcmp(a, "--cpu-seconds")) {
             o->cpu_seconds = atof(v);
             if (!(o->cpu_seconds > 0))
+                return 0;
+        } else if (!strcmp(a, "--dx-sm")) {
+            o->dx_sm = atoi(v);
+            if (o->dx_sm < 500)
+                return 0;
+        } else if (!strcmp(a, "--dx-jobs")) {
+            o->dx_jobs = atoi(v);
+            if (o->dx_jobs < 1)
                 return 0;
         } else if (!strcmp(a, "--cpu-max")) {
             o->cpu_max = atoll(v);
@@ -1353,6 +1442,9 @@ static void print_preamble(int dev)
            (double)G.l2_bytes / (1 << 20), (double)G.prop.totalGlobalMem / (1 << 30),
            cublas_version, cusolver_version, table ? table : "?", level,
            G.o.vendor_dispatch ? "" : "; vendor dispatch off");
+    if (G.o.dx)
+        printf("# cusolverdx: %s, suggested BatchesPerBlock and block dim, strided, in place; kernel "
+               "cache %s\n", dx_peer_version(), dx_peer_cache_dir());
     printf("# host: OpenBLAS (%s), %d OpenMP threads\n", openblas_get_config(),
            omp_get_max_threads());
     G.copy_gbs = bench_copy_bandwidth(G.st, G.o.runs);
@@ -1379,9 +1471,19 @@ int main(int argc, char **argv)
         for_each_row(1);
         return 0;
     }
+    if (dx_peer_missing() && (G.o.dx || G.o.dx_gen_only)) {
+        printf("cusolverdx: unavailable (%s)\n", dx_peer_missing());
+        G.o.dx = 0;
+    }
+    if (G.o.dx_gen_only) /* no GPU: the kernels for --dx-sm, then out */
+        return dx_peer_missing() ? 3 : dx_prepare_rows() ? 1 : 0;
     int dev = 0;
     if (!open_device(&dev))
         return 77;
+    if (G.o.dx) { /* the device's own SM; generation forks before any handle or allocation */
+        G.o.dx_sm = 100 * G.prop.major + 10 * G.prop.minor;
+        dx_prepare_rows();
+    }
     int rc = open_handles();
     if (rc >= 0)
         return rc;

@@ -148,7 +148,9 @@ def lapack_table(rows: list[dict[str, str]], routine: str, variant: str, sizes: 
         for p in "ds":
             at = [r for r in mine if r["prec"] == p and int(r["n"]) == n]
             shoal = [r for r in at if r["method"] == "shoal" and r["mode"] == "strided"]
-            vendor = [float(r["gflops"]) for r in at if not r["method"].startswith("shoal")]
+            # the vendor's library calls; the cuSolverDx peer (method cusolverdx) is not one of them
+            vendor = [float(r["gflops"]) for r in at
+                      if not r["method"].startswith("shoal") and r["method"] != "cusolverdx"]
             if not shoal or not vendor:
                 cells += ["-"] * 4
                 continue

@@ -91,7 +91,8 @@ def bench_kind(fieldnames: Iterable[str]) -> str:
     raise ValueError(f"not a shoal benchmark CSV (columns: {sorted(cols)})")
 
 
-PEER_NAMES = {"cublas": "cuBLAS", "cusolver": "cuSOLVER", "openblas": "OpenBLAS (CPU)"}
+PEER_NAMES = {"cublas": "cuBLAS", "cusolver": "cuSOLVER", "openblas": "OpenBLAS (CPU)",
+              "cusolverdx": "cuSolverDx"}
 
 
 def peer_label(method: str) -> str:
