@@ -440,47 +440,25 @@ static void *dev_operand(const run_data *d, int64_t b, int o)
     return (char *)(o == 0 ? d->dA : o == 1 ? d->dx : d->dy) + (size_t)off * d->es;
 }
 
-/* Host images to the device: whole buffers, or, scattered, each problem's regions. */
-static void upload_images(const run_cfg *c, run_data *d)
+/* Host images to the device (to_device) or the device to the read-back images: whole buffers, or,
+ * scattered, each problem's regions; what lies outside every problem's regions is never on the
+ * device and reads back as uploaded. */
+static void copy_images(const run_cfg *c, run_data *d, int to_device)
 {
-    if (!d->scatter) {
-        CUDA_CHECK(cudaMemcpy(d->dA, d->hA, (size_t)d->na * d->es, cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(d->dx, d->hx, (size_t)d->nx * d->es, cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(d->dy, d->hy, (size_t)d->ny * d->es, cudaMemcpyHostToDevice));
-        return;
-    }
-    void *img[3] = {d->hA, d->hx, d->hy};
-    for (int64_t b = 0; b < c->batch; ++b)
+    void *const up[3] = {d->hA, d->hx, d->hy}, *const back[3] = {d->oA, d->ox, d->oy};
+    void *const *img = to_device ? up : back;
+    const int64_t count[3] = {d->na, d->nx, d->ny};
+    if (d->scatter && !to_device)
+        for (int o = 0; o < 3; ++o) memcpy(back[o], up[o], (size_t)count[o] * d->es);
+    for (int64_t b = 0; b < (d->scatter ? c->batch : 1); ++b)
         for (int o = 0; o < 3; ++o) {
-            const int64_t off = o == 0 ? d->aoff[b] : o == 1 ? d->xoff[b] : d->yoff[b];
-            const size_t bytes = (size_t)region_len(c, d, b, o) * d->es;
+            const int64_t off = !d->scatter ? 0 : o == 0 ? d->aoff[b] : o == 1 ? d->xoff[b] : d->yoff[b];
+            const size_t bytes = (size_t)(d->scatter ? region_len(c, d, b, o) : count[o]) * d->es;
+            char *host = (char *)img[o] + (size_t)off * d->es;
+            void *dev = d->scatter ? dev_operand(d, b, o) : (o == 0 ? d->dA : o == 1 ? d->dx : d->dy);
             if (bytes)
-                CUDA_CHECK(cudaMemcpy(dev_operand(d, b, o), (char *)img[o] + (size_t)off * d->es, bytes,
-                                      cudaMemcpyHostToDevice));
-        }
-}
-
-/* The device to the read-back images: scattered, what lies outside every problem's regions is
- * never on the device and reads back as uploaded. */
-static void download_images(const run_cfg *c, run_data *d)
-{
-    if (!d->scatter) {
-        CUDA_CHECK(cudaMemcpy(d->oA, d->dA, (size_t)d->na * d->es, cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(d->ox, d->dx, (size_t)d->nx * d->es, cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(d->oy, d->dy, (size_t)d->ny * d->es, cudaMemcpyDeviceToHost));
-        return;
-    }
-    memcpy(d->oA, d->hA, (size_t)d->na * d->es);
-    memcpy(d->ox, d->hx, (size_t)d->nx * d->es);
-    memcpy(d->oy, d->hy, (size_t)d->ny * d->es);
-    void *img[3] = {d->oA, d->ox, d->oy};
-    for (int64_t b = 0; b < c->batch; ++b)
-        for (int o = 0; o < 3; ++o) {
-            const int64_t off = o == 0 ? d->aoff[b] : o == 1 ? d->xoff[b] : d->yoff[b];
-            const size_t bytes = (size_t)region_len(c, d, b, o) * d->es;
-            if (bytes)
-                CUDA_CHECK(cudaMemcpy((char *)img[o] + (size_t)off * d->es, dev_operand(d, b, o), bytes,
-                                      cudaMemcpyDeviceToHost));
+                CUDA_CHECK(to_device ? cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice)
+                                     : cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
         }
 }
 
@@ -601,7 +579,7 @@ static void layout(const run_cfg *c, run_data *d, int mode)
         }
     }
 
-    upload_images(c, d);
+    copy_images(c, d, 1);
     if (mode == MODE_ARRAY) {
         const size_t nb = (size_t)(batch > 0 ? batch : 1);
         void **h = xmalloc(nb * sizeof(void *));
@@ -985,7 +963,7 @@ static void run(const run_cfg *wanted)
         if (st != SHOAL_STATUS_SUCCESS) {
             u += (size_t)snprintf(why + u, sizeof why - u, " returned %s", shoal_status_string(st));
         } else {
-            download_images(c, &d);
+            copy_images(c, &d, 0);
             err = judge(c, &d, why + u, sizeof why - u);
         }
         const double limit = c->fam == F_TRSV ? 2 * BLAS2_ERROR_LIMIT : BLAS2_ERROR_LIMIT;
