@@ -263,15 +263,18 @@ def measured_keys(conn: sqlite3.Connection, device_id: int, template_version: st
 
 def delete_driver_measurements(conn: sqlite3.Connection, device_id: int, routine: str,
                                template_version: str, precisions: Iterable[str]) -> int:
-    """Deletes this device's driver rows of one routine's version (and precisions), so that a
-    tuning run times them again. A driver is timed through the library the tuner was built with:
-    rows measured before the routine's retuned kernels were emitted describe other leaf kernels.
-    Returns the number of rows deleted."""
+    """Deletes this device's driver rows of one routine's version and of the versions carried to
+    it (and precisions), so that a tuning run times them again. A driver is timed through the
+    library the tuner was built with: rows measured before the routine's retuned kernels were
+    emitted describe other leaf kernels, under whichever version of the chain they were recorded
+    (left in a carried version, they would still compete for the winner). Returns the number of
+    rows deleted."""
     precs = list(precisions)
+    chain = version_chain(conn, routine, template_version)
     cur = conn.execute(
-        "DELETE FROM measurements WHERE device_id = ? AND routine = ? AND template_version = ?"
-        f" AND design = 'driver' AND precision IN {_in(precs)}",
-        (device_id, routine, template_version, *precs))
+        "DELETE FROM measurements WHERE device_id = ? AND routine = ?"
+        f" AND template_version IN {_in(chain)} AND design = 'driver' AND precision IN {_in(precs)}",
+        (device_id, routine, *chain, *precs))
     conn.commit()
     return cur.rowcount
 

@@ -132,15 +132,19 @@ def test_prune_keeps_only_current_versions(conn, device, add):
     assert [r[0] for r in conn.execute("SELECT id FROM runs")] == [run]
 
 
-def test_delete_driver_measurements_only_this_version_and_precisions(conn, device, add):
+def test_delete_driver_measurements_only_this_version_chain_and_precisions(conn, device, add):
     dev, run = _setup(conn, device)
     add(conn, run, dev, V, kernel="drv_leaf32", design="driver", ms=1.0)
     add(conn, run, dev, V, kernel="drv_leaf32", design="driver", ms=1.0, prec="s")
     add(conn, run, dev, V, kernel="own", design="staged", ms=0.5)
     add(conn, run, dev, "old", kernel="drv_leaf32", design="driver", ms=2.0)
-    assert db.delete_driver_measurements(conn, dev, "gemm", V, ["d"]) == 1
+    # a version carried to V: its driver rows would compete for V's winners, so they go too
+    add(conn, run, dev, "prev", kernel="drv_leaf16", design="driver", ms=0.9)
+    add(conn, run, dev, "prev", kernel="own2", design="staged", ms=0.6)
+    assert db.carry_version(conn, "gemm", "prev", V, "test")
+    assert db.delete_driver_measurements(conn, dev, "gemm", V, ["d"]) == 2
     left = {(r[0], r[1], r[2]) for r in conn.execute("SELECT template_version, precision, kernel FROM measurements")}
-    assert left == {(V, "s", "drv_leaf32"), (V, "d", "own"), ("old", "d", "drv_leaf32")}
+    assert left == {(V, "s", "drv_leaf32"), (V, "d", "own"), ("old", "d", "drv_leaf32"), ("prev", "d", "own2")}
     assert db.delete_driver_measurements(conn, dev, "gemm", V, ["d"]) == 0
 
 
