@@ -13,7 +13,7 @@ import jinja2
 import pytest
 
 from generator import render
-from generator.compare import compare_dirs, routine_of, tokens
+from generator.compare import FileResult, Report, compare_dirs, routine_of, tokens
 from generator.precision import PRECISIONS
 from generator.project import Project, default_project, imported_templates, template_version
 from generator.search_space import discover
@@ -125,6 +125,16 @@ def test_compare_dirs(tmp_path):
                                                 REAL.include_dir.parent, str(NVCC))}
     assert res == {"x_tables.c": "tokens", "same.cu": "bytes", "gone.cu": "only before",
                    "new.cu": "only after", "y_tables.c": "DIFFERENT"}
+
+
+def test_report_carries_past_an_added_design_only():
+    same, new_sample = FileResult("shipped/x.cu", "bytes"), FileResult("samples/syrk_d_new.cu", "only after")
+    assert Report("b", ["syrk"], files=[same, new_sample]).ok
+    assert "samples/syrk_d_new.cu new" in Report("b", ["syrk"], files=[same, new_sample]).summary()
+    # a shipped kernel only after, or a sample only before, is a change: no carry
+    assert not Report("b", ["syrk"], files=[same, FileResult("shipped/y.cu", "only after")]).ok
+    assert not Report("b", ["syrk"], files=[same, FileResult("samples/syrk_d_old.cu", "only before")]).ok
+    assert not Report("b", ["syrk"], files=[new_sample]).ok
 
 
 KERNEL = """extern "C" __global__ void k(float *x)
