@@ -160,9 +160,37 @@ def lapack_table(rows: list[dict[str, str]], routine: str, variant: str, sizes: 
     return out
 
 
+def dx_table(rows: list[dict[str, str]]) -> list[str]:
+    """Shoal (strided) beside the cuSolverDx peer (method cusolverdx) and the vendor's best call,
+    one row per routine, variant and measured n: Gflop/s, % of the roof, shoal / cusolverdx."""
+    out = header(["routine", "variant", "n"] + [f"{p} {c}" for p in "ds"
+                                                 for c in ("shoal", "% roof", "cusolverdx", "% roof", "vendor",
+                                                           "shoal / dx")])
+    order = {"getrf": 0, "potrf": 1, "geqrf": 2}
+    keys = sorted({(r["routine"], r["variant"], int(r["n"])) for r in rows if r["method"] == "cusolverdx"},
+                  key=lambda k: (order.get(k[0], 9), k))
+    for routine, variant, n in keys:
+        cells: list[object] = [routine, variant, n]
+        for p in "ds":
+            at = [r for r in rows if (r["routine"], r["variant"], int(r["n"]), r["prec"]) == (routine, variant, n, p)
+                  and r.get("ok", "1") == "1"]
+            shoal = [r for r in at if r["method"] == "shoal" and r["mode"] == "strided"]
+            dx = [r for r in at if r["method"] == "cusolverdx"]
+            vendor = [float(r["gflops"]) for r in at if not r["method"].startswith("shoal")
+                      and r["method"] not in ("cusolverdx", "openblas")]
+            if not shoal or not dx:
+                cells += ["-"] * 6
+                continue
+            s_, d_ = float(shoal[0]["gflops"]), float(dx[0]["gflops"])
+            cells += [f"{s_:.0f}", f"{float(shoal[0]['pct_roof']):.0f}", f"{d_:.0f}", f"{float(dx[0]['pct_roof']):.0f}",
+                      f"{max(vendor):.0f}" if vendor else "-", f"{s_ / d_:.2f}"]
+        out.append(row(cells))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("kind", choices=["gemm", "blas2", "lapack"])
+    ap.add_argument("kind", choices=["gemm", "blas2", "lapack", "dx"])
     ap.add_argument("csv")
     ap.add_argument("--routine", default="getrf", help="lapack: getrf, inverse, getri, potrf, geqrf")
     ap.add_argument("--variant", default="n", help="lapack: n (potrf: l or u)")
@@ -173,6 +201,8 @@ def main() -> None:
         lines = gemm_tables(rows)
     elif args.kind == "blas2":
         lines = gemv_tables(rows) + trsv_table(rows) + vbatched_tables(rows)
+    elif args.kind == "dx":
+        lines = dx_table(rows)
     else:
         lines = lapack_table(rows, args.routine, args.variant, (int(x) for x in args.sizes.split(",")))
     print("\n".join(lines))

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 OUT = ROOT / "docs" / "results.md"
 
-COMMANDS = {"gemm": "bench/run_bench.py", "lapack": "bench/run_lapack_bench.py", "blas2": "bench/run_blas2_bench.py",
+COMMANDS = {"gemm": "bench/run_bench.py", "lapack": "bench/run_lapack_bench.py", "dx": "bench/run_lapack_bench.py", "blas2": "bench/run_blas2_bench.py",
             "spec": "bench/run_spec_bench.py"}
 SIZES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 
@@ -34,7 +34,7 @@ SIZES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 class Section:
     title: str
     run: str                  # bench/results/<run>.{csv,txt}
-    kind: str                 # gemm, lapack, blas2, tuned, spec, python
+    kind: str                 # gemm, lapack, dx, blas2, tuned, spec, python
     intro: str
     routine: str = ""         # lapack: the md_tables routine and variant
     variant: str = "n"
@@ -61,6 +61,13 @@ SECTIONS = (
     Section("Householder QR (geqrf), strided batches", "h100-2026-11-22-inverse-serial", "lapack",
             "vendor = cublas?geqrfBatched; roof bytes: A read and written (tau not counted).", routine="geqrf",
             plots=("qr",)),
+    Section("Tiny factorizations beside NVIDIA's cuSolverDx (getrf, potrf, geqrf), strided batches",
+            "h100-2026-11-26-lapack-dx", "dx",
+            "cusolverdx = cuSolverDx 0.5.0 (MathDx 26.06.1, through libmathdx, `bench/dx_*.c`): one fused kernel "
+            "per routine and n, the library's suggested BatchesPerBlock and block dim, partial pivoting for "
+            "getrf, in place on the same strided operands, checked like the vendor (every row passed); vendor = "
+            "the best of the cuBLAS/cuSOLVER batched calls; Gflop/s, % of the roof (A read and written at the "
+            "run's copy bandwidth); shoal / dx > 1: shoal faster.", plots=("lu", "cholesky", "qr")),
     Section("GEMV", "h100-2026-11-23-blas2", "blas2",
             "Each cell: Gflop/s (ratio to cuBLAS) % of roof; roof = copy bandwidth x flops / bytes (A, x "
             "read, y written). Above 100%: a read-mostly stream runs a little faster than the copy that "
@@ -161,6 +168,8 @@ def section(s: Section) -> list[str]:
         out += python_overhead.table(rows).splitlines()
     elif s.kind == "lapack":
         out += md_tables.lapack_table(rows, s.routine, s.variant, md_tables.LAPACK_SIZES)
+    elif s.kind == "dx":
+        out += md_tables.dx_table(rows)
     else:
         for part in s.parts:
             out += {"gemv": md_tables.gemv_tables, "trsv": md_tables.trsv_table,

@@ -67,3 +67,27 @@ def test_lapack_table_takes_the_best_vendor_method(tmp_path: Path) -> None:
     lines = run("lapack", path, "--routine", "inverse", "--sizes", "4,5")
     assert lines[2] == "| 4 | 300 | 150 | 2.0 | 82 | 300 | 150 | 2.0 | 82 |"
     assert lines[3] == "| 5 | - | - | - | - | - | - | - | - |"   # not measured: said so
+
+
+def test_dx_table_sets_shoal_beside_cusolverdx(tmp_path: Path) -> None:
+    base = {"device": "x", "mode": "strided", "nrhs": 0, "batch": 10, "median_ms": 1, "gbs": 1, "ok": 1}
+    rows = []
+    for p in "ds":
+        rows += [dict(base, prec=p, routine="potrf", variant="l", n=8, method="shoal", gflops=500, pct_roof=90.4),
+                 dict(base, prec=p, routine="potrf", variant="l", n=8, method="shoal", mode="array", gflops=900,
+                      pct_roof=99),
+                 dict(base, prec=p, routine="potrf", variant="l", n=8, method="cusolverdx", gflops=400, pct_roof=72),
+                 dict(base, prec=p, routine="potrf", variant="l", n=8, method="cusolver_potrf", mode="array",
+                      gflops=60, pct_roof=10),
+                 dict(base, prec=p, routine="potrf", variant="l", n=8, method="openblas", gflops=2000, pct_roof=0),
+                 # a size with no cuSolverDx row is not listed; a failed peer row is not used
+                 dict(base, prec=p, routine="potrf", variant="l", n=64, method="shoal", gflops=900, pct_roof=50),
+                 dict(base, prec=p, routine="getrf", variant="n", n=4, method="shoal", gflops=300, pct_roof=80),
+                 dict(base, prec=p, routine="getrf", variant="n", n=4, method="cusolverdx", gflops=100, pct_roof=20,
+                      ok=0 if p == "s" else 1)]
+    path = tmp_path / "dx.csv"
+    write_csv(path, rows)
+    lines = run("dx", path)
+    assert lines[2] == "| getrf | n | 4 | 300 | 80 | 100 | 20 | - | 3.00 | - | - | - | - | - | - |"
+    assert lines[3] == "| potrf | l | 8 | 500 | 90 | 400 | 72 | 60 | 1.25 | 500 | 90 | 400 | 72 | 60 | 1.25 |"
+    assert len(lines) == 4
