@@ -13,6 +13,11 @@
 #       kernels are generated there first (40 kernels, ~10 s of CPU each, all cores).
 # Where the GPU machine has no index and no .venv was carried: `make mathdx-wheel` here puts the
 # wheel in .wheels/ (ignored by git); carry .wheels and `make mathdx-deps` installs from it.
+#
+#   scripts/dx_peer_gpu_check.sh build-run  on the GPU machine alone (as the H100 run of
+#       2026-11-26 went): the wheel from a carried .wheels/ into .dx/ (pip --target: that host's
+#       python3 has the build's packages but a venv made from it does not), libshoal and the
+#       bench built there with MATHDX_HOME=.dx/nvidia/cu13, then `run`.
 # Results: $OUT (default /tmp/shoal_out)/lapack-dx.{csv,txt} and dx-side-by-side.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +29,16 @@ prepare)
     build/bin/shoal_lapack_bench --list --quick --routine getrf > /dev/null
     nm -D build/bin/shoal_lapack_bench | grep -q cusolverdx ||
         { echo "shoal_lapack_bench was linked without libmathdx (bench/dx_none.c)" >&2; exit 1; }
+    ;;
+build-run)
+    # the Makefile's venv rule would pip install without an index: a stamp stands for it, as in
+    # scripts/device_session.sh
+    python3 -m venv --system-site-packages .venv && touch .venv/.stamp
+    python3 -m pip install -q --disable-pip-version-check --no-deps --no-index --find-links .wheels \
+        --target .dx -r bench/requirements-mathdx.txt
+    make -j"$(nproc)" PY=python3 MATHDX_HOME="$PWD/.dx/nvidia/cu13" lib/libshoal.so build/bin/shoal_lapack_bench \
+        build/bin/shoal_dx_gen
+    exec "$0" run
     ;;
 run)
     mkdir -p "$OUT"
@@ -54,7 +69,7 @@ PYEOF
     exit $rc
     ;;
 *)
-    sed -n '2,19p' "$0"
+    awk 'NR > 1 && /^#/ { print } /^set /{ exit }' "$0"
     exit 2
     ;;
 esac
