@@ -139,6 +139,16 @@ def vbatched_tables(rows: list[dict[str, str]]) -> list[str]:
 LAPACK_SIZES = (2, 3, 4, 6, 8, 12, 16, 20, 24, 28, 31, 32)
 
 
+# Factorization bench methods that are not the vendor's GPU library calls: shoal's own, the
+# cuSolverDx peer and the CPU baseline.
+NOT_VENDOR = ("cusolverdx", "openblas")
+
+
+def vendor_gflops(at: list[dict[str, str]]) -> list[float]:
+    """Gflop/s of the vendor's batched library calls (cuBLAS, cuSOLVER) among a size's rows."""
+    return [float(r["gflops"]) for r in at if not r["method"].startswith("shoal") and r["method"] not in NOT_VENDOR]
+
+
 def lapack_table(rows: list[dict[str, str]], routine: str, variant: str, sizes: Iterable[int]) -> list[str]:
     """Strided shoal vs the best of the vendor's methods (pointer arrays, its only form), per n."""
     out = header(["n"] + [f"{p} {c}" for p in "ds" for c in ("shoal", "vendor", "ratio", "% roof")])
@@ -148,9 +158,7 @@ def lapack_table(rows: list[dict[str, str]], routine: str, variant: str, sizes: 
         for p in "ds":
             at = [r for r in mine if r["prec"] == p and int(r["n"]) == n]
             shoal = [r for r in at if r["method"] == "shoal" and r["mode"] == "strided"]
-            # the vendor's library calls; the cuSolverDx peer (method cusolverdx) is not one of them
-            vendor = [float(r["gflops"]) for r in at
-                      if not r["method"].startswith("shoal") and r["method"] != "cusolverdx"]
+            vendor = vendor_gflops(at)
             if not shoal or not vendor:
                 cells += ["-"] * 4
                 continue
@@ -176,8 +184,7 @@ def dx_table(rows: list[dict[str, str]]) -> list[str]:
                   and r.get("ok", "1") == "1"]
             shoal = [r for r in at if r["method"] == "shoal" and r["mode"] == "strided"]
             dx = [r for r in at if r["method"] == "cusolverdx"]
-            vendor = [float(r["gflops"]) for r in at if not r["method"].startswith("shoal")
-                      and r["method"] not in ("cusolverdx", "openblas")]
+            vendor = vendor_gflops(at)
             if not shoal or not dx:
                 cells += ["-"] * 6
                 continue

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 OUT = ROOT / "docs" / "results.md"
 
-COMMANDS = {"gemm": "bench/run_bench.py", "lapack": "bench/run_lapack_bench.py", "dx": "bench/run_lapack_bench.py", "blas2": "bench/run_blas2_bench.py",
-            "spec": "bench/run_spec_bench.py"}
+COMMANDS = {"gemm": "bench/run_bench.py", "lapack": "bench/run_lapack_bench.py", "dx": "bench/run_lapack_bench.py",
+            "blas2": "bench/run_blas2_bench.py", "spec": "bench/run_spec_bench.py"}
 SIZES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 
 

@@ -91,3 +91,18 @@ def test_dx_table_sets_shoal_beside_cusolverdx(tmp_path: Path) -> None:
     assert lines[2] == "| getrf | n | 4 | 300 | 80 | 100 | 20 | - | 3.00 | - | - | - | - | - | - |"
     assert lines[3] == "| potrf | l | 8 | 500 | 90 | 400 | 72 | 60 | 1.25 | 500 | 90 | 400 | 72 | 60 | 1.25 |"
     assert len(lines) == 4
+
+
+def test_lapack_table_vendor_is_not_the_cpu_or_the_dx_peer(tmp_path: Path) -> None:
+    base = {"device": "x", "variant": "n", "mode": "array", "nrhs": 0, "batch": 10, "median_ms": 1, "gbs": 1, "ok": 1}
+    rows = []
+    for p in "ds":
+        rows += [dict(base, prec=p, routine="getrf", n=4, method="shoal", mode="strided", gflops=300, pct_roof=80),
+                 dict(base, prec=p, routine="getrf", n=4, method="cublas_getrf", gflops=100, pct_roof=20),
+                 dict(base, prec=p, routine="getrf", n=4, method="openblas", gflops=5000, pct_roof=0),
+                 dict(base, prec=p, routine="getrf", n=4, method="cusolverdx", mode="strided", gflops=4000,
+                      pct_roof=90)]
+    path = tmp_path / "lapack.csv"
+    write_csv(path, rows)
+    lines = run("lapack", path, "--routine", "getrf", "--sizes", "4")
+    assert lines[2] == "| 4 | 300 | 100 | 3.0 | 80 | 300 | 100 | 3.0 | 80 |"
