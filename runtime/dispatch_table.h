@@ -24,6 +24,7 @@ enum shoal_design {
     SHOAL_DESIGN_GROUP_PTR = 11,     /* gemv: the group design for pointer arrays, pipelined, problem by
                                         problem */
     SHOAL_DESIGN_VMMA = 12,          /* gemm_vbatched, double: vtiled's grid on FP64 tensor cores */
+    SHOAL_DESIGN_DMMA = 13,          /* gemm, double: the vmma loop on fixed sizes, tiled's grid */
     /* spec routines (runtime/spec_run.h): the driver's entry (p[0] = its leaf size), and the
        kernels, SHOAL_DESIGN_SPEC + the design's index in the search space */
     SHOAL_DESIGN_DRIVER = 31,
@@ -39,7 +40,7 @@ typedef struct shoal_kernel_desc {
                                         routine's variants */
     unsigned char design;            /* enum shoal_design */
     short dim_x, dim_y;              /* threads */
-    short p[5];                      /* TILED: BLK_M, BLK_N, BLK_K; STAGED, STAGED_PTR: MPB, TM, TN, FLAT;
+    short p[5];                      /* TILED, DMMA: BLK_M, BLK_N, BLK_K; STAGED, STAGED_PTR: MPB, TM, TN, FLAT;
                                         REGS, SMEM, SERIAL: N, NB, design-specific p[2], p[3], and
                                         PF in p[4] (REGS, SERIAL: 1 = a resident grid whose teams or
                                         blocks prefetch their next problems; docs/lapack.md);

@@ -31,6 +31,7 @@ int shoal_design_from_name(const char *name)
     if (strcmp(name, "blocked") == 0) return SHOAL_DESIGN_BLOCKED;
     if (strcmp(name, "vtiled") == 0) return SHOAL_DESIGN_VTILED;
     if (strcmp(name, "vmma") == 0) return SHOAL_DESIGN_VMMA;
+    if (strcmp(name, "dmma") == 0) return SHOAL_DESIGN_DMMA;
     return -1;
 }
 
@@ -87,7 +88,7 @@ long long shoal_one_wave_grid(long long items, int sm_count, int threads)
 
 int shoal_gemm_kernel_fits(const shoal_kernel_desc *kd, int m, int n, int k, int array, int smem_optin)
 {
-    if (kd->design == SHOAL_DESIGN_TILED) return 1;
+    if (kd->design == SHOAL_DESIGN_TILED || kd->design == SHOAL_DESIGN_DMMA) return 1; /* static tiles, any size */
     if (kd->design == SHOAL_DESIGN_STAGED || kd->design == SHOAL_DESIGN_STAGED_PTR) {
         if (!shoal_design_serves_form(kd->design, array)) return 0;
         /* the block's index arithmetic (fastdiv) is exact below 2^22 elements and divisors <= 1024 */
@@ -115,7 +116,8 @@ cudaError_t shoal_gemm_launch(const shoal_kernel_desc *kd, const shoal_gemm_para
             cudaError_t e = cudaFuncSetAttribute(kd->func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
             if (e != cudaSuccess) return e;
         }
-    } else if (kd->design == SHOAL_DESIGN_TILED) {
+    } else if (kd->design == SHOAL_DESIGN_TILED || kd->design == SHOAL_DESIGN_DMMA) {
+        /* a block per BLK_M x BLK_N tile of C (p[0], p[1]), problems along y and z */
         const long long tiles = ceil_div_ll(p->m, kd->p[0]) * ceil_div_ll(p->n, kd->p[1]);
         const long long y = p->batch < GRID_YZ_MAX ? p->batch : GRID_YZ_MAX;
         const long long z = ceil_div_ll(p->batch, y);

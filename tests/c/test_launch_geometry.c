@@ -175,6 +175,13 @@ static void case_form_and_wave(void)
     CHECK(shoal_design_serves_form(SHOAL_DESIGN_STAGED_PTR, 1) && !shoal_design_serves_form(SHOAL_DESIGN_STAGED_PTR, 0));
     CHECK(shoal_design_serves_form(SHOAL_DESIGN_GROUP_PTR, 1) && !shoal_design_serves_form(SHOAL_DESIGN_GROUP_PTR, 0));
     CHECK(shoal_design_serves_form(SHOAL_DESIGN_TILED, 0) && shoal_design_serves_form(SHOAL_DESIGN_TILED, 1));
+    /* the fixed-size DMMA design: both forms, any size (static tiles), named as its search space */
+    CHECK(shoal_design_serves_form(SHOAL_DESIGN_DMMA, 0) && shoal_design_serves_form(SHOAL_DESIGN_DMMA, 1));
+    CHECK(shoal_design_from_name("dmma") == SHOAL_DESIGN_DMMA && shoal_design_from_name("vmma") == SHOAL_DESIGN_VMMA);
+    {
+        const shoal_kernel_desc dk = gemm_desc(SHOAL_DESIGN_DMMA, 'd', 0, 128, 64);
+        CHECK(shoal_gemm_kernel_fits(&dk, 1000, 3, 517, 0, 0) && shoal_gemm_kernel_fits(&dk, 1, 1, 1, 1, 0));
+    }
     CHECK(shoal_design_serves_form(SHOAL_DESIGN_GROUP, 0) && shoal_design_serves_form(SHOAL_DESIGN_GROUP, 1));
     CHECK(shoal_one_wave_grid(100, 132, 256) == 100);
     CHECK(shoal_one_wave_grid(100000, 132, 256) == 132 * 8);
