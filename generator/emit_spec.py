@@ -306,7 +306,8 @@ def registry_c(routines: list[Routine]) -> str:
         out += [f"static void {n}_slots(const shoal_spec_call *c, int dims[3])", "{",
                 f"    const int d[3] = {{{slots}}};", "    dims[0] = d[0];", "    dims[1] = d[1];",
                 "    dims[2] = d[2];", "}"]
-        for fn, e in (("quick_return", spec.quick_return), ("kernels_serve", spec.kernels)):
+        for fn, e in (("quick_return", spec.quick_return), ("kernels_serve", spec.kernels),
+                      ("driver_serves", spec.driver_serves)):
             out += [f"static int {n}_{fn}(const shoal_spec_call *c)", "{"] + _call_locals(spec)
             out += [f"    return {c_expr(e)};", "}"]
         for fn, e in (("flops", spec.flops), ("bytes", spec.bytes)):
@@ -341,7 +342,7 @@ def registry_c(routines: list[Routine]) -> str:
                    f"\"{access}\", \"{spec.oracle}\", \"{' '.join(d.name for d in r.space.designs)}\",")
         out.append(f"     shoal_{n}_kernels, &shoal_{n}_n_kernels, shoal_{n}_tables, &shoal_{n}_n_tables, "
                    f"shoal_{n}_default_kernel, \"{''.join(r.precisions)}\",")
-        out.append(f"     {n}_slots, {n}_quick_return, {n}_kernels_serve, {n}_fits, {n}_grid_y, "
+        out.append(f"     {n}_slots, {n}_quick_return, {n}_kernels_serve, {n}_driver_serves, {n}_fits, {n}_grid_y, "
                    f"{n}_operand_shape, {n}_flops, {n}_bytes,")
         out.append(f"     {n + '_vendor' if spec.vendor != 'none' else 'NULL'}, "
                    f"{n + '_peer' if has_peer else 'NULL'}, "
@@ -458,7 +459,8 @@ def routines_md(routines: list[Routine], lapack: list[emit_lapack.LapackRoutine]
         s = r.spec
         ops = "; ".join(f"{o.name} {o.rows.source} x {o.cols.source} ({o.access})" for o in s.operands)
         vendor = s.vendor.split("(")[0].replace("{X}", "?") if s.vendor != "none" else "none"
-        served = f"kernels where `{s.kernels.source}`" + (f", else driver `{s.driver}`" if s.driver != "none" else "")
+        served = f"kernels where `{s.kernels.source}`" + (
+            f", driver `{s.driver}` where `{s.driver_serves.source}`" if s.driver != "none" else "")
         out.append(f"| {s.name} | {s.summary} | {', '.join(o.name for o in s.options)} | {ops} | "
                    f"{', '.join(r.precisions)} | batched, strided_batched | {vendor} | {served} |")
     out += emit_lapack.routines_md(lapack or [])

@@ -94,7 +94,9 @@ class Spec:
     vendor: str                    # C call template, or "none"
     peer: str                      # "vendor", a C call template, or "none"
     kernels: Expr                  # which calls the kernels serve
-    driver: str                    # the driver of the rest ("none": the kernels serve all)
+    driver: str                    # the driver ("none": the kernels serve all)
+    driver_serves: Expr            # which calls the driver serves (default: what the kernels do not);
+                                   # where both serve, the tuned tables choose between them
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -280,6 +282,7 @@ def load(path: str | Path) -> Spec:
         raise SpecError(f"{where}: variant must name an option")
     sized = names | {"elem"}
     qr = t.get("quick_return", " or ".join(f"{d} == 0" for d in dims))
+    kernels = str(_need(t, "kernels", where, str))
     spec = Spec(
         path=path, name=name, summary=str(_need(t, "summary", where, str)),
         notes=str(t.get("notes", "")).strip(), options=tuple(options), dims=dims, scalars=scalars,
@@ -289,9 +292,11 @@ def load(path: str | Path) -> Spec:
         quick_return=compile_expr(qr, names, f"{where} quick_return"),
         oracle=str(_need(t, "oracle", where, str)), vendor=str(_need(t, "vendor", where, str)),
         peer=str(t.get("peer", "none")),
-        kernels=compile_expr(str(_need(t, "kernels", where, str)), names, f"{where} kernels"),
-        driver=str(t.get("driver", "none")))
-    for e in (spec.flops, spec.bytes, spec.quick_return, spec.kernels,
+        kernels=compile_expr(kernels, names, f"{where} kernels"),
+        driver=str(t.get("driver", "none")),
+        driver_serves=compile_expr(str(t.get("driver_serves", f"not ({kernels})")), names,
+                                   f"{where} driver_serves"))
+    for e in (spec.flops, spec.bytes, spec.quick_return, spec.kernels, spec.driver_serves,
               *(x for _, x in spec.derived), *(o.rows for o in spec.operands),
               *(o.cols for o in spec.operands)):
         c_expr(e)  # every expression must have a C spelling

@@ -94,8 +94,9 @@ def build_plan(space: SearchSpace, precisions: Iterable[str], device: Mapping[st
                                        slots={s: 0 for s in SLOTS},
                                        module=None, **common))
             spec, driver = space.routine.spec, space.driver
-            if driver is not None and not spec.kernels(space.spec_env(shape, prec)):
-                # the driver serves what the kernels do not; its leaf steps are the library's own
+            if driver is not None and spec.driver_serves(space.spec_env(shape, prec)):
+                # the driver's sizes (where the kernels serve too, the tables choose); its leaf
+                # steps are the library's own
                 # dispatched calls, so the tuner times it through the library (no module)
                 for cfg in driver.configs():
                     plan.tasks.append(Task(

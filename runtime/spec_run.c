@@ -24,13 +24,13 @@ static int precision_index(const shoal_spec_routine *ri, char prec)
 }
 
 /* A kernel entry serves the calls its fits rule accepts among those the spec gives the
- * kernels; the driver entry serves the rest. */
+ * kernels; the driver entry those the spec gives the driver (the two may overlap). */
 static int entry_fits(const void *ctx, int index, const int dims[3])
 {
     (void)dims;
     const fits_ctx *f = ctx;
     const shoal_kernel_desc *kd = &f->ri->kernels[index];
-    if (kd->design == SHOAL_DESIGN_DRIVER) return f->ri->driver && !f->ri->kernels_serve(f->c);
+    if (kd->design == SHOAL_DESIGN_DRIVER) return f->ri->driver && f->ri->driver_serves(f->c);
     return f->ri->kernels_serve(f->c) && f->ri->fits(kd, f->c);
 }
 
@@ -65,7 +65,7 @@ static int choose(struct shoal_context *ctx, const shoal_spec_routine *ri, const
                                          entry_fits, &f);
     if (kernel >= 0 && kernels_only && ri->kernels[kernel].design == SHOAL_DESIGN_DRIVER) kernel = -2;
     if (kernel == -2 && ri->kernels_serve(c)) {
-        /* the portable default, where it fits */
+        /* the portable default, where it fits (else the driver, below, where it serves) */
         const int pi = precision_index(ri, c->prec);
         const int d = pi < 0 ? -1 : ri->default_kernel[pi * ri->n_variants + variant];
         if (d >= 0 && ri->fits(&ri->kernels[d], c)) kernel = d;
@@ -120,7 +120,7 @@ shoal_status shoal_spec_run(shoal_handle handle, const shoal_spec_call *c)
     if (kernel >= 0 && ri->kernels[kernel].design == SHOAL_DESIGN_DRIVER)
         st = ri->driver(ctx, c, ri->kernels[kernel].p[0]);
     else if (kernel >= 0) st = launch(ctx, ri, kernel, c);
-    else if (ri->driver && !ri->kernels_serve(c)) st = ri->driver(ctx, c, DEFAULT_LEAF);
+    else if (ri->driver && ri->driver_serves(c)) st = ri->driver(ctx, c, DEFAULT_LEAF);
     ctx->served = kernel >= 0 && ri->kernels[kernel].design != SHOAL_DESIGN_DRIVER ? ri->kernels[kernel].name : "driver";
     return st;
 }
@@ -145,7 +145,7 @@ const char *shoal_spec_served_by(shoal_handle handle, const shoal_spec_call *c)
     if (kernel == SHOAL_KERNEL_VENDOR) return "vendor";
     if (kernel >= 0 && ri->kernels[kernel].design == SHOAL_DESIGN_DRIVER) return "driver";
     if (kernel >= 0) return ri->kernels[kernel].name;
-    return ri->driver && !ri->kernels_serve(c) ? "driver" : "";
+    return ri->driver && ri->driver_serves(c) ? "driver" : "";
 }
 
 int shoal_spec_routine_id(const char *name)

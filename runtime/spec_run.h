@@ -50,6 +50,8 @@ typedef struct shoal_spec_routine {
     void (*slots)(const shoal_spec_call *c, int dims[3]);
     int (*quick_return)(const shoal_spec_call *c);
     int (*kernels_serve)(const shoal_spec_call *c);          /* the spec's `kernels` rule */
+    int (*driver_serves)(const shoal_spec_call *c);          /* its `driver_serves` rule (where both
+                                                                serve, the tuned tables choose) */
     int (*fits)(const shoal_kernel_desc *kd, const shoal_spec_call *c);
     long long (*grid_y)(const shoal_kernel_desc *kd, const shoal_spec_call *c);
     void (*operand_shape)(const shoal_spec_call *c, int o, long long *rows, long long *cols);

@@ -44,8 +44,10 @@ def test_editing_an_imported_template_changes_the_importers_version():
     trsv = load_routine(project.search_space_dir, "trsv")
     gemm = load_routine(project.search_space_dir, "gemm")
     assert "gemv_stream.cu.j2" in imported_templates(project, trsv.templates())
-    # GEMM's designs share no design template, only the kernel library's vector types
-    assert imported_templates(project, gemm.templates()) == ["lib/vec.cu.j2"]
+    # GEMM's dmma design runs the variable-size routine's vmma loop (and its DMMA helpers); the
+    # others share only the kernel library's vector types
+    assert imported_templates(project, gemm.templates()) == ["gemm_vmma.cu.j2", "lib/vec.cu.j2",
+                                                              "lib/mma.cu.j2"]
     assert len(template_version(project, trsv)) == 16
 
 
