@@ -77,20 +77,22 @@ SECTIONS = (
             "side: Gflop/s (ratio) % of roof; columns are precision and uplo/trans (non-unit diagonal).",
             parts=("trsv",), plots=("trsv",)),
     Section("TRSM and SYRK, tuned kernels and drivers against cuBLAS (the tuner's measurements)",
-            "h100-2026-11-26-tuned-cpath", "tuned",
-            "Each cell: shoal's fastest own kernel (n <= 32) or recursive driver (n > 32) as the tuner "
+            "h100-2026-11-26-tuned-tri", "tuned",
+            "Each cell: shoal's fastest own kernel or recursive driver (TRSM: kernels to n = 32, the "
+            "driver above; SYRK: kernels at every n, the driver too above 64) as the tuner "
             "timed it, Gflop/s, and in brackets the ratio to cublas?trsmBatched timed in the same run on "
             "the same operands (SYRK has no vendor call; its peer is in the next table). Side l: op(A) X = "
             "alpha B, side r: X op(A) = alpha B, m = n; SYRK variant n: C = alpha A A^T + beta C, t: A^T A, "
             "k = n; TRSM in s, d, c and z.", plots=("trsm", "syrk")),
-    Section("TRSM and SYRK as a benchmark run dispatched them (spec bench)", "h100-2026-11-26-spec-cpath", "spec",
+    Section("TRSM and SYRK as a benchmark run dispatched them (spec bench)", "h100-2026-11-26-spec-tri", "spec",
             "shoal as dispatched against the peer (TRSM: cublas?trsmBatched, pointer arrays; SYRK: the full "
             "product by cublas?gemmStridedBatched, twice SYRK's flops, counted at SYRK's); roof = the "
             "share of this run's copy bandwidth that the call's bytes take. The tables of the tuning "
             "above are linked (SYRK to n = 64: the register-tile kernels, with or without their ring and "
             "with C through shared slots or per thread as tuned (s, d), the DMMA kernels (d) and, at the "
-            "driver's long-k leaves, the register-fragment DMMA kernels (s); the level-batched driver "
-            "above). `own` is shoal without the vendor in any step.",
+            "driver's long-k leaves, the register-fragment DMMA kernels (s); from n = 24 the triangle-tile "
+            "kernels on the FP64 tensor cores (s, d; design tri); the level-batched driver above 64, "
+            "where the tables chose it). `own` is shoal without the vendor in any step.",
             plots=("trsm", "syrk")),
     Section("Complex TRSM (c, z) as a benchmark run dispatched it (spec bench)", "h100-2026-11-26-spec-complex",
             "spec",
