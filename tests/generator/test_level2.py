@@ -103,3 +103,15 @@ def test_trsv_warp_path_only_where_it_serves(device):
         assert t.slots["p2"] == 64  # the launch reads TW from p2 to size grid and tile
     beyond = [t for t in plan.tasks if t.design == "blocked" and t.shape.n > 64]
     assert beyond and all(json.loads(t.config)["TW"] == 0 for t in beyond)
+
+
+def test_syrk_kernels_and_driver_both_tuned_above_64(device):
+    """SYRK's spec lets the triangle-tile kernels and the recursive driver both serve n > 64: the
+    plan times both there, and only kernels at n <= 64."""
+    space = load_routine(default_project().search_space_dir, "syrk")
+    plan = build_plan(space, ["d"], device)
+    by_n: dict[int, set[str]] = {}
+    for t in plan.tasks:
+        by_n.setdefault(t.shape.dims[1], set()).add(t.design)
+    assert {"driver", "tri"} <= by_n[128] and {"driver", "tri"} <= by_n[1024]
+    assert "driver" not in by_n[64] and "driver" not in by_n[2]

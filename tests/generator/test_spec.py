@@ -39,7 +39,7 @@ def test_c_expressions_agree_with_python(path: Path, tmp_path: Path) -> None:
     """Every spec expression, evaluated by C over a grid of dims and options, gives what Python
     gives: the emitted checks, registry and counts mean what the spec says."""
     spec = load(path)
-    exprs = [spec.flops, spec.bytes, spec.quick_return, spec.kernels]
+    exprs = [spec.flops, spec.bytes, spec.quick_return, spec.kernels, spec.driver_serves]
     exprs += [o.rows for o in spec.operands] + [o.cols for o in spec.operands]
     sizes = (0, 1, 3, 32, 33, 1024)
     points = []
@@ -107,6 +107,23 @@ oracle = "x"
 vendor = "none"
 kernels = "n <= 32"
 """
+
+
+def test_driver_serves_defaults_to_what_the_kernels_do_not(tmp_path: Path) -> None:
+    """Without `driver_serves` the driver takes exactly the calls the kernels do not; with it the
+    two may overlap (both serve there, and the tuned tables choose)."""
+    f = tmp_path / "x.toml"
+    f.write_text(GOOD)
+    spec = load(f)
+    for n in (1, 32, 33, 1024):
+        env = spec.evaluate({"n": n}, {"uplo": 0})
+        assert bool(spec.driver_serves(env)) == (not spec.kernels(env))
+    f.write_text(GOOD.replace('kernels = "n <= 32"', 'kernels = "n >= 1"\ndriver_serves = "n > 16"'))
+    spec = load(f)
+    both = [n for n in (1, 16, 17, 1024)
+            if spec.kernels(spec.evaluate({"n": n}, {"uplo": 0}))
+            and spec.driver_serves(spec.evaluate({"n": n}, {"uplo": 0}))]
+    assert both == [17, 1024]
 
 
 def test_spec_rejects_bad_files(tmp_path: Path) -> None:
