@@ -52,7 +52,11 @@ for space in discover(proj.search_space_dir):
         picked = {}
         for cand in candidates(space, prec):
             got = picked.setdefault(cand.design.name, [])
-            if len(got) < per_design and static_prune(cand, dev) is None:
+            # a parameter added with an implied value: only its implied value exists on both
+            # sides, so only configurations at it are sampled
+            added = any(getattr(p, "implied", None) is not None
+                        and cand.cfg.get(p.name, p.implied) != p.implied for p in cand.design.params)
+            if len(got) < per_design and not added and static_prune(cand, dev) is None:
                 got.append(cand)
         for d, cands in sorted(picked.items()):
             insts = [(c.design, i) for c in cands for i in render.candidate_instances(c)]
