@@ -10,6 +10,10 @@
 #   SHOAL_TEST_CASES  case-name patterns (comma-separated, shell globs), e.g. "s*,*tail*": only
 #                     those cases run; programs with none are left out (racecheck is slow: split
 #                     it over calls this way)
+#   SANITIZE_JOBS     processes per program and tool (default 1): the program's cases are split
+#                     into that many shards (SHOAL_TEST_SHARD, tests/gpu/gpu_test.h) run side by
+#                     side on the one GPU; the sanitizers' own work, not the GPU, is what takes
+#                     the time at these batch sizes. Logs: one .san/.out pair per shard, joined
 #   SHOAL_TEST_QUICK / SHOAL_TEST_MAX_BATCH  the batch cap (default: QUICK=1, i.e. 129)
 #   SANITIZE_BUDGET   seconds for the whole run (0: none); runs that would start after it are
 #                     "not run", and one still going at the end is stopped ("timeout")
@@ -24,6 +28,8 @@ set -uo pipefail
 TOOLS=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
 LOG_DIR=${SANITIZE_LOG_DIR:-build/sanitize}
 BUDGET=${SANITIZE_BUDGET:-0}
+JOBS=${SANITIZE_JOBS:-1}
+unset SHOAL_TEST_SHARD # the script shards (SANITIZE_JOBS); a shard of shards would lose cases
 ERROR_EXIT=86 # what compute-sanitizer exits with when it reported something
 export SHOAL_TEST_QUICK=${SHOAL_TEST_QUICK:-1}
 
@@ -43,6 +49,7 @@ tool_args() {
 }
 
 for t in $TOOLS; do tool_args "$t" > /dev/null || exit 2; done
+[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "SANITIZE_JOBS='$JOBS': a positive count" >&2; exit 2; }
 if [ $# -gt 0 ]; then progs=("$@"); else progs=(build/tests/test_*_gpu); fi
 for p in "${progs[@]}"; do
   [ -x "$p" ] || { echo "no test program $p (build it: make sanitize builds them all)" >&2; exit 2; }
@@ -65,6 +72,36 @@ case $? in
   77) skip "no CUDA device (${progs[0]})" ;;
   *) echo "FAILED: ${progs[0]} could not start (run it alone to see why)"; exit 1 ;;
 esac
+
+# One program under one tool, its cases in JOBS shards side by side; the shards' logs joined into
+# $log.san and $log.out. Returns the worst exit: timeout (124) over a report over any other failure.
+run_shards() {
+  local tool=$1 prog=$2 log=$3 left=$4 i rc worst=0
+  local -a pids=()
+  for (( i = 0; i < JOBS; ++i )); do
+    # shellcheck disable=SC2046,SC2086
+    SHOAL_TEST_SHARD=$i/$JOBS timeout $([ "$left" -gt 0 ] && echo "$left" || echo 0) \
+      "$SAN" --tool "$tool" --error-exitcode $ERROR_EXIT --print-limit 200 $(tool_args "$tool") \
+      ${SANITIZE_ARGS:-} --log-file "$log.$i.san" "$prog" > "$log.$i.out" 2>&1 &
+    pids+=($!)
+  done
+  : > "$log.san"
+  : > "$log.out"
+  for (( i = 0; i < JOBS; ++i )); do
+    wait "${pids[$i]}"
+    rc=$?
+    if [ "$rc" -eq 124 ] || { [ "$rc" -eq $ERROR_EXIT ] && [ "$worst" -ne 124 ]; } || [ "$worst" -eq 0 ]; then
+      worst=$rc
+    fi
+    # the summary count per shard, then the whole logs (a shard with no summary line leaves the
+    # count out, which the caller reads as "no summary")
+    [ "$JOBS" -gt 1 ] && echo "=== shard $i/$JOBS, exit $rc" | tee -a "$log.out" >> "$log.san"
+    cat "$log.$i.san" >> "$log.san" 2>/dev/null
+    cat "$log.$i.out" >> "$log.out"
+    rm -f "$log.$i.san" "$log.$i.out"
+  done
+  return "$worst"
+}
 
 # 1 (a report or a failure) outranks 3 (something not run)
 worse() { if [ "$1" = 1 ] || [ "$status" = 0 ]; then status=$1; fi; }
@@ -89,15 +126,14 @@ for tool in $TOOLS; do
     fi
     log=$LOG_DIR/$tool.$name
     t0=$(date +%s)
-    # shellcheck disable=SC2046,SC2086
-    timeout $([ "$left" -gt 0 ] && echo "$left" || echo 0) \
-      "$SAN" --tool "$tool" --error-exitcode $ERROR_EXIT --print-limit 200 $(tool_args "$tool") \
-      ${SANITIZE_ARGS:-} --log-file "$log.san" "$p" > "$log.out" 2>&1
+    run_shards "$tool" "$p" "$log" "$left"
     rc=$?
     secs=$(( $(date +%s) - t0 ))
     # memcheck, synccheck, initcheck: "ERROR SUMMARY: N errors"; racecheck: "RACECHECK SUMMARY: N
     # hazards displayed (E errors, W warnings)"; any report counts
-    errors=$(grep -Eo '(ERROR|RACECHECK) SUMMARY: [0-9]+' "$log.san" 2>/dev/null | grep -Eo '[0-9]+' | tail -1)
+    counts=$(grep -Eo '(ERROR|RACECHECK) SUMMARY: [0-9]+' "$log.san" 2>/dev/null | grep -Eo '[0-9]+$')
+    errors=
+    if [ "$(echo "$counts" | grep -c .)" -eq "$JOBS" ]; then errors=$(( $(echo "$counts" | paste -sd+) )); fi
     failed_cases=$(grep -c '^FAILED' "$log.out")
     if [ "$rc" -eq 124 ]; then
       cell[$tool,$name]="timeout (${secs}s)"; worse 3

@@ -40,7 +40,7 @@ def stub_runner(tmp_path_factory) -> Path:
 
 def _run(exe: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if k not in ("SHOAL_REQUIRE_GPU", "STUB_DEVICES",
-                                                             "STUB_SUITE", "STUB_SERVED", "SHOAL_TEST_CASES",
+                                                             "STUB_SUITE", "STUB_SERVED", "SHOAL_TEST_CASES", "SHOAL_TEST_SHARD",
                                                              "SHOAL_TEST_QUICK", "SHOAL_TEST_MAX_BATCH")}
     full.update(env)
     return subprocess.run([str(exe), *args], text=True, capture_output=True, env=full, timeout=60)
@@ -112,6 +112,23 @@ def test_case_filter_selects_runs_and_lists(stub_runner):
     listed = _run(stub_runner, "--list", SHOAL_TEST_CASES="served_*,nothing").stdout.split()
     assert listed == ["served_same", "served_fallback", "served_other"]
     assert _run(stub_runner, "--list").stdout.split()[-4:] == ["batch", "tail", "page_end", "fault"]
+
+
+def test_shards_split_the_selected_cases(stub_runner):
+    selected = _run(stub_runner, "--list", SHOAL_TEST_CASES="served_*,two_*,batch").stdout.split()
+    shards = [_run(stub_runner, "--list", SHOAL_TEST_CASES="served_*,two_*,batch",
+                   SHOAL_TEST_SHARD=f"{i}/3").stdout.split() for i in range(3)]
+    # every third selected case from the i-th, in table order: each case in exactly one shard
+    assert shards == [selected[i::3] for i in range(3)] and len(selected) >= 4, (selected, shards)
+    proc = _run(stub_runner, STUB_DEVICES="1", SHOAL_TEST_SHARD="1/2")
+    ran = [l.split()[1] for l in proc.stdout.splitlines() if l.startswith("== ")]
+    assert ran and ran == _run(stub_runner, "--list", SHOAL_TEST_SHARD="1/2").stdout.split(), proc.stdout
+
+
+@pytest.mark.parametrize("value", ["2/2", "-1/2", "1", "a/b", "0/0", "0/2x"])
+def test_malformed_shard_is_a_usage_error(stub_runner, value):
+    proc = _run(stub_runner, "--list", SHOAL_TEST_SHARD=value)
+    assert proc.returncode == 2 and "SHOAL_TEST_SHARD" in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize("env, batch", [

@@ -40,17 +40,25 @@ fi
 exit $rc
 """
 
-# Cases a_one, b_two; --list and a run honour SHOAL_TEST_CASES (one pattern); FAKE_RC is the
+# Cases a_one, b_two; --list and a run honour SHOAL_TEST_CASES (one pattern) and SHOAL_TEST_SHARD
+# (I/J: every J-th selected case from the I-th); a run says which cases it ran; FAKE_RC is the
 # exit status of a run with cases.
 FAKE_PROGRAM = r"""#!/usr/bin/env bash
 if [ "$1" = --list ]; then
-  for c in a_one b_two; do [[ -z "${SHOAL_TEST_CASES:-}" || $c == ${SHOAL_TEST_CASES} ]] && echo $c; done
+  IFS=/ read -r si sj <<< "${SHOAL_TEST_SHARD:-0/1}"
+  i=0
+  for c in a_one b_two; do
+    if [[ -z "${SHOAL_TEST_CASES:-}" || $c == ${SHOAL_TEST_CASES} ]]; then
+      (( i++ % sj == si )) && echo $c
+    fi
+  done
   exit 0
 fi
 [ -n "${FAKE_NO_GPU:-}" ] && { echo "SKIP: no CUDA device (fake)"; exit 77; }
 [ -z "$("$0" --list)" ] && { echo "0 of 0 cases failed"; exit 0; }
 sleep "${FAKE_SLEEP:-0}"
 echo "quick=$SHOAL_TEST_QUICK"
+echo "ran: $("$0" --list | tr '\n' ' ')"
 exit "${FAKE_RC:-0}"
 """
 
@@ -130,3 +138,22 @@ def test_budget_cuts_runs_and_says_so(fake):
 
 def test_unknown_tool_is_a_usage_error(fake):
     assert _run(fake, SANITIZE_TOOLS="memcheck leakcheck").returncode == 2
+
+
+def test_shards_run_every_case_once_and_sum_their_reports(fake):
+    proc = _run(fake, SANITIZE_JOBS="2", SANITIZE_TOOLS="memcheck racecheck", FAKE_ERRORS_memcheck_test_x_gpu="2")
+    assert proc.returncode == 1, proc.stdout
+    calls = (fake["tmp"] / "calls").read_text().splitlines()
+    assert len(calls) == 8, calls  # 2 tools x 2 programs x 2 shards
+    # each shard reported 2: the program's count is their sum
+    assert "memcheck test_x_gpu: 4 errors" in proc.stdout, proc.stdout
+    assert "racecheck test_y_gpu: 0 [2 cases" in proc.stdout, proc.stdout
+    logs = fake["tmp"] / "logs"
+    ran = [l for l in (logs / "racecheck.test_y_gpu.out").read_text().splitlines() if l.startswith("ran:")]
+    assert sorted(ran) == ["ran: a_one ", "ran: b_two "], ran
+    assert not list(logs.glob("*.[0-9].*")), "the shards' own logs are joined and removed"
+
+
+def test_jobs_must_be_a_count(fake):
+    assert _run(fake, SANITIZE_JOBS="0").returncode == 2
+    assert _run(fake, SANITIZE_JOBS="x").returncode == 2

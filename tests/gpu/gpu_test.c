@@ -104,6 +104,27 @@ int gpu_test_selected(const char *name)
     return 0;
 }
 
+/* SHOAL_TEST_SHARD=I/J into *i, *j (unset or empty: 0/1); 0 if malformed. */
+static int shard_of_env(int *i, int *j)
+{
+    const char *v = getenv("SHOAL_TEST_SHARD");
+    *i = 0;
+    *j = 1;
+    if (!v || !v[0]) return 1;
+    char tail;
+    return sscanf(v, "%d/%d%c", i, j, &tail) == 2 && *j >= 1 && *i >= 0 && *i < *j;
+}
+
+/* Which cases this process takes: selected by name, then its shard of those (table order). */
+static void cases_taken(const gpu_test_suite *s, int i_shard, int j_shard, unsigned char *take)
+{
+    int seen = 0;
+    for (int i = 0; i < s->n_cases; ++i) {
+        take[i] = 0;
+        if (gpu_test_selected(s->case_name(i))) take[i] = seen++ % j_shard == i_shard;
+    }
+}
+
 void *gpu_test_tail_alloc(void **alloc, size_t count, size_t es, int shift)
 {
     const size_t lead = (size_t)(shift > 0 ? shift : 0) * es;
@@ -407,9 +428,18 @@ static int check_case_names(const gpu_test_suite *s)
 int gpu_test_main(int argc, char **argv, const gpu_test_suite *s, shoal_handle *handle)
 {
     if (check_case_names(s)) return 2;
+    int i_shard, j_shard;
+    if (!shard_of_env(&i_shard, &j_shard)) {
+        fprintf(stderr, "SHOAL_TEST_SHARD='%s': expected I/J with 0 <= I < J\n", getenv("SHOAL_TEST_SHARD"));
+        return 2;
+    }
+    unsigned char *take = malloc((size_t)s->n_cases);
+    if (!take) return 2;
+    cases_taken(s, i_shard, j_shard, take);
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
         for (int i = 0; i < s->n_cases; ++i)
-            if (gpu_test_selected(s->case_name(i))) printf("%s\n", s->case_name(i));
+            if (take[i]) printf("%s\n", s->case_name(i));
+        free(take);
         return 0;
     }
     int only = -1;
@@ -418,16 +448,22 @@ int gpu_test_main(int argc, char **argv, const gpu_test_suite *s, shoal_handle *
             if (strcmp(s->case_name(i), argv[2]) == 0) only = i;
         if (only < 0) {
             fprintf(stderr, "unknown case '%s' (see --list)\n", argv[2]);
+            free(take);
             return 2;
         }
     } else if (argc != 1) {
         fprintf(stderr, "usage: %s [--list | --case NAME]\n", argv[0]);
+        free(take);
         return 2;
     }
     int rc = init_gpu(s, handle);
-    if (rc) return rc;
+    if (rc) {
+        free(take);
+        return rc;
+    }
     int failed = 0;
     if (only >= 0) {
+        free(take);
         failed = run_one(s, only);
         if (!failed && g_skip_why[0]) {
             if (s->teardown) s->teardown();
@@ -437,9 +473,12 @@ int gpu_test_main(int argc, char **argv, const gpu_test_suite *s, shoal_handle *
     } else {
         int ran = 0;
         for (int i = 0; i < s->n_cases; ++i)
-            if (gpu_test_selected(s->case_name(i))) failed += run_one(s, i), ++ran;
-        if (ran < s->n_cases) printf("# SHOAL_TEST_CASES=%s selected %d of %d cases\n", getenv("SHOAL_TEST_CASES"), ran, s->n_cases);
+            if (take[i]) failed += run_one(s, i), ++ran;
+        if (ran < s->n_cases)
+            printf("# SHOAL_TEST_CASES=%s SHOAL_TEST_SHARD=%d/%d selected %d of %d cases\n",
+                   getenv("SHOAL_TEST_CASES") ? getenv("SHOAL_TEST_CASES") : "", i_shard, j_shard, ran, s->n_cases);
         printf("%d of %d cases failed\n", failed, ran);
+        free(take);
     }
     if (s->teardown) s->teardown();
     shoal_destroy(*handle);

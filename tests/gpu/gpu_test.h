@@ -7,6 +7,9 @@
  * Environment (read by every program; what `make sanitize` sets, tests/sanitize.mk):
  *   SHOAL_TEST_CASES=PAT[,PAT...]  a plain run runs only the cases whose names match one of the
  *                       shell patterns (fnmatch); the others are neither run nor counted
+ *   SHOAL_TEST_SHARD=I/J  of the cases selected so far (table order), only every J-th from the
+ *                       I-th (0 <= I < J): J processes with I = 0..J-1 run each case once
+ *                       (scripts/sanitize.sh, SANITIZE_JOBS); malformed: exit 2
  *   SHOAL_TEST_QUICK=1  reduced work: every run's batch is capped at SHOAL_TEST_MAX_BATCH
  *                       (default 129 under QUICK), through gpu_test_batch
  * Exit: 0 all passed, 1 a failure, 2 usage or a broken case table, 77 no CUDA device ("SKIP: ..."
