@@ -12,8 +12,9 @@
 #                     it over calls this way)
 #   SANITIZE_JOBS     processes per program and tool (default 1): the program's cases are split
 #                     into that many shards (SHOAL_TEST_SHARD, tests/gpu/gpu_test.h) run side by
-#                     side on the one GPU; the sanitizers' own work, not the GPU, is what takes
-#                     the time at these batch sizes. Logs: one .san/.out pair per shard, joined
+#                     side on the one GPU, their logs joined. No speed-up measured on the H100
+#                     (each process's start dominates: docs/sanitize.md); SHOAL_TEST_SHARD alone
+#                     cuts a long run into fixed parts for separate calls
 #   SHOAL_TEST_QUICK / SHOAL_TEST_MAX_BATCH  the batch cap (default: QUICK=1, i.e. 129)
 #   SANITIZE_BUDGET   seconds for the whole run (0: none); runs that would start after it are
 #                     "not run", and one still going at the end is stopped ("timeout")
@@ -93,8 +94,8 @@ run_shards() {
     if [ "$rc" -eq 124 ] || { [ "$rc" -eq $ERROR_EXIT ] && [ "$worst" -ne 124 ]; } || [ "$worst" -eq 0 ]; then
       worst=$rc
     fi
-    # the summary count per shard, then the whole logs (a shard with no summary line leaves the
-    # count out, which the caller reads as "no summary")
+    # each shard's logs under a header line (a shard with no summary line leaves its count out,
+    # which the caller reads as "no summary")
     [ "$JOBS" -gt 1 ] && echo "=== shard $i/$JOBS, exit $rc" | tee -a "$log.out" >> "$log.san"
     cat "$log.$i.san" >> "$log.san" 2>/dev/null
     cat "$log.$i.out" >> "$log.out"

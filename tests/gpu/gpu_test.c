@@ -115,14 +115,11 @@ static int shard_of_env(int *i, int *j)
     return sscanf(v, "%d/%d%c", i, j, &tail) == 2 && *j >= 1 && *i >= 0 && *i < *j;
 }
 
-/* Which cases this process takes: selected by name, then its shard of those (table order). */
-static void cases_taken(const gpu_test_suite *s, int i_shard, int j_shard, unsigned char *take)
+/* Whether this process takes the case: selected by name, then its shard of those, counted in
+ * table order by *seen (the caller's walk over the table starts it at 0). */
+static int taken(const char *name, int i_shard, int j_shard, int *seen)
 {
-    int seen = 0;
-    for (int i = 0; i < s->n_cases; ++i) {
-        take[i] = 0;
-        if (gpu_test_selected(s->case_name(i))) take[i] = seen++ % j_shard == i_shard;
-    }
+    return gpu_test_selected(name) && (*seen)++ % j_shard == i_shard;
 }
 
 void *gpu_test_tail_alloc(void **alloc, size_t count, size_t es, int shift)
@@ -433,13 +430,10 @@ int gpu_test_main(int argc, char **argv, const gpu_test_suite *s, shoal_handle *
         fprintf(stderr, "SHOAL_TEST_SHARD='%s': expected I/J with 0 <= I < J\n", getenv("SHOAL_TEST_SHARD"));
         return 2;
     }
-    unsigned char *take = malloc((size_t)s->n_cases);
-    if (!take) return 2;
-    cases_taken(s, i_shard, j_shard, take);
+    int seen = 0;
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
         for (int i = 0; i < s->n_cases; ++i)
-            if (take[i]) printf("%s\n", s->case_name(i));
-        free(take);
+            if (taken(s->case_name(i), i_shard, j_shard, &seen)) printf("%s\n", s->case_name(i));
         return 0;
     }
     int only = -1;
@@ -448,22 +442,16 @@ int gpu_test_main(int argc, char **argv, const gpu_test_suite *s, shoal_handle *
             if (strcmp(s->case_name(i), argv[2]) == 0) only = i;
         if (only < 0) {
             fprintf(stderr, "unknown case '%s' (see --list)\n", argv[2]);
-            free(take);
             return 2;
         }
     } else if (argc != 1) {
         fprintf(stderr, "usage: %s [--list | --case NAME]\n", argv[0]);
-        free(take);
         return 2;
     }
     int rc = init_gpu(s, handle);
-    if (rc) {
-        free(take);
-        return rc;
-    }
+    if (rc) return rc;
     int failed = 0;
     if (only >= 0) {
-        free(take);
         failed = run_one(s, only);
         if (!failed && g_skip_why[0]) {
             if (s->teardown) s->teardown();
@@ -473,12 +461,11 @@ int gpu_test_main(int argc, char **argv, const gpu_test_suite *s, shoal_handle *
     } else {
         int ran = 0;
         for (int i = 0; i < s->n_cases; ++i)
-            if (take[i]) failed += run_one(s, i), ++ran;
+            if (taken(s->case_name(i), i_shard, j_shard, &seen)) failed += run_one(s, i), ++ran;
         if (ran < s->n_cases)
             printf("# SHOAL_TEST_CASES=%s SHOAL_TEST_SHARD=%d/%d selected %d of %d cases\n",
                    getenv("SHOAL_TEST_CASES") ? getenv("SHOAL_TEST_CASES") : "", i_shard, j_shard, ran, s->n_cases);
         printf("%d of %d cases failed\n", failed, ran);
-        free(take);
     }
     if (s->teardown) s->teardown();
     shoal_destroy(*handle);
