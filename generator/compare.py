@@ -213,6 +213,15 @@ def _cubin(src: Path, tree: Path, nvcc: str) -> bytes:
     return out.read_bytes()
 
 
+_NO_INSTANCES = re.compile(r"kernels, 0 instance\(s\)")
+
+
+def _empty_sample(name: str, path: Path) -> bool:
+    """A design sample with no configuration (every candidate of that precision pruned: a design
+    before it served the precision renders an empty module), which has nothing measured."""
+    return name.startswith("samples/") and bool(_NO_INSTANCES.search(path.read_text()[:1000]))
+
+
 def compare_dirs(before: Path, after: Path, before_tree: Path, after_tree: Path, nvcc: str,
                  jobs: int = 2, cubins: bool = True) -> list[FileResult]:
     """cubins = False: files equal neither in bytes nor in tokens are DIFFERENT without compiling
@@ -227,7 +236,8 @@ def compare_dirs(before: Path, after: Path, before_tree: Path, after_tree: Path,
         b, a = before / n, after / n
         if not a.is_file():
             results[n] = FileResult(n, "only before")
-        elif not b.is_file():
+        elif not b.is_file() or (_empty_sample(n, b) and not _empty_sample(n, a)):
+            # a design's new precision counts as a new design: its sample is only after
             results[n] = FileResult(n, "only after")
         elif b.read_bytes() == a.read_bytes():
             results[n] = FileResult(n, "bytes")

@@ -189,3 +189,27 @@ def test_compare_without_cubins_compiles_nothing(tmp_path):
                        nvcc=str(tmp_path / "no-nvcc"), cubins=False)
     assert [(r.name, r.how, r.detail) for r in res] == [
         ("gemv_s_n.cu", "DIFFERENT", "not compiled"), ("gemv_tables.c", "bytes", "")]
+
+
+def test_compare_counts_an_empty_sample_as_absent(tmp_path):
+    """A design that gains a precision: the base renders that precision's sample with no
+    configuration, the working tree with some. It is a new design's sample (only after, nothing
+    measured to carry), not a differing kernel; two empty samples stay equal, and a sample that
+    loses its configurations still differs."""
+    from generator.compare import Report, compare_dirs
+    empty = "/* Generated\n * shipped syrk kernels, 0 instance(s)\n * precision s */\n"
+    full = "/* Generated\n * shipped syrk kernels, 3 instance(s)\n * precision s */\n__global__ void k() {}\n"
+    for side in ("before", "after"):
+        (tmp_path / side / "samples").mkdir(parents=True)
+    files = {"syrk_s_mma.cu": (empty, full), "syrk_s_frags.cu": (empty, empty),
+             "syrk_d_mma.cu": (full, full), "syrk_s_tri.cu": (full, empty)}
+    for name, (b, a) in files.items():
+        (tmp_path / "before" / "samples" / name).write_text(b)
+        (tmp_path / "after" / "samples" / name).write_text(a)
+    res = {r.name: r.how for r in compare_dirs(tmp_path / "before", tmp_path / "after", tmp_path,
+                                               tmp_path, nvcc=str(tmp_path / "no-nvcc"), cubins=False)}
+    assert res == {"samples/syrk_s_mma.cu": "only after", "samples/syrk_s_frags.cu": "bytes",
+                   "samples/syrk_d_mma.cu": "bytes", "samples/syrk_s_tri.cu": "DIFFERENT"}
+    kept = [r for r in compare_dirs(tmp_path / "before", tmp_path / "after", tmp_path, tmp_path,
+                                    nvcc="none", cubins=False) if r.name != "samples/syrk_s_tri.cu"]
+    assert Report(base="x", routines=["syrk"], files=kept).ok
