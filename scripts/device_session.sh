@@ -6,7 +6,8 @@
 #   BUILD=1    build there first (16 cores: `all` and the spec bench, plus BUILD_TARGETS, e.g.
 #              test-programs; ARCHS default 90), with the system's Python packages (no network there)
 #   PRE="cmd"  a command run after the build (e.g. one test program), its output in pre.log
-#   TUNE="gemm:s,d:3 getrf,potrf:d:2"  tune ROUTINES:PRECISIONS:MINUTES, one budget per item
+#   TUNE="gemm:s,d:3 getrf,potrf:d:2"  tune ROUTINES:PRECISIONS:MINUTES, one budget per item, each
+#              cut to what the call has left (CALL_SECONDS, default 570, less 120 s for the dump)
 #   REMEASURE_DRIVERS=1  the tune items time their routines' driver tasks again (after the
 #              kernels were retuned and EMIT rebuilt the library the tuner times drivers through)
 #   EMIT=1     emit the dispatch tables from this machine's (newest) database and rebuild libshoal
@@ -20,6 +21,7 @@ set -uo pipefail
 OUT=${OUT:-/tmp/shoal_out}
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
+call_start=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv > "$OUT/gpu.txt"
 if [ "${BUILD:-0}" = 1 ]; then
   python3 -m venv --system-site-packages .venv && touch .venv/.stamp
@@ -38,14 +40,23 @@ build/bin/shoal_tune --device-info >> "$OUT/gpu.txt" || exit 1
 [ -f tuned_db/shoal.sqlite ] || python3 -m generator load-db --sql tuned_db/shoal.sql --db tuned_db/shoal.sqlite
 for item in ${TUNE:-}; do
   IFS=: read -r routines precs minutes <<< "$item"
+  # a call stopped at its limit loses the machine's database unless the dump below ran: keep
+  # 120 s for it (tuning resumes where it stopped, in the next call)
+  left=$(( (${CALL_SECONDS:-570} - ($(date +%s) - call_start) - 120) / 60 ))
+  [ "$left" -lt "$minutes" ] && minutes=$left
+  if [ "$minutes" -lt 1 ]; then
+    echo "tune $item: not started, under a minute left in this call" | tee -a "$OUT/tune.log"
+    continue
+  fi
   timeout $((minutes * 60 + 40)) python3 -m generator tune --db tuned_db/shoal.sqlite --tuner build/bin/shoal_tune \
     --work /tmp/shoal_tune --routines "$routines" --precisions "$precs" --max-minutes "$minutes" \
     ${REMEASURE_DRIVERS:+--remeasure-drivers} >> "$OUT/tune.log" 2>&1
   echo "tune $item exit $?" | tee -a "$OUT/tune.log"; tail -2 "$OUT/tune.log"
 done
 if [ -n "${TUNE:-}" ]; then
-  python3 -m generator show --db tuned_db/shoal.sqlite > "$OUT/show.txt" 2>&1
+  # the dump first: it is what must come back
   python3 -m generator dump-db --db tuned_db/shoal.sqlite --sql /tmp/shoal.sql && gzip -c /tmp/shoal.sql > "$OUT/shoal.sql.gz"
+  python3 -m generator show --db tuned_db/shoal.sqlite > "$OUT/show.txt" 2>&1
 fi
 if [ "${EMIT:-0}" = 1 ]; then
   # keep make from reloading the database from the (older) SQL dump
