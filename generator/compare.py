@@ -236,11 +236,13 @@ def compare_dirs(before: Path, after: Path, before_tree: Path, after_tree: Path,
         b, a = before / n, after / n
         if not a.is_file():
             results[n] = FileResult(n, "only before")
-        elif not b.is_file() or (_empty_sample(n, b) and not _empty_sample(n, a)):
-            # a design's new precision counts as a new design: its sample is only after
+        elif not b.is_file():
             results[n] = FileResult(n, "only after")
         elif b.read_bytes() == a.read_bytes():
             results[n] = FileResult(n, "bytes")
+        elif _empty_sample(n, b) and not _empty_sample(n, a):
+            # a design's new precision counts as a new design: its sample is only after
+            results[n] = FileResult(n, "only after")
         elif tokens(b.read_text()) == tokens(a.read_text()):
             results[n] = FileResult(n, "tokens")
         elif n.endswith(".cu") and cubins:
