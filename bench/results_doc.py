@@ -84,7 +84,7 @@ SECTIONS = (
             "the same operands (SYRK has no vendor call; its peer is in the next table). Side l: op(A) X = "
             "alpha B, side r: X op(A) = alpha B, m = n; SYRK variant n: C = alpha A A^T + beta C, t: A^T A, "
             "k = n; TRSM in s, d, c and z.", plots=("trsm", "syrk")),
-    Section("TRSM and SYRK as a benchmark run dispatched them (spec bench)", "h100-2026-11-26-spec-order", "spec",
+    Section("TRSM and SYRK as a benchmark run dispatched them (spec bench)", "h100-2026-11-27-spec-diag", "spec",
             "shoal as dispatched against the peer (TRSM: cublas?trsmBatched, pointer arrays; SYRK: the full "
             "product by cublas?gemmStridedBatched, twice SYRK's flops, counted at SYRK's); roof = the "
             "share of this run's copy bandwidth that the call's bytes take. The tables of the tuning "

@@ -61,8 +61,8 @@ fi
 if [ "${EMIT:-0}" = 1 ]; then
   # keep make from reloading the database from the (older) SQL dump
   mkdir -p .venv && touch .venv/.stamp
+  # emit rewrites only the files whose text changed, so make recompiles only those kernels
   python3 -m generator emit --db tuned_db/shoal.sqlite --out generated > "$OUT/build.log" 2>&1
-  touch generated/*.cu generated/*.c
   # both libraries, and every program already built: the benchmarks link the static one, so a
   # program left as it was would still dispatch from the old tables
   make -o tuned_db/shoal.sqlite -o generated/sources.mk PY=python3 CUDA_ARCHS="${ARCHS:-90}" -j16 lib/libshoal.so \
