@@ -23,7 +23,7 @@ BUILD := build
 VENV := .venv
 PY := $(VENV)/bin/python
 DB := tuned_db/shoal.sqlite
-DB_SQL := tuned_db/shoal.sql
+DB_SQL := tuned_db/shoal.sql.gz
 
 GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)) \
            -gencode=arch=compute_$(CUDA_PTX_ARCH),code=compute_$(CUDA_PTX_ARCH)

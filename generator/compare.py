@@ -141,7 +141,7 @@ def extract_revision(rev: str, dest: Path, repo: Path = REPO_ROOT) -> str:
     dest.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryFile() as tar:
         r = subprocess.run(["git", "archive", "--format=tar", sha, "--", ".",
-                            ":(exclude)tuned_db/shoal.sql"], cwd=repo, stdout=tar,
+                            ":(exclude)tuned_db/shoal.sql.gz"], cwd=repo, stdout=tar,
                            stderr=subprocess.PIPE)
         if r.returncode != 0:
             raise CompareError(f"git archive {sha} failed: {r.stderr.decode()[-2000:]}")

@@ -3,6 +3,7 @@ writes the tuning driver makes. Reading for emission and display lives with thos
 from __future__ import annotations
 
 import datetime as _dt
+import gzip
 import os
 import socket
 import sqlite3
@@ -55,7 +56,8 @@ def empty(schema: Path = SCHEMA_PATH) -> sqlite3.Connection:
 
 def dump_text(conn: sqlite3.Connection) -> str:
     """SQL text of the whole database. iterdump orders tables by name and rows by rowid, so the
-    same database always gives the same text (what keeps tuned_db/shoal.sql diffable)."""
+    same database always gives the same text (what keeps tuned_db/shoal.sql.gz diffable through
+    `gzip -dc`)."""
     return "\n".join(conn.iterdump()) + "\n"
 
 
@@ -69,10 +71,10 @@ def _umask() -> int:
 _FILE_MODE = 0o666 & ~_umask()
 
 
-def write_if_changed(path: str | Path, text: str) -> bool:
+def write_if_changed(path: str | Path, text: str | bytes) -> bool:
     """Replace `path` atomically, and only if the bytes differ (keeps make from rebuilding)."""
     path = Path(path)
-    data = text.encode()
+    data = text.encode() if isinstance(text, str) else text
     if path.is_file() and path.read_bytes() == data:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -88,12 +90,32 @@ def write_if_changed(path: str | Path, text: str) -> bool:
     return True
 
 
+def _is_gzip(path: Path) -> bool:
+    return path.suffix == ".gz"
+
+
+def read_dump(sql_path: str | Path) -> str:
+    """A dump's SQL text, from plain or gzip-compressed (`.gz`) form."""
+    path = Path(sql_path)
+    return gzip.decompress(path.read_bytes()).decode() if _is_gzip(path) else path.read_text()
+
+
 def dump_sql(db_path: str | Path, sql_path: str | Path) -> bool:
+    """Write the dump; a `.gz` path gets it gzip-compressed (the committed dump: the text form
+    outgrew what a copy of the tree may carry). The compressed bytes carry no time stamp, and a
+    file that already holds the same text is left alone, so an unchanged database never shows
+    as a changed file, whatever zlib compressed it."""
+    sql_path = Path(sql_path)
     conn = connect(db_path)
     try:
-        return write_if_changed(sql_path, dump_text(conn))
+        text = dump_text(conn)
     finally:
         conn.close()
+    if not _is_gzip(sql_path):
+        return write_if_changed(sql_path, text)
+    if sql_path.is_file() and read_dump(sql_path) == text:
+        return False
+    return write_if_changed(sql_path, gzip.compress(text.encode(), compresslevel=9, mtime=0))
 
 
 def load_sql(sql_path: str | Path, db_path: str | Path, schema: Path = SCHEMA_PATH) -> None:
@@ -107,7 +129,7 @@ def load_sql(sql_path: str | Path, db_path: str | Path, schema: Path = SCHEMA_PA
         conn = sqlite3.connect(tmp)
         try:
             if sql_path.is_file():
-                conn.executescript(sql_path.read_text())
+                conn.executescript(read_dump(sql_path))
             else:
                 create_schema(conn, schema)
             conn.commit()

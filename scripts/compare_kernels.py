@@ -26,7 +26,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", default="HEAD", help="git revision to compare with (default HEAD)")
     ap.add_argument("--routines", help="comma-separated (default: every routine with a search space)")
-    ap.add_argument("--db", help="tuned database (default: built from tuned_db/shoal.sql in a temp dir)")
+    ap.add_argument("--db", help="tuned database (default: built from tuned_db/shoal.sql.gz in a temp dir)")
     ap.add_argument("--samples", type=int, default=2, help="sample configurations per design (default 2)")
     ap.add_argument("--jobs", type=int, default=2, help="parallel nvcc compiles")
     ap.add_argument("--work", help="keep the renderings (base/, before/, after/) in this folder")
@@ -37,7 +37,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="shoal-cmp-db-") as tmp:
         db_path = Path(args.db) if args.db else Path(tmp) / "shoal.sqlite"
         if not args.db:
-            db.load_sql(REPO_ROOT / "tuned_db" / "shoal.sql", db_path)
+            db.load_sql(REPO_ROOT / "tuned_db" / "shoal.sql.gz", db_path)
         try:
             rep = compare(args.base, db_path, routines, work=Path(args.work) if args.work else None,
                           samples=args.samples, jobs=args.jobs)

@@ -37,7 +37,7 @@ if [ -n "${PRE:-}" ]; then
 fi
 build/bin/shoal_tune --device-info >> "$OUT/gpu.txt" || exit 1
 # the database, from the committed dump unless a newer .sqlite was carried
-[ -f tuned_db/shoal.sqlite ] || python3 -m generator load-db --sql tuned_db/shoal.sql --db tuned_db/shoal.sqlite
+[ -f tuned_db/shoal.sqlite ] || python3 -m generator load-db --sql tuned_db/shoal.sql.gz --db tuned_db/shoal.sqlite
 for item in ${TUNE:-}; do
   IFS=: read -r routines precs minutes <<< "$item"
   # a call stopped at its limit loses the machine's database unless the dump below ran: keep
@@ -55,7 +55,7 @@ for item in ${TUNE:-}; do
 done
 if [ -n "${TUNE:-}" ]; then
   # the dump first: it is what must come back
-  python3 -m generator dump-db --db tuned_db/shoal.sqlite --sql /tmp/shoal.sql && gzip -c /tmp/shoal.sql > "$OUT/shoal.sql.gz"
+  python3 -m generator dump-db --db tuned_db/shoal.sqlite --sql "$OUT/shoal.sql.gz"
   python3 -m generator show --db tuned_db/shoal.sqlite > "$OUT/show.txt" 2>&1
 fi
 if [ "${EMIT:-0}" = 1 ]; then

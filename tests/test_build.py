@@ -23,7 +23,7 @@ pytestmark = pytest.mark.skipif(MAKE is None, reason="GNU make is not installed"
 
 # Not needed by any Makefile rule that these tests reach, or large.
 _IGNORE = shutil.ignore_patterns(".git", ".venv", "build", "lib", "generated", "__pycache__", "results",
-                                 "shoal.sql", "*.sqlite", "shoal.pc", ".pytest_cache")
+                                 "shoal.sql.gz", "*.sqlite", "shoal.pc", ".pytest_cache")
 # Headers that only tests, benchmarks and the tuner may use.
 _HOST_ONLY_HEADERS = ("cblas.h", "sqlite3.h", "lapacke.h")
 

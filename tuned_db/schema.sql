@@ -1,6 +1,6 @@
 -- shoal's tuned database (docs/internals.md §4). Every result is kept, with a status, so the
 -- database explains why a kernel is absent; the dispatch tables in generated/ are derived from
--- the `winners` view and never edited by hand. Committed as the text dump tuned_db/shoal.sql.
+-- the `winners` view and never edited by hand. Committed as the gzip-compressed text dump tuned_db/shoal.sql.gz.
 
 -- One row per (GPU model, software stack): a new CUDA/NVRTC/cuBLAS version can change both
 -- shoal's kernels and the vendor baseline, so it is tuned as a device of its own.

@@ -103,6 +103,27 @@ def test_dump_load_round_trip(tmp_path, device, add):
     assert c.execute("SELECT reason FROM measurements WHERE kernel='own'").fetchone()[0] == "it's quoted"
 
 
+def test_gzip_dump_round_trip_and_stable(tmp_path, device, add):
+    """The committed dump is gzip-compressed: the same text as the plain dump, no time stamp in
+    the bytes, not rewritten when the text is unchanged, and loadable as it is."""
+    import gzip
+    path = tmp_path / "a.sqlite"
+    conn = db.connect(path)
+    dev, run = _setup(conn, device)
+    add(conn, run, dev, V, kernel="own", design="staged", config='{"DIM_X":64}', ms=0.25)
+    db.finish_run(conn, run)
+    conn.commit()
+    conn.close()
+    plain, packed = tmp_path / "a.sql", tmp_path / "a.sql.gz"
+    assert db.dump_sql(path, plain) and db.dump_sql(path, packed)
+    assert gzip.decompress(packed.read_bytes()) == plain.read_bytes()
+    assert packed.read_bytes()[4:8] == b"\0\0\0\0"          # gzip's mtime field
+    assert db.dump_sql(path, packed) is False
+    copy = tmp_path / "b.sqlite"
+    db.load_sql(packed, copy)
+    assert db.connect(copy).execute("SELECT kernel FROM winners").fetchone()[0] == "own"
+
+
 def test_load_without_dump_creates_empty_schema(tmp_path):
     target = tmp_path / "sub" / "x.sqlite"
     db.load_sql(tmp_path / "missing.sql", target)
