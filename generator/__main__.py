@@ -247,7 +247,8 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--remeasure-drivers", action="store_true",
                    help="time the routines' driver tasks again: a driver is timed through the "
                    "library the tuner was built with, so after the routine's kernels are retuned "
-                   "and emitted (and the tuner rebuilt), its earlier rows describe other leaves")
+                   "and emitted (and the tuner rebuilt), its earlier rows describe other leaves; the vendor "
+                   "rows of the drivers' shapes are timed again with them")
     t.set_defaults(func=cmd_tune)
 
     e = sub.add_parser("emit", parents=[common], help="write generated/ from the database")

@@ -289,14 +289,22 @@ def delete_driver_measurements(conn: sqlite3.Connection, device_id: int, routine
     it (and precisions), so that a tuning run times them again. A driver is timed through the
     library the tuner was built with: rows measured before the routine's retuned kernels were
     emitted describe other leaf kernels, under whichever version of the chain they were recorded
-    (left in a carried version, they would still compete for the winner). Returns the number of
-    rows deleted."""
+    (left in a carried version, they would still compete for the winner). The vendor rows at the
+    same shapes are deleted with them, so both are timed again in one run. Returns the number of
+    driver rows deleted."""
     precs = list(precisions)
     chain = version_chain(conn, routine, template_version)
-    cur = conn.execute(
-        "DELETE FROM measurements WHERE device_id = ? AND routine = ?"
-        f" AND template_version IN {_in(chain)} AND design = 'driver' AND precision IN {_in(precs)}",
-        (device_id, routine, *chain, *precs))
+    where = (f"device_id = ? AND routine = ? AND template_version IN {_in(chain)}"
+             f" AND precision IN {_in(precs)}")
+    args = (device_id, routine, *chain, *precs)
+    # The vendor rows at the drivers' shapes go too: a driver is chosen against them by time,
+    # and a row timed in an earlier run may have used another batch (the batch rule changed
+    # once for single precision), which would compare 640 problems with 1279.
+    conn.execute(
+        f"DELETE FROM measurements WHERE {where} AND design = 'vendor' AND"
+        " (precision, mode, variant, m, n, k) IN (SELECT precision, mode, variant, m, n, k"
+        f" FROM measurements WHERE {where} AND design = 'driver')", (*args, *args))
+    cur = conn.execute(f"DELETE FROM measurements WHERE {where} AND design = 'driver'", args)
     conn.commit()
     return cur.rowcount
 

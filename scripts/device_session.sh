@@ -8,8 +8,9 @@
 #   PRE="cmd"  a command run after the build (e.g. one test program), its output in pre.log
 #   TUNE="gemm:s,d:3 getrf,potrf:d:2"  tune ROUTINES:PRECISIONS:MINUTES, one budget per item, each
 #              cut to what the call has left (CALL_SECONDS, default 570, less 120 s for the dump)
-#   REMEASURE_DRIVERS=1  the tune items time their routines' driver tasks again (after the
-#              kernels were retuned and EMIT rebuilt the library the tuner times drivers through)
+#   REMEASURE_DRIVERS=1  the tune items time their routines' driver tasks, and the vendor rows of
+#              their shapes, again (after the kernels were retuned and EMIT rebuilt the library
+#              the tuner times drivers through)
 #   EMIT=1     emit the dispatch tables from this machine's (newest) database and rebuild libshoal
 #              for ARCHS (default 90: the GPU at hand)
 #   TESTS="tests/test_gpu_lu.py ..."   pytest these files (GPU tests)

@@ -169,6 +169,19 @@ def test_delete_driver_measurements_only_this_version_chain_and_precisions(conn,
     assert db.delete_driver_measurements(conn, dev, "gemm", V, ["d"]) == 0
 
 
+def test_delete_driver_measurements_takes_the_vendor_rows_at_their_shapes(conn, device, add):
+    """A driver competes with the vendor row of its shape: both are timed again together, so
+    that an older vendor row (another batch) is never compared with a new driver row."""
+    dev, run = _setup(conn, device)
+    add(conn, run, dev, V, kernel="drv_leaf32", design="driver", ms=1.0, m=64, batch=1279)
+    add(conn, run, dev, V, kernel="cublas", design="vendor", ms=0.9, m=64, batch=640)
+    add(conn, run, dev, V, kernel="cublas", design="vendor", ms=0.1, m=8)        # no driver there
+    add(conn, run, dev, V, kernel="cublas", design="vendor", ms=0.9, m=64, prec="s")
+    assert db.delete_driver_measurements(conn, dev, "gemm", V, ["d"]) == 1
+    left = {(r[0], r[1], r[2]) for r in conn.execute("SELECT precision, m, kernel FROM measurements")}
+    assert left == {("d", 8, "cublas"), ("s", 64, "cublas")}
+
+
 def test_merge_adds_missing_rows_and_keeps_existing(tmp_path, device, add):
     a_path, b_path = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
     a, b = db.connect(a_path), db.connect(b_path)
