@@ -71,9 +71,23 @@ def _kernel_ref(space: SearchSpace, prec: str, variant: str, design_name: str, c
     return KernelRef(name, prec, variant, design, cfg)
 
 
+def _all_winners(conn: sqlite3.Connection) -> dict[tuple[str, str], list[sqlite3.Row]]:
+    """The carried_winners view's rows by (routine, template version), from one query: SQLite
+    ranks the whole measurements table for every query of the view (a routine's filter is not
+    pushed below its window functions), about 10 s each at 160 000 measurements, so one query
+    per routine made emit, and with it every build, take minutes."""
+    out: dict[tuple[str, str], list[sqlite3.Row]] = defaultdict(list)
+    for r in conn.execute("SELECT * FROM carried_winners "
+                          "ORDER BY routine, template_version, device_id, precision, mode, variant, m, n, k"):
+        out[(r["routine"], r["template_version"])].append(r)
+    return out
+
+
 def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str, res: EmitResult,
-             fold_tolerance: float = 0.0, fold_cover: bool = False
+             fold_tolerance: float = 0.0, fold_cover: bool = False,
+             winners: Mapping[tuple[str, str], list[sqlite3.Row]] | None = None
              ) -> tuple[list[Table], dict[str, KernelRef]]:
+    """winners: _all_winners(conn), where several routines are collected (else queried here)."""
     routine = space.routine.name
     chain = db.version_chain(conn, routine, version)
     stale = conn.execute("SELECT count(*) FROM measurements WHERE routine = ? AND template_version"
@@ -85,9 +99,12 @@ def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str, res: Em
     kernels: dict[str, KernelRef] = {}
     tables: dict[int, Table] = {}
     devices = {r["id"]: r for r in conn.execute("SELECT * FROM devices")}
-    rows = conn.execute(
-        "SELECT * FROM carried_winners WHERE routine = ? AND template_version = ? "
-        "ORDER BY device_id, precision, mode, variant, m, n, k", (routine, version)).fetchall()
+    if winners is None:
+        rows = conn.execute(
+            "SELECT * FROM carried_winners WHERE routine = ? AND template_version = ? "
+            "ORDER BY device_id, precision, mode, variant, m, n, k", (routine, version)).fetchall()
+    else:
+        rows = winners.get((routine, version), [])
     for r in rows:
         if r["precision"] not in space.routine.precisions or r["mode"] not in MODES \
                 or r["variant"] not in space.routine.variants:
@@ -291,9 +308,10 @@ def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
     res = EmitResult()
     env = render.environment(project)
     files: dict[Path, str] = {}
+    winners = _all_winners(conn) if len(spaces) > 1 else None
     for space in spaces:
         version = (use_versions or {}).get(space.routine.name) or template_version(project, space)
-        tables, kernels = _collect(conn, space, version, res, fold_tolerance, fold_cover)
+        tables, kernels = _collect(conn, space, version, res, fold_tolerance, fold_cover, winners)
         r = space.routine.name
         floor = _arch_floor(space, tables)
         # one translation unit per precision and variant, so that a parallel build spreads them

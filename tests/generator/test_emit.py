@@ -130,6 +130,15 @@ def test_emission_is_deterministic_and_writes_only_changes(tmp_path, project, sp
     assert _files(out2) == before
 
 
+def test_winners_read_once_or_per_routine_alike(project, space, tuned, version):
+    """emit reads the winners view once for all routines (a query of it ranks every measurement);
+    the rows it hands each routine are those of that routine's own query."""
+    from generator.emit import EmitResult, _all_winners, _collect
+    once = _collect(tuned, space, version, EmitResult(), winners=_all_winners(tuned))
+    alone = _collect(tuned, space, version, EmitResult())
+    assert once == alone and once[0] and once[0][0].rules
+
+
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
 def test_tables_compile_as_c11(tmp_path, project, space, tuned):
     out = tmp_path / "gen"
