@@ -73,9 +73,9 @@ def _kernel_ref(space: SearchSpace, prec: str, variant: str, design_name: str, c
 
 def _all_winners(conn: sqlite3.Connection) -> dict[tuple[str, str], list[sqlite3.Row]]:
     """The carried_winners view's rows by (routine, template version), from one query: SQLite
-    ranks the whole measurements table for every query of the view (a routine's filter is not
-    pushed below its window functions), about 10 s each at 160 000 measurements, so one query
-    per routine made emit, and with it every build, take minutes."""
+    ranks the whole measurements table for every query of the view, filtered or not (a
+    routine's filter is not pushed below its window functions): about 10 s a query at 160 000
+    measurements, so one query per routine made emit, and with it every build, take minutes."""
     out: dict[tuple[str, str], list[sqlite3.Row]] = defaultdict(list)
     for r in conn.execute("SELECT * FROM carried_winners "
                           "ORDER BY routine, template_version, device_id, precision, mode, variant, m, n, k"):
@@ -84,10 +84,10 @@ def _all_winners(conn: sqlite3.Connection) -> dict[tuple[str, str], list[sqlite3
 
 
 def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str, res: EmitResult,
-             fold_tolerance: float = 0.0, fold_cover: bool = False,
-             winners: Mapping[tuple[str, str], list[sqlite3.Row]] | None = None
+             winners: Mapping[tuple[str, str], list[sqlite3.Row]],
+             fold_tolerance: float = 0.0, fold_cover: bool = False
              ) -> tuple[list[Table], dict[str, KernelRef]]:
-    """winners: _all_winners(conn), where several routines are collected (else queried here)."""
+    """winners: _all_winners(conn)."""
     routine = space.routine.name
     chain = db.version_chain(conn, routine, version)
     stale = conn.execute("SELECT count(*) FROM measurements WHERE routine = ? AND template_version"
@@ -99,13 +99,7 @@ def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str, res: Em
     kernels: dict[str, KernelRef] = {}
     tables: dict[int, Table] = {}
     devices = {r["id"]: r for r in conn.execute("SELECT * FROM devices")}
-    if winners is None:
-        rows = conn.execute(
-            "SELECT * FROM carried_winners WHERE routine = ? AND template_version = ? "
-            "ORDER BY device_id, precision, mode, variant, m, n, k", (routine, version)).fetchall()
-    else:
-        rows = winners.get((routine, version), [])
-    for r in rows:
+    for r in winners.get((routine, version), []):
         if r["precision"] not in space.routine.precisions or r["mode"] not in MODES \
                 or r["variant"] not in space.routine.variants:
             res.warnings.append(f"{routine}: skipped a winner outside the search space: "
@@ -308,10 +302,10 @@ def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
     res = EmitResult()
     env = render.environment(project)
     files: dict[Path, str] = {}
-    winners = _all_winners(conn) if len(spaces) > 1 else None
+    winners = _all_winners(conn)
     for space in spaces:
         version = (use_versions or {}).get(space.routine.name) or template_version(project, space)
-        tables, kernels = _collect(conn, space, version, res, fold_tolerance, fold_cover, winners)
+        tables, kernels = _collect(conn, space, version, res, winners, fold_tolerance, fold_cover)
         r = space.routine.name
         floor = _arch_floor(space, tables)
         # one translation unit per precision and variant, so that a parallel build spreads them

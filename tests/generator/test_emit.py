@@ -130,13 +130,18 @@ def test_emission_is_deterministic_and_writes_only_changes(tmp_path, project, sp
     assert _files(out2) == before
 
 
-def test_winners_read_once_or_per_routine_alike(project, space, tuned, version):
-    """emit reads the winners view once for all routines (a query of it ranks every measurement);
-    the rows it hands each routine are those of that routine's own query."""
-    from generator.emit import EmitResult, _all_winners, _collect
-    once = _collect(tuned, space, version, EmitResult(), winners=_all_winners(tuned))
-    alone = _collect(tuned, space, version, EmitResult())
-    assert once == alone and once[0] and once[0][0].rules
+def test_winners_read_once_grouped_by_routine_and_version(tuned, version):
+    """emit reads the winners view once for all routines (a query of it ranks every measurement)
+    and hands each (routine, template version) its own rows, in the order of its shapes."""
+    from generator.emit import _all_winners
+    groups = _all_winners(tuned)
+    assert set(groups) == {("gemm", version), ("gemm", "0000000000000000")}
+    for (routine, ver), rows in groups.items():
+        assert all(r["routine"] == routine and r["template_version"] == ver for r in rows)
+        keys = [(r["device_id"], r["precision"], r["mode"], r["variant"], r["m"], r["n"], r["k"]) for r in rows]
+        assert keys == sorted(keys)
+    n = tuned.execute("SELECT count(*) FROM carried_winners").fetchone()[0]
+    assert sum(len(rows) for rows in groups.values()) == n
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
