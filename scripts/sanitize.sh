@@ -77,11 +77,11 @@ esac
 # One program under one tool, its cases in JOBS shards side by side; the shards' logs joined into
 # $log.san and $log.out. Returns the worst exit: timeout (124) over a report over any other failure.
 run_shards() {
-  local tool=$1 prog=$2 log=$3 left=$4 i rc worst=0
+  local tool=$1 prog=$2 log=$3 left_ms=$4 i rc worst=0
   local -a pids=()
   for (( i = 0; i < JOBS; ++i )); do
     # shellcheck disable=SC2046,SC2086
-    SHOAL_TEST_SHARD=$i/$JOBS timeout $([ "$left" -gt 0 ] && echo "$left" || echo 0) \
+    SHOAL_TEST_SHARD=$i/$JOBS timeout "$(( left_ms / 1000 )).$(printf %03d $(( left_ms % 1000 )))" \
       "$SAN" --tool "$tool" --error-exitcode $ERROR_EXIT --print-limit 200 $(tool_args "$tool") \
       ${SANITIZE_ARGS:-} --log-file "$log.$i.san" "$prog" > "$log.$i.out" 2>&1 &
     pids+=($!)
@@ -108,7 +108,10 @@ run_shards() {
 worse() { if [ "$1" = 1 ] || [ "$status" = 0 ]; then status=$1; fi; }
 
 mkdir -p "$LOG_DIR"
-t_start=$(date +%s)
+# milliseconds: with whole seconds a 1 s budget could run out before the first run when the
+# clock ticked just after the start
+now_ms() { date +%s%3N; }
+t_start=$(now_ms)
 declare -A cell
 status=0
 selected_any=0
@@ -120,14 +123,14 @@ for tool in $TOOLS; do
     n_cases=$("$p" --list 2>/dev/null | wc -l)
     if [ "$n_cases" -eq 0 ]; then cell[$tool,$name]="-"; continue; fi
     selected_any=1
-    left=0
+    left_ms=0
     if [ "$BUDGET" -gt 0 ]; then
-      left=$(( BUDGET - ($(date +%s) - t_start) ))
-      if [ "$left" -le 0 ]; then cell[$tool,$name]="not run"; worse 3; continue; fi
+      left_ms=$(( BUDGET * 1000 - ($(now_ms) - t_start) ))
+      if [ "$left_ms" -le 0 ]; then cell[$tool,$name]="not run"; worse 3; continue; fi
     fi
     log=$LOG_DIR/$tool.$name
     t0=$(date +%s)
-    run_shards "$tool" "$p" "$log" "$left"
+    run_shards "$tool" "$p" "$log" "$left_ms"
     rc=$?
     secs=$(( $(date +%s) - t0 ))
     # memcheck, synccheck, initcheck: "ERROR SUMMARY: N errors"; racecheck: "RACECHECK SUMMARY: N
@@ -168,7 +171,7 @@ fi
     for tool in $TOOLS; do printf ' | %-30s' "${cell[$tool,$name]}"; done
     printf '\n'
   done
-  printf 'total %ss; %s\n' "$(( $(date +%s) - t_start ))" \
+  printf 'total %ss; %s\n' "$(( ($(now_ms) - t_start) / 1000 ))" \
     "$([ $status = 0 ] && echo "clean" || echo "NOT clean (exit $status): see $LOG_DIR/<tool>.<program>.{san,out}")"
 } | tee "$LOG_DIR/summary.txt"
 exit $status
