@@ -12,7 +12,8 @@
  * The roof is measured in the same run: roof = min(compute peak, copy_bw * flops / bytes), where
  * compute peak is a cuBLAS 8192^3 GEMM of that precision (FP32 with CUBLAS_PEDANTIC_MATH, so no
  * TF32), copy_bw a device-to-device cudaMemcpy counted as bytes read + written, and bytes =
- * (m k + k n + m n) * elem per matrix (A, B read once, C written once). A kernel at 100% of roof
+ * (m k + k n + m n) * elem per matrix (A, B read once, C written once), plus its three 8-byte
+ * pointers with pointer arrays (from the run of 2026-11-27 on). A kernel at 100% of roof
  * moves its data at copy speed or computes at the large-GEMM rate.
  *
  * Correctness: shoal's and own's C are compared with cuBLAS's on sampled matrices (first, middle,
@@ -566,8 +567,10 @@ static void emit_row(const shape_data *d, int mode, const row_result *r, int ok,
 {
     const shape *s = &d->s;
     double flops = 2.0 * s->m * s->n * s->k * (double)d->batch;
-    double bytes = ((double)s->m * s->k + (double)s->k * s->n + (double)s->m * s->n) *
-                   (double)d->es * (double)d->batch;
+    /* pointer arrays: each problem also reads its three pointers (A, B, C) */
+    double bytes = (((double)s->m * s->k + (double)s->k * s->n + (double)s->m * s->n) * (double)d->es +
+                    (mode == MODE_ARRAY ? 3.0 * sizeof(void *) : 0.0)) *
+                   (double)d->batch;
     double peak = G.peak[d->prec == 'd'];
     double roof = fmin(peak, G.copy_gbs * flops / bytes);
     double gf[N_METHODS];
@@ -794,7 +797,8 @@ int main(int argc, char **argv)
     G.copy_gbs = bench_copy_bandwidth(G.st, G.o.runs);
     for (int p = 0; p < 2; ++p)
         G.peak[p] = G.o.precs[p] ? measure_gemm_peak(p ? 'd' : 's') : NAN;
-    printf("# roof = min(peak, copy * flops / bytes), bytes = (mk + kn + mn) elem per matrix; "
+    printf("# roof = min(peak, copy * flops / bytes), bytes = (mk + kn + mn) elem per matrix, + 3 pointers with "
+           "pointer arrays; "
            "alpha = 1, beta = 0; Gflop/s = 2mnk batch / median time of %d runs\n",
            G.o.runs);
     printf("# error = max|C - C_cublas| / (k max|A| max|B| eps) on sampled matrices, ok <= %g; "

@@ -318,6 +318,9 @@ def registry_c(routines: list[Routine]) -> str:
         out += _call_locals(spec) + _design_switch(r, "fits", "1") + ["}"]
         out += [f"static long long {n}_grid_y(const shoal_kernel_desc *kd, const shoal_spec_call *c)", "{"]
         out += _call_locals(spec) + _design_switch(r, "grid_y", "1") + ["}"]
+        out += [f"static long long {n}_smem(const shoal_kernel_desc *kd, const shoal_spec_call *c)", "{"]
+        out += _call_locals(spec) + ["    const long long elem = shoal_spec_elem_bytes(c->prec);", "    (void)elem;"]
+        out += _design_switch(r, "smem", "0") + ["}"]
         out += [f"static void {n}_operand_shape(const shoal_spec_call *c, int o, long long *rows, long long *cols)",
                 "{"] + _call_locals(spec)
         out.append("    switch (o) {")
@@ -343,7 +346,7 @@ def registry_c(routines: list[Routine]) -> str:
         out.append(f"     shoal_{n}_kernels, &shoal_{n}_n_kernels, shoal_{n}_tables, &shoal_{n}_n_tables, "
                    f"shoal_{n}_default_kernel, \"{''.join(r.precisions)}\",")
         out.append(f"     {n}_slots, {n}_quick_return, {n}_kernels_serve, {n}_driver_serves, {n}_fits, {n}_grid_y, "
-                   f"{n}_operand_shape, {n}_flops, {n}_bytes,")
+                   f"{n}_smem, {n}_operand_shape, {n}_flops, {n}_bytes,")
         out.append(f"     {n + '_vendor' if spec.vendor != 'none' else 'NULL'}, "
                    f"{n + '_peer' if has_peer else 'NULL'}, "
                    f"{'shoal_driver_' + spec.driver if spec.driver != 'none' else 'NULL'}}},")

@@ -17,6 +17,10 @@ from . import spec as spec_mod
 from .expr import DEVICE_LIMITS, Expr, compile_expr
 
 SLOTS: tuple[str, ...] = ("dim_x", "dim_y", "p0", "p1", "p2", "p3", "p4")
+# a spec design's launch rules (runtime/spec_launch.c): grid_y, the blocks along y (default 1);
+# smem, the bytes of dynamic shared memory (default 0), which may name only slotted parameters,
+# elem and the call's dimensions and options
+LAUNCH_RULES: tuple[str, ...] = ("grid_y", "smem")
 # A parameter the kernel is compiled with but the launch code never needs (it changes the code,
 # not the grid, the block or the shared memory): named in the kernel's name, not in its descriptor.
 NO_SLOT = "none"
@@ -351,8 +355,17 @@ def _load_design(t: Mapping[str, Any], where: str, spec_names: frozenset[str] = 
     shape_restrictions = fits + tuple(compile_expr(e, shape_names, f"{where} shape restriction")
                                       for e in t.get("shape_restrictions", []))
     threads = compile_expr(t.get("threads", "1"), pnames, f"{where} threads")
+    unknown = sorted(set(t.get("launch", {})) - set(LAUNCH_RULES))
+    if unknown:
+        raise SearchSpaceError(f"{where}: launch rules {unknown} not among {', '.join(LAUNCH_RULES)}")
     launch = tuple((k, compile_expr(v, shape_names - {"mode"}, f"{where} launch.{k}"))
                    for k, v in sorted(t.get("launch", {}).items()))
+    # the launch code has the kernel descriptor's slots and the call, nothing else
+    unknown_at_launch = {p.name for p in params if p.slot == NO_SLOT} | set(DEVICE_LIMITS) | {"prec"}
+    for k, e in launch:
+        if e.names & unknown_at_launch:
+            raise SearchSpaceError(f"{where} launch.{k}: {sorted(e.names & unknown_at_launch)} have no value "
+                                   "at launch (slotted parameters, elem and the call's dimensions and options do)")
     return Design(name=name, template=template, threads=threads, params=tuple(params),
                   restrictions=restrictions, shape_restrictions=shape_restrictions, launch=launch,
                   fits=fits)

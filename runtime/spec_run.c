@@ -84,7 +84,7 @@ static shoal_status launch(struct shoal_context *ctx, const shoal_spec_routine *
                            const shoal_spec_call *c)
 {
     const shoal_kernel_desc *kd = &ri->kernels[kernel];
-    const cudaError_t e = shoal_spec_launch(kd, c, ri->grid_y(kd, c), ctx->stream);
+    const cudaError_t e = shoal_spec_launch(ri, kd, c, ctx->stream);
     return e == cudaSuccess ? OK : SHOAL_STATUS_CUDA_ERROR;
 }
 

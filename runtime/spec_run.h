@@ -54,6 +54,9 @@ typedef struct shoal_spec_routine {
                                                                 serve, the tuned tables choose) */
     int (*fits)(const shoal_kernel_desc *kd, const shoal_spec_call *c);
     long long (*grid_y)(const shoal_kernel_desc *kd, const shoal_spec_call *c);
+    /* bytes of dynamic shared memory from the design's launch rule `smem` (0 without one: the
+     * kernel's shared memory is static) */
+    long long (*smem)(const shoal_kernel_desc *kd, const shoal_spec_call *c);
     void (*operand_shape)(const shoal_spec_call *c, int o, long long *rows, long long *cols);
     double (*flops)(const shoal_spec_call *c);               /* per problem */
     double (*bytes)(const shoal_spec_call *c);               /* per problem */
@@ -92,10 +95,11 @@ shoal_status shoal_spec_run_driver(shoal_handle handle, const shoal_spec_call *c
 /* Which kernel serves this call ("vendor", "driver:<leaf>" or a kernel name): for tests. */
 const char *shoal_spec_served_by(shoal_handle handle, const shoal_spec_call *c);
 
-/* Launch of a spec kernel (runtime/spec_launch.c): block (dim_x, dim_y), grid.x over groups of
- * dim_y problems (at most 2^20, kernels loop), grid.y from the design's launch rule (at most
- * 65535, kernels loop). The tuner launches through here too. */
-cudaError_t shoal_spec_launch(const shoal_kernel_desc *kd, const shoal_spec_call *c, long long grid_y,
+/* Launch of a spec kernel of routine ri (runtime/spec_launch.c): block (dim_x, dim_y), grid.x
+ * over groups of dim_y problems (at most 2^20, kernels loop), grid.y and the dynamic shared
+ * memory from the design's launch rules (grid.y at most 65535, kernels loop). The tuner launches
+ * through here too. */
+cudaError_t shoal_spec_launch(const shoal_spec_routine *ri, const shoal_kernel_desc *kd, const shoal_spec_call *c,
                               cudaStream_t stream);
 
 #ifdef __cplusplus

@@ -80,7 +80,7 @@ static cudaError_t restore(void *p)
 static cudaError_t run_once(void *p)
 {
     run_ctx *r = p;
-    if (r->kd) return shoal_spec_launch(r->kd, &r->h->call, r->ri->grid_y(r->kd, &r->h->call), 0);
+    if (r->kd) return shoal_spec_launch(r->ri, r->kd, &r->h->call, 0);
     if (strcmp(r->t->design, "driver") == 0) {
         const shoal_status st = shoal_spec_run_driver(r->env->shoal, &r->h->call, r->t->p[0]);
         /* a refusal (e.g. no kernel in this build takes the leaf size) is no launch failure:

@@ -189,3 +189,49 @@ def test_syrk_tiles_c_path_and_ringless_steps():
     name = Candidate(sp, "s", tiles, {**base, "ST": 0, "CP": 0}).kernel_name("t")
     guarded = render.render_shipped(env, "syrk", "s", insts, "v", arch_floor={name: 900})
     assert guarded.count("__trap()") == 1 and guarded.count("#define SHOAL_SYRK_TILES_OWN_s") == 4
+
+
+def test_syrk_tri_rings_past_48k_are_dynamic(device):
+    # launch.smem is the kernel's RING_BYTES (templates/gemm_vmma.cu.j2: STAGES steps of BLK_K
+    # rows of both operand tiles, rows padded by 4 doubles or 8 floats) where that passes the 48
+    # KiB of static shared memory, else 0; the shallow rings the tables chose from stay static
+    from generator.project import default_project
+    from generator.prune import static_prune
+    from generator.search_space import load_routine
+    sp = load_routine(default_project().search_space_dir, "syrk")
+    smem = dict(sp.design("tri").launch)["smem"]
+    seen = set()
+    for prec, elem, pad in (("s", 4, 8), ("d", 8, 4)):
+        for cand in candidates(sp, prec):
+            if cand.design.name != "tri" or static_prune(cand, device) is not None:
+                continue
+            c = cand.cfg
+            ring = c["STAGES"] * c["BLK_K"] * 2 * (c["BLK"] + pad) * elem
+            assert ring <= device["smem_per_block_optin"]
+            got = smem({**c, "elem": elem, "n": 256, "k": 256, "uplo": 0, "trans": 0})
+            # the static kernels' names and descriptors are those measured before RING existed
+            assert (c["RING"] == 0) == (got == 0) and ("_rg" in cand.kernel_name("n")) == (got > 0)
+            assert got == (ring if ring > 48 * 1024 else 0), (prec, c)
+            if (c["BLK_K"], c["STAGES"]) in ((8, 3), (16, 2)):
+                assert got == 0, (prec, c)
+            seen.add(got > 0)
+    assert seen == {True, False}
+
+
+def test_launch_rules_are_checked():
+    # only grid_y and smem, naming only what the launch code has (slots, elem, the call)
+    import tomllib
+    from generator.project import default_project
+    from generator.search_space import _load_design
+    table = tomllib.loads((default_project().search_space_dir / "syrk.toml").read_text())
+    tri = next(d for d in table["design"] if d["name"] == "tri")
+    spec_names = frozenset({"uplo", "trans"})
+    _load_design(tri, "tri", spec_names)
+    for launch, match in (({"grid_z": "1"}, "grid_z"), ({"smem": "smem_per_block"}, "smem_per_block"),
+                          ({"smem": "STAGES * elem"}, "STAGES"), ({"smem": "RING * BLK_K * elem"}, None)):
+        bad = {**tri, "launch": {**tri["launch"], **launch}}
+        if match is None:
+            _load_design(bad, "tri", spec_names)
+            continue
+        with pytest.raises(SearchSpaceError, match=match):
+            _load_design(bad, "tri", spec_names)
