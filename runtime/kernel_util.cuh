@@ -92,6 +92,12 @@ __device__ __forceinline__ void cp_async_elem_zfill(void *dst, const void *src, 
     asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(smem_addr(dst)), "l"(src), "n"(BYTES),
                  "r"(in ? BYTES : 0));
 }
+/* 16 bytes into shared memory, the first `bytes` of them from src and the rest zero-filled
+ * (bytes = 0: nothing read, src any valid address). */
+__device__ __forceinline__ void cp_async16_zfill(void *dst, const void *src, int bytes)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src), "r"(bytes));
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
 __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }

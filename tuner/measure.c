@@ -101,6 +101,27 @@ static int is_blas2(const char *routine)
 _Static_assert(sizeof(((tuner_task *)0)->p) / sizeof(int) == sizeof(((shoal_kernel_desc *)0)->p) / sizeof(short),
                "tuner_task.p and shoal_kernel_desc.p hold the same slots");
 
+/* A spec kernel's dynamic shared memory at the task's shape: its design's launch rule `smem`,
+ * on the call the task stands for (dims in their rule slots, the variant's option; the other
+ * options 0: no launch rule reads them). */
+static size_t spec_dynamic_smem(const tuner_task *t, const shoal_kernel_desc *kd)
+{
+    const int id = shoal_spec_routine_id(t->routine);
+    if (id < 0) return 0;
+    const shoal_spec_routine *ri = &shoal_spec_routines[id];
+    shoal_spec_call c;
+    memset(&c, 0, sizeof c);
+    c.routine = id;
+    c.prec = t->prec;
+    for (int i = 0; i < ri->n_dims; ++i) {
+        const char d = ri->dim_names[i];
+        c.p.dims[i] = d == 'm' ? t->m : d == 'n' ? t->n : t->k;
+    }
+    c.p.opts[ri->variant_option] = t->variant;
+    const long long bytes = ri->smem(kd, &c);
+    return bytes > 0 ? (size_t)bytes : 0;
+}
+
 /* Prunes what the hardware rules out; returns 1 when the task ends here (res says why). */
 static int hardware_prune(const measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd,
                           task_result *res)
@@ -116,6 +137,7 @@ static int hardware_prune(const measure_env *env, const tuner_task *t, const sho
     const int threads = gemm || spec ? kd->dim_x * kd->dim_y : blas2 ? shoal_blas2_threads(kd) : shoal_lapack_threads(kd);
     const size_t smem = gemm    ? shoal_gemm_dynamic_smem(kd, t->m, t->n, t->k)
                         : blas2 ? shoal_blas2_dynamic_smem(kd, t->m, t->n)
+                        : spec  ? spec_dynamic_smem(t, kd)
                                 : 0;
     res->regs = attr.numRegs;
     res->smem = (int)(attr.sharedSizeBytes + smem);

@@ -174,7 +174,7 @@ def test_syrk_tiles_c_path_and_ringless_steps():
     sp = load_routine(proj.search_space_dir, "syrk")
     tiles = sp.design("tiles")
     assert sp.routine.default.params["CP"] == 1
-    base = {"N": 8, "R": 2, "TPP": 32, "NB": 4, "KB": 8}
+    base = {"N": 8, "R": 2, "TPP": 32, "NB": 4, "KB": 8, "VEC": 0}
     env = render.environment(proj)
     team = Candidate(sp, "s", tiles, {**base, "ST": 1, "CP": 1})
     assert team.kernel_name("n") == "shoal_ssyrk_tiles_n_n8_r2_tpp32_nb4_kb8_st1"
@@ -235,3 +235,31 @@ def test_launch_rules_are_checked():
             continue
         with pytest.raises(SearchSpaceError, match=match):
             _load_design(bad, "tri", spec_names)
+
+
+def test_syrk_mma_and_tiles_c_path_and_vector_copies():
+    # CP = 1, VEC = 0 render as before the parameters existed (same names, same call); the new
+    # paths name themselves and pass both to the design's syrk
+    from generator import render
+    from generator.project import default_project
+    from generator.search_space import Candidate, load_routine
+    proj = default_project()
+    sp = load_routine(proj.search_space_dir, "syrk")
+    mma = sp.design("mma")
+    env = render.environment(proj)
+    base = {"N": 32, "TPP": 64, "NB": 1, "KB": 16, "ST": 2}
+    old = Candidate(sp, "d", mma, {**base, "CP": 1, "VEC": 0})
+    assert old.kernel_name("n") == "shoal_dsyrk_mma_n_n32_tpp64_nb1_kb16_st2"
+    assert "syrk<32, 64, 1, 16, 2, 0>(p)" in render.render_candidate(env, old, "v")
+    new = Candidate(sp, "d", mma, {**base, "CP": 0, "VEC": 1})
+    assert new.kernel_name("n") == "shoal_dsyrk_mma_n_n32_tpp64_nb1_kb16_st2_cp0_v1"
+    assert "syrk<32, 64, 1, 16, 2, 0, 0, 1>(p)" in render.render_candidate(env, new, "v")
+    # tiles: VEC on the per-thread C path, named and passed the same way
+    tiles = sp.design("tiles")
+    cfg = {"N": 32, "R": 2, "TPP": 32, "NB": 1, "KB": 16, "ST": 2, "CP": 0}
+    plain = Candidate(sp, "s", tiles, {**cfg, "VEC": 0})
+    assert plain.kernel_name("n") == "shoal_ssyrk_tiles_n_n32_r2_tpp32_nb1_kb16_st2_cp0"
+    assert "syrk_own<32, 2, 32, 1, 16, 2, 0>(p)" in render.render_candidate(env, plain, "v")
+    vec = Candidate(sp, "s", tiles, {**cfg, "VEC": 1})
+    assert vec.kernel_name("n") == "shoal_ssyrk_tiles_n_n32_r2_tpp32_nb1_kb16_st2_cp0_v1"
+    assert "syrk_own<32, 2, 32, 1, 16, 2, 0, 1>(p)" in render.render_candidate(env, vec, "v")
