@@ -194,7 +194,8 @@ def test_syrk_tiles_c_path_and_ringless_steps():
 def test_syrk_tri_rings_past_48k_are_dynamic(device):
     # launch.smem is the kernel's RING_BYTES (templates/gemm_vmma.cu.j2: STAGES steps of BLK_K
     # rows of both operand tiles, rows padded by 4 doubles or 8 floats) where that passes the 48
-    # KiB of static shared memory, else 0; the shallow rings the tables chose from stay static
+    # KiB of static shared memory, else 0; the shallow rings of 32- and 64-tiles the tables chose
+    # from stay static
     from generator.project import default_project
     from generator.prune import static_prune
     from generator.search_space import load_routine
@@ -212,8 +213,8 @@ def test_syrk_tri_rings_past_48k_are_dynamic(device):
             # the static kernels' names and descriptors are those measured before RING existed
             assert (c["RING"] == 0) == (got == 0) and ("_rg" in cand.kernel_name("n")) == (got > 0)
             assert got == (ring if ring > 48 * 1024 else 0), (prec, c)
-            if (c["BLK_K"], c["STAGES"]) in ((8, 3), (16, 2)):
-                assert got == 0, (prec, c)
+            if (c["BLK_K"], c["STAGES"]) in ((8, 3), (16, 2)) and c["BLK"] <= 64:
+                assert got == 0, (prec, c)   # the kernels of the tables so far
             seen.add(got > 0)
     assert seen == {True, False}
 
