@@ -101,24 +101,17 @@ static int is_blas2(const char *routine)
 _Static_assert(sizeof(((tuner_task *)0)->p) / sizeof(int) == sizeof(((shoal_kernel_desc *)0)->p) / sizeof(short),
                "tuner_task.p and shoal_kernel_desc.p hold the same slots");
 
-/* A spec kernel's dynamic shared memory at the task's shape: its design's launch rule `smem`,
- * on the call the task stands for (dims in their rule slots, the variant's option; the other
- * options 0: no launch rule reads them). */
+/* A spec kernel's dynamic shared memory at the task's shape: its design's launch rule `smem`
+ * on the call the task stands for. */
 static size_t spec_dynamic_smem(const tuner_task *t, const shoal_kernel_desc *kd)
 {
     const int id = shoal_spec_routine_id(t->routine);
-    if (id < 0) return 0;
-    const shoal_spec_routine *ri = &shoal_spec_routines[id];
     shoal_spec_call c;
     memset(&c, 0, sizeof c);
+    if (id < 0 || tuner_spec_task_args(t, id, c.p.dims, c.p.opts) != 0) return 0;
     c.routine = id;
     c.prec = t->prec;
-    for (int i = 0; i < ri->n_dims; ++i) {
-        const char d = ri->dim_names[i];
-        c.p.dims[i] = d == 'm' ? t->m : d == 'n' ? t->n : t->k;
-    }
-    c.p.opts[ri->variant_option] = t->variant;
-    const long long bytes = ri->smem(kd, &c);
+    const long long bytes = shoal_spec_routines[id].smem(kd, &c);
     return bytes > 0 ? (size_t)bytes : 0;
 }
 

@@ -33,6 +33,9 @@ void tuner_release_blas2(measure_env *env);
 void tuner_release_vbatched(measure_env *env);
 /* Spec routines (spec/routines/): kd is a kernel, or NULL for the vendor or the driver. */
 void tuner_measure_spec(measure_env *env, const tuner_task *t, const shoal_kernel_desc *kd, task_result *res);
+/* The spec call's dims and options that task t of spec routine `routine` stands for; -1 where
+ * the registry names a dim no task slot carries. */
+int tuner_spec_task_args(const tuner_task *t, int routine, int dims[4], int opts[4]);
 void tuner_release_spec(measure_env *env);
 
 #endif

@@ -34,6 +34,23 @@ void tuner_release_spec(measure_env *env)
     env->spec = NULL;
 }
 
+int tuner_spec_task_args(const tuner_task *t, int routine, int dims[4], int opts[4])
+{
+    const shoal_spec_routine *ri = &shoal_spec_routines[routine];
+    /* the spec's dims from the task's (m, n, k) slots; the variant's option from the variant
+     * index, the other options 0 (as the generator's tasks say: generator/search_space.py) */
+    const int slots[3] = {t->m, t->n, t->k};
+    static const char slot_names[] = "mnk";
+    for (int i = 0; i < 4; ++i) dims[i] = opts[i] = 0;
+    for (int i = 0; i < ri->n_dims; ++i) {
+        const char *at = strchr(slot_names, ri->dim_names[i]);
+        if (!at || !*at) return -1; /* the registry names a dim no task slot carries */
+        dims[i] = slots[at - slot_names];
+    }
+    opts[ri->variant_option] = t->variant;
+    return 0;
+}
+
 static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, int routine)
 {
     char key[200];
@@ -45,18 +62,8 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, int rout
     if (!S) return cudaErrorMemoryAllocation;
     env->spec = S;
     snprintf(S->key, sizeof S->key, "%s", key);
-    const shoal_spec_routine *ri = &shoal_spec_routines[routine];
-    /* the spec's dims from the task's (m, n, k) slots; the variant's option from the variant
-     * index, the other options 0 (as the generator's tasks say: generator/search_space.py) */
-    const int slots[3] = {t->m, t->n, t->k};
-    int dims[4] = {0}, opts[4] = {0};
-    static const char slot_names[] = "mnk";
-    for (int i = 0; i < ri->n_dims; ++i) {
-        const char *at = strchr(slot_names, ri->dim_names[i]);
-        if (!at || !*at) return cudaErrorInvalidValue; /* the registry names a dim no task slot carries */
-        dims[i] = slots[at - slot_names];
-    }
-    opts[ri->variant_option] = t->variant;
+    int dims[4], opts[4];
+    if (tuner_spec_task_args(t, routine, dims, opts) != 0) return cudaErrorInvalidValue;
     return spec_harness_init_complex(&S->h, routine, t->prec, t->array_mode ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED,
                                      dims, opts, TUNE_ALPHA, TUNE_ALPHA_IM, TUNE_BETA, TUNE_BETA_IM, t->batch, 0, -1,
                                      tuner_key_seed(key));
