@@ -244,11 +244,13 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--max-minutes", type=float, help="stop (resumably) after this long")
     t.add_argument("--limit-shapes", type=int, help="only the first N distinct (m, n, k)")
     t.add_argument("--note", default="", help="free text stored with the run")
-    t.add_argument("--remeasure-drivers", action="store_true",
-                   help="time the routines' driver tasks again: a driver is timed through the "
-                   "library the tuner was built with, so after the routine's kernels are retuned "
-                   "and emitted (and the tuner rebuilt), its earlier rows describe other leaves; the vendor "
-                   "rows of the drivers' shapes are timed again with them")
+    t.add_argument("--remeasure-drivers", nargs="?", const="now", default="", metavar="BEFORE",
+                   help="time the routines' driver tasks recorded before BEFORE (ISO 8601 UTC, "
+                   "default: this run's start) again: a driver is timed through the library the "
+                   "tuner was built with, so after the routine's kernels are retuned and emitted "
+                   "(and the tuner rebuilt), its earlier rows describe other leaves; the vendor "
+                   "rows of the drivers' shapes are timed again with them. The old rows serve "
+                   "until replaced; pass the time the first run printed to resume a cut run")
     t.set_defaults(func=cmd_tune)
 
     e = sub.add_parser("emit", parents=[common], help="write generated/ from the database")

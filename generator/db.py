@@ -283,30 +283,45 @@ def measured_keys(conn: sqlite3.Connection, device_id: int, template_version: st
     return {tuple(r) for r in rows}  # type: ignore[misc]
 
 
-def delete_driver_measurements(conn: sqlite3.Connection, device_id: int, routine: str,
-                               template_version: str, precisions: Iterable[str]) -> int:
-    """Deletes this device's driver rows of one routine's version and of the versions carried to
-    it (and precisions), so that a tuning run times them again. A driver is timed through the
-    library the tuner was built with: rows measured before the routine's retuned kernels were
-    emitted describe other leaf kernels, under whichever version of the chain they were recorded
-    (left in a carried version, they would still compete for the winner). The vendor rows at the
-    same shapes are deleted with them, so both are timed again in one run. Returns the number of
-    driver rows deleted."""
+def stale_driver_rows(conn: sqlite3.Connection, device_id: int, routine: str,
+                      template_version: str, precisions: Iterable[str],
+                      before: str) -> dict[MeasuredKey, set[str]]:
+    """The driver rows of one routine (this device, its version and the versions carried to it,
+    these precisions) recorded before `before` (ISO 8601 UTC, as `created`), with the vendor rows
+    at the drivers' shapes recorded before it: key -> the versions that hold such a row.
+
+    A driver is timed through the library the tuner was built with, so rows measured before the
+    routine's retuned kernels were emitted describe other leaves; the vendor row of its shape is
+    timed again with it (a row from an earlier run may have used another batch: the batch rule
+    changed once for single precision). Nothing is deleted here: a stale row keeps serving until
+    its task is timed again (Ingestor replaces it), so a run cut short leaves every shape with a
+    row, and a rerun with the same `before` resumes where it stopped."""
     precs = list(precisions)
     chain = version_chain(conn, routine, template_version)
     where = (f"device_id = ? AND routine = ? AND template_version IN {_in(chain)}"
              f" AND precision IN {_in(precs)}")
     args = (device_id, routine, *chain, *precs)
-    # The vendor rows at the drivers' shapes go too: a driver is chosen against them by time,
-    # and a row timed in an earlier run may have used another batch (the batch rule changed
-    # once for single precision), which would compare 640 problems with 1279.
-    conn.execute(
-        f"DELETE FROM measurements WHERE {where} AND design = 'vendor' AND"
-        " (precision, mode, variant, m, n, k) IN (SELECT precision, mode, variant, m, n, k"
-        f" FROM measurements WHERE {where} AND design = 'driver')", (*args, *args))
-    cur = conn.execute(f"DELETE FROM measurements WHERE {where} AND design = 'driver'", args)
-    conn.commit()
-    return cur.rowcount
+    rows = conn.execute(
+        "SELECT routine, precision, mode, variant, m, n, k, kernel, template_version"
+        f" FROM measurements WHERE {where} AND created < ? AND (design = 'driver' OR"
+        " (design = 'vendor' AND (precision, mode, variant, m, n, k) IN (SELECT precision, mode,"
+        f" variant, m, n, k FROM measurements WHERE {where} AND design = 'driver')))",
+        (*args, before, *args))
+    stale: dict[MeasuredKey, set[str]] = {}
+    for r in rows:
+        stale.setdefault(tuple(r[:8]), set()).add(r[8])  # type: ignore[arg-type]
+    return stale
+
+
+def replace_key(conn: sqlite3.Connection, device_id: int, key: MeasuredKey,
+                versions: Iterable[str]) -> None:
+    """Deletes this device's rows of `key` under `versions`: a task timed again under the current
+    version replaces what an older version of its chain held (both would compete for the winner)."""
+    vs = list(versions)
+    if vs:
+        conn.execute("DELETE FROM measurements WHERE device_id = ? AND routine = ? AND precision = ?"
+                     " AND mode = ? AND variant = ? AND m = ? AND n = ? AND k = ? AND kernel = ?"
+                     f" AND template_version IN {_in(vs)}", (device_id, *key, *vs))
 
 
 def prune_versions(conn: sqlite3.Connection, keep: Mapping[str, str]) -> int:

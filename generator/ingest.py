@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping
 
-from .db import STATUSES, Measurement, insert_measurement, now
+from .db import STATUSES, MeasuredKey, Measurement, insert_measurement, now, replace_key
 from .tasks import Task
 
 EXIT_OK = 0
@@ -52,8 +52,12 @@ class Ingestor:
     """Feeds result lines into the database as they arrive; call finish() once the tuner exited."""
 
     def __init__(self, conn: sqlite3.Connection, tasks: Mapping[int, Task], run_id: int,
-                 device_id: int, template_version: Mapping[str, str] | str):
+                 device_id: int, template_version: Mapping[str, str] | str,
+                 replaces: Mapping[MeasuredKey, set[str]] | None = None):
         self.conn = conn
+        # Tasks timed again (tune --remeasure-drivers): key -> the versions holding the stale row,
+        # which the new row replaces (db.stale_driver_rows).
+        self.replaces = replaces or {}
         self.tasks = tasks
         self.run_id = run_id
         self.device_id = device_id
@@ -77,6 +81,9 @@ class Ingestor:
         median = _num(res.get("median_ms"))
         rate = task.batch / (median * 1e6) if median and median > 0 else None
         s = task.shape
+        stale = self.replaces.get(task.key)
+        if stale:
+            replace_key(self.conn, self.device_id, task.key, stale - {self._version(task)})
         insert_measurement(self.conn, Measurement(
             run_id=self.run_id, device_id=self.device_id, routine=task.routine,
             precision=task.prec, mode=s.mode, variant=s.variant, m=s.m, n=s.n, k=s.k,

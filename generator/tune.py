@@ -43,7 +43,9 @@ class TuneOptions:
     max_minutes: float | None = None
     limit_shapes: int | None = None
     note: str = ""
-    remeasure_drivers: bool = False   # time the routines' driver tasks again (db.delete_driver_measurements)
+    # time the routines' driver tasks (and the vendor rows at their shapes) recorded before this
+    # ISO 8601 UTC time again (db.stale_driver_rows); "now": before this run started
+    remeasure_drivers: str = ""
 
 
 def log(msg: str) -> None:
@@ -190,13 +192,19 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
     for space in spaces:
         build_plan(space, opts.precisions, device, opts.limit_shapes, plan)
     measured: set[db.MeasuredKey] = set()
+    stale: dict[db.MeasuredKey, set[str]] = {}
+    before = db.now() if opts.remeasure_drivers == "now" else opts.remeasure_drivers
     for space in spaces:
-        if opts.remeasure_drivers and space.driver is not None:
-            gone = db.delete_driver_measurements(conn, device_id, space.routine.name,
-                                                 versions[space.routine.name], opts.precisions)
-            log(f"{space.routine.name}: {gone} driver measurement(s) deleted, to be timed again")
         measured |= db.measured_keys(conn, device_id, versions[space.routine.name],
                                      space.routine.name)
+        if before and space.driver is not None:
+            rows = db.stale_driver_rows(conn, device_id, space.routine.name,
+                                        versions[space.routine.name], opts.precisions, before)
+            log(f"{space.routine.name}: {len(rows)} driver/vendor task(s) recorded before {before}"
+                f" to be timed again (rerun with --remeasure-drivers {before} to resume)")
+            stale.update(rows)
+    # a stale row serves until its task is timed again (the Ingestor replaces it)
+    measured -= stale.keys()
     n_pruned = _record_static_prunes(conn, plan, measured, run_id, device_id, versions)
     remaining = [t for t in plan.tasks if t.key not in measured]
     log(f"{len(plan.tasks)} tasks in {len(plan.modules)} modules; "
@@ -227,7 +235,7 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
         cmd = [opts.tuner, "--job", _path_for_job(job), "--out", _path_for_job(results)]
         if deadline is not None:
             cmd += ["--max-seconds", str(max(1, int(deadline - time.monotonic())))]
-        ing = Ingestor(conn, tasks_by_id, run_id, device_id, versions)
+        ing = Ingestor(conn, tasks_by_id, run_id, device_id, versions, stale)
         try:
             rc = _run_tuner(cmd, results, ing, progress, deadline)
         except KeyboardInterrupt:

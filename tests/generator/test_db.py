@@ -153,23 +153,35 @@ def test_prune_keeps_only_current_versions(conn, device, add):
     assert [r[0] for r in conn.execute("SELECT id FROM runs")] == [run]
 
 
-def test_delete_driver_measurements_only_this_version_chain_and_precisions(conn, device, add):
+def _stamp(conn, kernel, created, version=V, prec="d"):
+    conn.execute("UPDATE measurements SET created = ? WHERE kernel = ? AND template_version = ?"
+                 " AND precision = ?", (created, kernel, version, prec))
+
+
+T0, T1, T2 = "2026-01-01T00:00:00+00:00", "2026-01-02T00:00:00+00:00", "2026-01-03T00:00:00+00:00"
+
+
+def test_stale_driver_rows_this_version_chain_precisions_and_time(conn, device, add):
     dev, run = _setup(conn, device)
     add(conn, run, dev, V, kernel="drv_leaf32", design="driver", ms=1.0)
     add(conn, run, dev, V, kernel="drv_leaf32", design="driver", ms=1.0, prec="s")
     add(conn, run, dev, V, kernel="own", design="staged", ms=0.5)
     add(conn, run, dev, "old", kernel="drv_leaf32", design="driver", ms=2.0)
-    # a version carried to V: its driver rows would compete for V's winners, so they go too
+    # a version carried to V: its driver rows would compete for V's winners, so they count too
     add(conn, run, dev, "prev", kernel="drv_leaf16", design="driver", ms=0.9)
     add(conn, run, dev, "prev", kernel="own2", design="staged", ms=0.6)
+    add(conn, run, dev, V, kernel="drv_leaf64", design="driver", ms=0.8)
+    _stamp(conn, "drv_leaf64", T2)            # timed again already: not stale
     assert db.carry_version(conn, "gemm", "prev", V, "test")
-    assert db.delete_driver_measurements(conn, dev, "gemm", V, ["d"]) == 2
-    left = {(r[0], r[1], r[2]) for r in conn.execute("SELECT template_version, precision, kernel FROM measurements")}
-    assert left == {(V, "s", "drv_leaf32"), (V, "d", "own"), ("old", "d", "drv_leaf32"), ("prev", "d", "own2")}
-    assert db.delete_driver_measurements(conn, dev, "gemm", V, ["d"]) == 0
+    key = ("gemm", "d", "strided", "nn", 8, 8, 8)
+    assert db.stale_driver_rows(conn, dev, "gemm", V, ["d"], T1) == {
+        (*key, "drv_leaf32"): {V}, (*key, "drv_leaf16"): {"prev"}}
+    assert db.stale_driver_rows(conn, dev, "gemm", V, ["d"], "1999-01-01T00:00:00+00:00") == {}
+    # nothing is deleted: the stale rows serve until they are timed again
+    assert conn.execute("SELECT count(*) FROM measurements").fetchone()[0] == 7
 
 
-def test_delete_driver_measurements_takes_the_vendor_rows_at_their_shapes(conn, device, add):
+def test_stale_driver_rows_take_the_vendor_rows_at_their_shapes(conn, device, add):
     """A driver competes with the vendor row of its shape: both are timed again together, so
     that an older vendor row (another batch) is never compared with a new driver row."""
     dev, run = _setup(conn, device)
@@ -177,9 +189,16 @@ def test_delete_driver_measurements_takes_the_vendor_rows_at_their_shapes(conn, 
     add(conn, run, dev, V, kernel="cublas", design="vendor", ms=0.9, m=64, batch=640)
     add(conn, run, dev, V, kernel="cublas", design="vendor", ms=0.1, m=8)        # no driver there
     add(conn, run, dev, V, kernel="cublas", design="vendor", ms=0.9, m=64, prec="s")
-    assert db.delete_driver_measurements(conn, dev, "gemm", V, ["d"]) == 1
-    left = {(r[0], r[1], r[2]) for r in conn.execute("SELECT precision, m, kernel FROM measurements")}
-    assert left == {("d", 8, "cublas"), ("s", 64, "cublas")}
+    stale = db.stale_driver_rows(conn, dev, "gemm", V, ["d"], T1)
+    assert {(k[4], k[7]) for k in stale} == {(64, "drv_leaf32"), (64, "cublas")}
+
+
+def test_replace_key_drops_the_older_versions_row(conn, device, add):
+    dev, run = _setup(conn, device)
+    add(conn, run, dev, "prev", kernel="drv_leaf16", design="driver", ms=0.9)
+    add(conn, run, dev, "prev", kernel="drv_leaf32", design="driver", ms=0.9)
+    db.replace_key(conn, dev, ("gemm", "d", "strided", "nn", 8, 8, 8, "drv_leaf16"), ["prev"])
+    assert [r[0] for r in conn.execute("SELECT kernel FROM measurements")] == ["drv_leaf32"]
 
 
 def test_merge_adds_missing_rows_and_keeps_existing(tmp_path, device, add):

@@ -118,3 +118,21 @@ def test_streaming_ingest_waits_for_complete_lines(tmp_path, conn, setup):
     assert set(ing.recorded) == {t0.id}
     # committed: another connection to the same database would see it
     assert conn.in_transaction is False
+
+
+def test_a_task_timed_again_replaces_the_row_of_an_older_version(tmp_path, conn, setup, add):
+    """tune --remeasure-drivers: the stale row (here under a version carried to V) stays until its
+    task is timed again, then the new row under V takes its place instead of competing with it."""
+    plan, tasks, dev, run = setup
+    t0, t1 = plan.tasks[:2]
+    s = t0.shape
+    for t in (t0, t1):
+        add(conn, run, dev, "prev", kernel=t.kernel, design=t.design, ms=9.0, mode=s.mode,
+            variant=s.variant, m=t.shape.m, n=t.shape.n, k=t.shape.k)
+    path = tmp_path / "r.jsonl"
+    _write(path, [_ok(t0.id, 1.0)])
+    ing = Ingestor(conn, tasks, run, dev, {"gemm": V}, {t0.key: {"prev"}, t1.key: {"prev"}})
+    ing.feed_file(path)
+    rows = [(r["kernel"], r["template_version"], r["median_ms"]) for r in
+            conn.execute("SELECT * FROM measurements ORDER BY kernel, template_version")]
+    assert sorted(rows) == sorted([(t0.kernel, V, 1.0), (t1.kernel, "prev", 9.0)])
