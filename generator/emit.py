@@ -71,23 +71,11 @@ def _kernel_ref(space: SearchSpace, prec: str, variant: str, design_name: str, c
     return KernelRef(name, prec, variant, design, cfg)
 
 
-def _all_winners(conn: sqlite3.Connection) -> dict[tuple[str, str], list[sqlite3.Row]]:
-    """The carried_winners view's rows by (routine, template version), from one query: SQLite
-    ranks the whole measurements table for every query of the view, filtered or not (a
-    routine's filter is not pushed below its window functions): about 10 s a query at 160 000
-    measurements, so one query per routine made emit, and with it every build, take minutes."""
-    out: dict[tuple[str, str], list[sqlite3.Row]] = defaultdict(list)
-    for r in conn.execute("SELECT * FROM carried_winners "
-                          "ORDER BY routine, template_version, device_id, precision, mode, variant, m, n, k"):
-        out[(r["routine"], r["template_version"])].append(r)
-    return out
-
-
 def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str, res: EmitResult,
              winners: Mapping[tuple[str, str], list[sqlite3.Row]],
              fold_tolerance: float = 0.0, fold_cover: bool = False
              ) -> tuple[list[Table], dict[str, KernelRef]]:
-    """winners: _all_winners(conn)."""
+    """winners: db.winners_by_version(conn)."""
     routine = space.routine.name
     chain = db.version_chain(conn, routine, version)
     stale = conn.execute("SELECT count(*) FROM measurements WHERE routine = ? AND template_version"
@@ -302,7 +290,7 @@ def emit(conn: sqlite3.Connection, project: Project, spaces: list[SearchSpace],
     res = EmitResult()
     env = render.environment(project)
     files: dict[Path, str] = {}
-    winners = _all_winners(conn)
+    winners = db.winners_by_version(conn)
     for space in spaces:
         version = (use_versions or {}).get(space.routine.name) or template_version(project, space)
         tables, kernels = _collect(conn, space, version, res, winners, fold_tolerance, fold_cover)

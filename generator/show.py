@@ -10,7 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Sequence, TextIO
 
-from .db import STATUSES, version_chain
+from .db import STATUSES, version_chain, winners_by_version
 
 VENDOR_LABELS = {"cublas": "cuBLAS", "cusolver": "cuSOLVER"}
 
@@ -109,6 +109,10 @@ def show(conn: sqlite3.Connection, f: ShowFilter, out: TextIO) -> int:
     devices = conn.execute("SELECT * FROM devices WHERE instr(lower(name), lower(?)) > 0 "
                            "ORDER BY name, cc_major, cc_minor, id", (f.device or "",)).fetchall()
     where, args = _where(f)
+    # one query of the view for all tables (db.winners_by_version), filtered here
+    winners = winners_by_version(conn, "winners" if f.versions is None else "carried_winners")
+    keep = {col: val for col, val in (("routine", f.routine), ("precision", f.precision),
+                                      ("variant", f.variant), ("mode", f.mode)) if val is not None}
     shown = 0
     for dev in devices:
         for routine, version, chain in _groups(conn, f, dev["id"], where, args):
@@ -117,11 +121,8 @@ def show(conn: sqlite3.Connection, f: ShowFilter, out: TextIO) -> int:
                   f" CUDA runtime {dev['runtime_version'] or '?'}, cuBLAS "
                   f"{dev['cublas_version'] or '?'}) | {routine} | template version "
                   f"{version}{carried}", file=out)
-            view = "winners" if f.versions is None else "carried_winners"
-            rows = conn.execute(
-                f"SELECT * FROM {view} WHERE device_id = ? AND routine = ? AND template_version = ?"
-                f" AND {where} ORDER BY precision, mode, variant, m, n, k",
-                [dev["id"], routine, version, *args]).fetchall()
+            rows = [r for r in winners.get((routine, version), [])
+                    if r["device_id"] == dev["id"] and all(r[c] == v for c, v in keep.items())]
             vendor = None
             if rows:
                 vendor = next((r["vendor_kernel"] for r in rows if r["vendor_kernel"]), None)

@@ -58,7 +58,10 @@ done
 if [ -n "${TUNE:-}" ]; then
   # the dump first: it is what must come back
   python3 -m generator dump-db --db tuned_db/shoal.sqlite --sql "$OUT/shoal.sql.gz"
-  python3 -m generator show --db tuned_db/shoal.sqlite > "$OUT/show.txt" 2>&1
+  # the winners table is for reading, not keeping: capped so that it can never cost the call
+  # (it queried the winners view once per routine and took 8 minutes at 170 000 measurements,
+  # which ended three calls of 2026-11-27 at their limit; one query now, 27 s on 2 cores)
+  timeout 120 python3 -m generator show --db tuned_db/shoal.sqlite > "$OUT/show.txt" 2>&1
 fi
 if [ "${EMIT:-0}" = 1 ]; then
   # keep make from reloading the database from the (older) SQL dump

@@ -131,10 +131,11 @@ def test_emission_is_deterministic_and_writes_only_changes(tmp_path, project, sp
 
 
 def test_winners_read_once_grouped_by_routine_and_version(tuned, version):
-    """emit reads the winners view once for all routines (a query of it ranks every measurement)
-    and hands each (routine, template version) its own rows, in the order of its shapes."""
-    from generator.emit import _all_winners
-    groups = _all_winners(tuned)
+    """emit and show read a winners view once for all routines (a query of it ranks every
+    measurement) and hand each (routine, template version) its own rows, in the order of its
+    shapes."""
+    from generator.db import winners_by_version
+    groups = winners_by_version(tuned)
     assert set(groups) == {("gemm", version), ("gemm", "0000000000000000")}
     for (routine, ver), rows in groups.items():
         assert all(r["routine"] == routine and r["template_version"] == ver for r in rows)
@@ -142,6 +143,10 @@ def test_winners_read_once_grouped_by_routine_and_version(tuned, version):
         assert keys == sorted(keys)
     n = tuned.execute("SELECT count(*) FROM carried_winners").fetchone()[0]
     assert sum(len(rows) for rows in groups.values()) == n
+    plain = winners_by_version(tuned, "winners")
+    assert sum(len(r) for r in plain.values()) == tuned.execute("SELECT count(*) FROM winners").fetchone()[0]
+    with pytest.raises(ValueError):
+        winners_by_version(tuned, "measurements")
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
