@@ -183,7 +183,8 @@ tune: $(TUNER) $(DB) | $(VENV)/.stamp
 	$(PY) -m generator tune --db $(DB) --tuner $(TUNER) --work $(BUILD)/tune \
 	  --routines $(subst $(space),$(comma),$(strip $(ROUTINES))) \
 	  --precisions $(subst $(space),$(comma),$(strip $(PRECISIONS))) \
-	  $(if $(filter-out 0,$(TUNE_MINUTES)),--max-minutes $(TUNE_MINUTES))
+	  $(if $(filter-out 0,$(TUNE_MINUTES)),--max-minutes $(TUNE_MINUTES)) \
+	  $(if $(REMEASURE_DRIVERS),--remeasure-drivers $(filter-out 1,$(REMEASURE_DRIVERS)))
 	$(PY) -m generator prune-db --db $(DB)
 	$(PY) -m generator dump-db --db $(DB) --sql $(DB_SQL)
 
