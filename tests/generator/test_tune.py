@@ -99,3 +99,44 @@ def test_broken_tuner_gives_up(tmp_path, opts, project):
     bad.chmod(0o755)
     opts.tuner = str(bad)
     assert tune(project, opts) == 1
+
+
+def test_remeasure_drivers_keeps_every_row_and_resumes(tmp_path, fake_tuner, monkeypatch):
+    """tune --remeasure-drivers BEFORE on a routine with a driver (TRSM, real search space): a run
+    cut after 3 tasks leaves every shape its driver and vendor rows (3 of them new), and a rerun
+    with the same BEFORE times only the rest, then nothing."""
+    from generator.project import default_project, template_version
+    from generator.search_space import load_routine
+    monkeypatch.setenv("FAKE_TUNER_LOG", str(tmp_path / "tuner.log"))
+    project = default_project()
+    opts = TuneOptions(db_path=tmp_path / "t.sqlite", tuner=fake_tuner, work=tmp_path / "work",
+                       routines=["trsm"], precisions=["d"], limit_shapes=6)
+    assert tune(project, opts) == 0
+    c = db.connect(opts.db_path)
+    c.execute("UPDATE measurements SET created = '2000-01-01T00:00:00+00:00'")
+    c.commit()
+    version = template_version(project, load_routine(project.search_space_dir, "trsm"))
+    dev = c.execute("SELECT id FROM devices").fetchone()[0]
+    before = "2020-01-01T00:00:00+00:00"
+    stale = db.stale_driver_rows(c, dev, "trsm", version, ["d"], before)
+    drivers = c.execute("SELECT count(*) FROM measurements WHERE design = 'driver'").fetchone()[0]
+    assert drivers > 0 and len(stale) > drivers     # the vendor rows at the drivers' shapes too
+    total = c.execute("SELECT count(*) FROM measurements").fetchone()[0]
+
+    def fresh() -> int:
+        return c.execute("SELECT count(*) FROM measurements WHERE created > ?", (before,)).fetchone()[0]
+
+    monkeypatch.setenv("FAKE_TUNER_STOP_AFTER", "3")
+    opts.remeasure_drivers, opts.max_minutes = before, 30
+    assert tune(project, opts) == 0
+    assert c.execute("SELECT count(*) FROM measurements").fetchone()[0] == total
+    assert fresh() == 3
+    monkeypatch.delenv("FAKE_TUNER_STOP_AFTER")
+    assert tune(project, opts) == 0
+    assert c.execute("SELECT count(*) FROM measurements").fetchone()[0] == total
+    assert fresh() == len(stale)
+    assert db.stale_driver_rows(c, dev, "trsm", version, ["d"], before) == {}
+    n = len(_invocations(tmp_path))
+    assert tune(project, opts) == 0
+    assert _invocations(tmp_path)[n:] == ["--device-info"]
+    c.close()
