@@ -77,7 +77,7 @@ SECTIONS = (
             "side: Gflop/s (ratio) % of roof; columns are precision and uplo/trans (non-unit diagonal).",
             parts=("trsv",), plots=("trsv",)),
     Section("TRSM and SYRK, tuned kernels and drivers against cuBLAS (the tuner's measurements)",
-            "h100-2026-11-26-tuned-tri", "tuned",
+            "h100-2026-11-27-tuned-deep", "tuned",
             "Each cell: shoal's fastest own kernel or recursive driver (TRSM: kernels to n = 32, the "
             "driver above; SYRK: kernels at every n, the driver too above 64) as the tuner "
             "timed it, Gflop/s, and in brackets the ratio to cublas?trsmBatched timed in the same run on "
