@@ -50,15 +50,17 @@ def open_tuned_db(path: str) -> sqlite3.Connection:
     return conn
 
 
+def _filters(f: ShowFilter) -> dict[str, str]:
+    """The filter's column values that are set: a WHERE clause for queries of measurements
+    (_where), a test on the winners rows read once (show)."""
+    return {col: val for col, val in (("routine", f.routine), ("precision", f.precision),
+                                      ("variant", f.variant), ("mode", f.mode)) if val is not None}
+
+
 def _where(f: ShowFilter, alias: str = "") -> tuple[str, list[Any]]:
     a = f"{alias}." if alias else ""
-    conds, args = [], []
-    for col, val in (("routine", f.routine), ("precision", f.precision),
-                     ("variant", f.variant), ("mode", f.mode)):
-        if val is not None:
-            conds.append(f"{a}{col} = ?")
-            args.append(val)
-    return (" AND ".join(conds) or "1"), args
+    conds = _filters(f)
+    return (" AND ".join(f"{a}{col} = ?" for col in conds) or "1"), list(conds.values())
 
 
 def _groups(conn: sqlite3.Connection, f: ShowFilter, device_id: int, where: str,
@@ -111,8 +113,7 @@ def show(conn: sqlite3.Connection, f: ShowFilter, out: TextIO) -> int:
     where, args = _where(f)
     # one query of the view for all tables (db.winners_by_version), filtered here
     winners = winners_by_version(conn, "winners" if f.versions is None else "carried_winners")
-    keep = {col: val for col, val in (("routine", f.routine), ("precision", f.precision),
-                                      ("variant", f.variant), ("mode", f.mode)) if val is not None}
+    keep = _filters(f)
     shown = 0
     for dev in devices:
         for routine, version, chain in _groups(conn, f, dev["id"], where, args):

@@ -158,7 +158,7 @@ def _stamp(conn, kernel, created, version=V, prec="d"):
                  " AND precision = ?", (created, kernel, version, prec))
 
 
-T0, T1, T2 = "2026-01-01T00:00:00+00:00", "2026-01-02T00:00:00+00:00", "2026-01-03T00:00:00+00:00"
+T1, T2 = "2026-01-02T00:00:00+00:00", "2026-01-03T00:00:00+00:00"
 
 
 def test_stale_driver_rows_this_version_chain_precisions_and_time(conn, device, add):
