@@ -77,14 +77,14 @@ SECTIONS = (
             "side: Gflop/s (ratio) % of roof; columns are precision and uplo/trans (non-unit diagonal).",
             parts=("trsv",), plots=("trsv",)),
     Section("TRSM and SYRK, tuned kernels and drivers against cuBLAS (the tuner's measurements)",
-            "h100-2026-11-27-tuned-deep", "tuned",
+            "h100-2026-11-27-tuned-final", "tuned",
             "Each cell: shoal's fastest own kernel or recursive driver (TRSM: kernels to n = 32, the "
             "driver above; SYRK: kernels at every n, the driver too above 64) as the tuner "
             "timed it, Gflop/s, and in brackets the ratio to cublas?trsmBatched timed in the same run on "
             "the same operands (SYRK has no vendor call; its peer is in the next table). Side l: op(A) X = "
             "alpha B, side r: X op(A) = alpha B, m = n; SYRK variant n: C = alpha A A^T + beta C, t: A^T A, "
             "k = n; TRSM in s, d, c and z.", plots=("trsm", "syrk")),
-    Section("TRSM and SYRK as a benchmark run dispatched them (spec bench)", "h100-2026-11-27-spec-deep", "spec",
+    Section("TRSM and SYRK as a benchmark run dispatched them (spec bench)", "h100-2026-11-27-spec-final", "spec",
             "shoal as dispatched against the peer (TRSM: cublas?trsmBatched, pointer arrays; SYRK: the full "
             "product by cublas?gemmStridedBatched, twice SYRK's flops, counted at SYRK's); roof = the "
             "share of this run's copy bandwidth that the call's bytes take. The tables of the tuning "
@@ -93,12 +93,9 @@ SECTIONS = (
             "driver's long-k leaves, the register-fragment DMMA kernels (s); from n = 24 the triangle-tile "
             "kernels on the FP64 tensor cores (s, d; design tri); the level-batched driver above 64, "
             "where the tables chose it). `own` is shoal without the vendor in any step. This run's "
-            "tables came from a driver re-timing cut short by the call's time limit, whose tool then "
-            "deleted the old rows first: they lacked the driver or vendor rows of 131 shapes. The "
-            "committed tables keep those older rows (the tool keeps them now until re-timed), so they "
-            "serve differently at TRSM d, n >= 256 (driver or vendor as in the earlier run) and SYRK d "
-            "n = 1024 (the driver at strided n and t, array t); those rows here are the kernel or "
-            "fallback this run's tables chose, not what ships.",
+            "tables are the committed ones: every driver and vendor row of the current kernels was "
+            "timed again after their tuning (06:51-06:53 and 09:13-09:15) and the tables emitted "
+            "from that database before this run.",
             plots=("trsm", "syrk")),
     Section("Complex TRSM (c, z) as a benchmark run dispatched it (spec bench)", "h100-2026-11-26-spec-complex",
             "spec",
