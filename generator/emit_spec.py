@@ -313,6 +313,7 @@ def registry_c(routines: list[Routine]) -> str:
         for fn, e in (("flops", spec.flops), ("bytes", spec.bytes)):
             out += [f"static double {n}_{fn}(const shoal_spec_call *c)", "{"] + _call_locals(spec)
             out += ["    const long long elem = shoal_spec_elem_bytes(c->prec);", "    (void)elem;",
+                    "    const long long cx = shoal_spec_is_complex(c->prec) ? 4 : 1;", "    (void)cx;",
                     f"    return (double)({c_expr(e)});", "}"]
         out += [f"static int {n}_fits(const shoal_kernel_desc *kd, const shoal_spec_call *c)", "{"]
         out += _call_locals(spec) + _design_switch(r, "fits", "1") + ["}"]

@@ -115,9 +115,12 @@ class Spec:
     def env_names(self) -> set[str]:
         return set(self.dims) | {o.name for o in self.options} | {d for d, _ in self.derived}
 
-    def evaluate(self, dims: dict[str, int], opts: dict[str, int], elem: int = 8) -> dict[str, int]:
-        """The expression environment of one call: dims, options, derived sizes, elem."""
-        env: dict[str, int] = {**dims, **opts, "elem": elem}
+    def evaluate(self, dims: dict[str, int], opts: dict[str, int], elem: int = 8,
+                 cx: int = 1) -> dict[str, int]:
+        """The expression environment of one call: dims, options, derived sizes, elem and cx
+        (the real flops of one operation: 4 in complex precisions, where a multiply and add
+        is 8 real flops to a real one's 2, LAPACK Working Note 41; 1 in real ones)."""
+        env: dict[str, int] = {**dims, **opts, "elem": elem, "cx": cx}
         for name, e in self.derived:
             env[name] = e(env)
         return env
@@ -280,7 +283,7 @@ def load(path: str | Path) -> Spec:
     variant = str(_need(t, "variant", where, str))
     if variant not in {o.name for o in options}:
         raise SpecError(f"{where}: variant must name an option")
-    sized = names | {"elem"}
+    sized = names | {"elem", "cx"}
     qr = t.get("quick_return", " or ".join(f"{d} == 0" for d in dims))
     kernels = str(_need(t, "kernels", where, str))
     spec = Spec(

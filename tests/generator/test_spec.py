@@ -221,3 +221,13 @@ def test_case_tables_page_end(tmp_path: Path) -> None:
                 f'[[group]]\nname = "t"\ndims = [{dims(r)}]\n{bad}\n')
         with pytest.raises(spec_cases.CaseError, match=match):
             spec_cases.load_cases(rs, tmp_path / "cases")
+
+
+def test_complex_flops_count_real_operations() -> None:
+    """A task's flops in c and z are 4x those of s and d at the same shape (cx: a complex multiply
+    and add is 8 real flops), bytes follow the element size: TRSM, the spec routine in all four."""
+    space = next(s for s in _spaces() if s.routine.name == "trsm")
+    shape = next(iter(space.shapes()))
+    flops = {p: space.flops(shape, p) for p in "sdcz"}
+    assert flops["s"] == flops["d"] > 0
+    assert flops["c"] == flops["z"] == 4 * flops["d"]
