@@ -100,8 +100,9 @@ SECTIONS = (
     Section("Complex TRSM (c, z) as a benchmark run dispatched it (spec bench)", "h100-2026-11-26-spec-complex",
             "spec",
             "shoal as dispatched against cublas{C,Z}trsmBatched (pointer arrays), trans N, complex alpha; "
-            "Gflop/s at complex TRSM's flop count (4 real multiplies and adds per complex one); roof as "
-            "above. The driver's off-diagonal updates are cuBLAS complex GEMM (shoal's GEMM has no c/z "
+            "Gflop/s as that run counted them, a complex multiply and add as 2 flops: a quarter of the "
+            "real flops (8, LAPACK Working Note 41), which runs from 2026-11-27 count (the spec's cx); "
+            "the ratios come from times and hold. Roof as above. The driver's off-diagonal updates are cuBLAS complex GEMM (shoal's GEMM has no c/z "
             "yet), so `own` is the vendor-free path only at n <= 32.", plots=("trsm",)),
     Section("Variable-size batches", "h100-2026-11-23-blas2", "blas2",
             "First table, gemv_vbatched: against the fixed-size routine on an equal batch (pointer "
