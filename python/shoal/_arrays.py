@@ -15,8 +15,9 @@ from typing import Any
 
 from . import _dlpack
 
-_ITEMSIZE = {"float32": 4, "float64": 8, "int32": 4}
-_TYPESTR = {"<f4": "float32", "<f8": "float64", "<i4": "int32"}
+_ITEMSIZE = {"float32": 4, "float64": 8, "complex64": 8, "complex128": 16, "int32": 4}
+_TYPESTR = {"<f4": "float32", "<f8": "float64", "<c8": "complex64", "<c16": "complex128",
+            "<i4": "int32"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +26,8 @@ class ArrayInfo:
     ptr: int                       # address of element [0, ..., 0]
     shape: tuple[int, ...]
     strides: tuple[int, ...]       # in elements, as the library reports them (may be 0 or < 0)
-    dtype: str                     # 'float32', 'float64', 'int32' or a description of another
+    dtype: str                     # 'float32', 'float64', 'complex64', 'complex128', 'int32' or
+                                   # a description of another
     itemsize: int
     device: int | None             # CUDA device ordinal; None where the interface does not say
     framework: str                 # 'torch', 'cupy' or 'other'

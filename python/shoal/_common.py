@@ -7,8 +7,9 @@ from typing import Any
 from . import _arrays
 from ._arrays import ArrayInfo
 from ._context import Call
+from ._signatures import ComplexDouble, ComplexFloat
 
-_PRECISION = {"float32": "s", "float64": "d"}
+_PRECISION = {"float32": "s", "float64": "d", "complex64": "c", "complex128": "z"}
 
 
 def operand(x: Any, name: str, stream: Any) -> ArrayInfo | list[ArrayInfo]:
@@ -29,8 +30,9 @@ def flat(*operands: ArrayInfo | list[ArrayInfo] | None) -> list[ArrayInfo]:
     return out
 
 
-def precision(*operands: ArrayInfo | list[ArrayInfo] | None) -> str:
-    """'s' or 'd', from the dtype that every floating operand must share."""
+def precision(*operands: ArrayInfo | list[ArrayInfo] | None, complex_ok: bool = False) -> str:
+    """'s', 'd' (or, where the routine serves them: complex_ok, 'c', 'z'), from the dtype that
+    every floating operand must share."""
     infos = flat(*operands)
     dtypes = {a.dtype for a in infos}
     if len(dtypes) != 1:
@@ -38,8 +40,26 @@ def precision(*operands: ArrayInfo | list[ArrayInfo] | None) -> str:
         raise TypeError(f"the matrices of one call must share a dtype; got {names}")
     dtype = dtypes.pop()
     if dtype not in _PRECISION:
-        raise TypeError(f"shoal computes in float32 and float64; got {dtype}")
-    return _PRECISION[dtype]
+        raise TypeError(f"shoal computes in float32 and float64 (trsm also in complex64 and "
+                        f"complex128); got {dtype}")
+    p = _PRECISION[dtype]
+    if p in "cz" and not complex_ok:
+        raise TypeError(f"this routine serves float32 and float64 only so far; got {dtype} "
+                        "(trsm serves complex64 and complex128)")
+    return p
+
+
+def scalar(p: str, value: Any, name: str) -> Any:
+    """alpha / beta as the C call takes it in precision p: a float for s and d (a complex value
+    with a nonzero imaginary part is refused there), the shoal_complex_* structure for c and z."""
+    if p in "cz":
+        z = complex(value)
+        return (ComplexFloat if p == "c" else ComplexDouble)(z.real, z.imag)
+    if isinstance(value, complex):
+        if value.imag != 0:
+            raise TypeError(f"{name}={value!r}: a complex scalar needs complex operands")
+        return value.real
+    return float(value)
 
 
 def flag(value: Any, allowed: str, name: str) -> str:
@@ -49,11 +69,11 @@ def flag(value: Any, allowed: str, name: str) -> str:
     raise ValueError(f"{name}={value!r}: expected one of {', '.join(repr(c) for c in allowed)}")
 
 
-def op_flag(value: Any, name: str) -> str:
-    """'N', 'T' or 'C' (conjugate transpose), case-insensitive; the package serves real dtypes,
-    where 'C' is 'T' (as in BLAS), so the result is 'N' or 'T'."""
+def op_flag(value: Any, name: str, keep_c: bool = False) -> str:
+    """'N', 'T' or 'C' (conjugate transpose), case-insensitive. In real precisions 'C' is 'T' (as
+    in BLAS), so the result is 'N' or 'T' unless keep_c (a complex call) keeps 'C'."""
     letter = flag(value, "NTC", name)
-    return "T" if letter == "C" else letter
+    return "T" if letter == "C" and not keep_c else letter
 
 
 def batch_shape(single: bool, batch: int) -> tuple[int, ...]:

@@ -10,7 +10,9 @@ import ctypes
 
 KDL_CUDA = 2
 KDL_CUDA_MANAGED = 13
-_CODES = {(0, 32): "int32", (2, 32): "float32", (2, 64): "float64"}
+# (type code, bits): kDLInt 0, kDLFloat 2, kDLComplex 5
+_CODES = {(0, 32): "int32", (2, 32): "float32", (2, 64): "float64", (5, 64): "complex64",
+          (5, 128): "complex128"}
 
 
 class _Device(ctypes.Structure):

@@ -6,6 +6,9 @@ transpose, and both routines absorb that exactly:
   - trsm, A row-major: op(A) = op'(A^T) with the op flipped, and A^T holds A's triangle in the
     other triangle (uplo flips); B row-major: op(A) X = alpha B is X^T op(A)^T = alpha B^T, a
     solve on B's view from the other side with the op flipped (and m, n swapped).
+    In complex precisions a transposition turns op C into a conjugate without transpose, which
+    BLAS has no op for: trsm with trans 'C' needs A and B in the same memory order (both views
+    transposed, the two conjugates cancel: op(A)^T = conj(A) = (A^T)^H).
   - syrk, A row-major: the op flips; C row-major: C is symmetric where it is defined, so its
     view C^T holds the same update in the other triangle (uplo flips).
 """
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import batch_shape, flag, flat, op_flag, operand, precision
+from ._common import batch_shape, flag, flat, op_flag, operand, precision, scalar
 from ._context import Call
 from ._layout import Matrices, common_batch, matrices
 
@@ -23,16 +26,18 @@ def _pointer_form(*ops: Matrices) -> bool:
 
 
 def trsm(A: Any, B: Any, *, side: str = "L", uplo: str = "L", trans: str = "N", diag: str = "N",
-         alpha: float = 1.0, stream: Any = None) -> Any:
+         alpha: float | complex = 1.0, stream: Any = None) -> Any:
     """Solves op(A) X = alpha B (side 'L') or X op(A) = alpha B (side 'R') in place: B
     (batch, m, n) is overwritten by X and returned. A is triangular (uplo), t x t with t = m
     (left) or n (right); only its uplo triangle is read, and with diag='U' not its diagonal
-    (taken as ones). A single A (2-D) serves the whole batch. No singularity check (BLAS)."""
+    (taken as ones). A single A (2-D) serves the whole batch. No singularity check (BLAS).
+    float32, float64, complex64 and complex128; trans 'C' (conjugate transpose) is 'T' in the
+    real dtypes; alpha complex for the complex ones."""
     side, uplo = flag(side, "LR", "side"), flag(uplo, "LU", "uplo")
-    trans, diag = op_flag(trans, "trans"), flag(diag, "NU", "diag")
     a, b = operand(A, "A", stream), operand(B, "B", stream)
     call = Call(flat(a, b), stream)
-    p = precision(a, b)
+    p = precision(a, b, complex_ok=True)
+    trans, diag = op_flag(trans, "trans", keep_c=p in "cz"), flag(diag, "NU", "diag")
     Am, Bm = matrices(a, "A"), matrices(b, "B")
     t = Bm.rows if side == "L" else Bm.cols
     if Am.rows != Am.cols or Am.rows != t:
@@ -41,9 +46,15 @@ def trsm(A: Any, B: Any, *, side: str = "L", uplo: str = "L", trans: str = "N", 
     batch = common_batch([Bm], [Am])
     left = (side == "L") != Bm.transposed
     lower = (uplo == "L") != Am.transposed
-    op = ((trans == "T") != Am.transposed) != Bm.transposed  # not a chained comparison
-    args = (0 if left else 1, 0 if lower else 1, int(op), 0 if diag == "N" else 1,
-            Bm.view_rows, Bm.view_cols, alpha)
+    if trans == "C":
+        if Am.transposed != Bm.transposed:
+            raise ValueError("trsm: trans 'C' with A and B in different memory orders would need a "
+                             "conjugate without transpose; pass both row-major or both column-major")
+        op = 2
+    else:
+        op = int(((trans == "T") != Am.transposed) != Bm.transposed)  # not a chained comparison
+    args = (0 if left else 1, 0 if lower else 1, op, 0 if diag == "N" else 1,
+            Bm.view_rows, Bm.view_cols, scalar(p, alpha, "alpha"))
     if not _pointer_form(Am, Bm):
         call(f"shoal_{p}trsm_strided_batched", *args, Am.ptr, Am.ld, Am.stride_for(batch),
              Bm.ptr, Bm.ld, Bm.stride, batch)
@@ -80,11 +91,12 @@ def syrk(A: Any, C: Any = None, *, uplo: str = "L", trans: str = "N", alpha: flo
     batch = common_batch([Cm], [Am])
     lower = (uplo == "L") != Cm.transposed
     op = (trans == "T") != Am.transposed
-    args = (0 if lower else 1, int(op), n, k, alpha)
+    args = (0 if lower else 1, int(op), n, k, scalar(p, alpha, "alpha"))
     if not _pointer_form(Am, Cm):
+        beta = scalar(p, beta, "beta")
         call(f"shoal_{p}syrk_strided_batched", *args, Am.ptr, Am.ld, Am.stride_for(batch), beta,
              Cm.ptr, Cm.ld, Cm.stride, batch)
     else:
         pa, pc = call.device_arrays([Am.addresses(batch), Cm.addresses(batch)])
-        call(f"shoal_{p}syrk_batched", *args, pa, Am.ld, beta, pc, Cm.ld, batch)
+        call(f"shoal_{p}syrk_batched", *args, pa, Am.ld, scalar(p, beta, "beta"), pc, Cm.ld, batch)
     return C if C is not None else c.obj

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
-_ITEM = {"f4": 4, "f8": 8, "i4": 4, "i8": 8, "f2": 2}
+_ITEM = {"f4": 4, "f8": 8, "c8": 8, "c16": 16, "i4": 4, "i8": 8, "f2": 2}
 _addresses = itertools.count(0x7F0000000000, 0x100000)
 
 

@@ -216,6 +216,49 @@ def test_trsm_argument_errors(fake):
     assert fake.routine_calls() == []
 
 
+def test_trsm_complex_passes_complex_alpha_and_op_c(fake):
+    A, B = col_batch(3, 4, 4, "c16", ld=5), col_batch(3, 4, 2, "c16")
+    shoal.trsm(A, B, trans="C", alpha=0.5 - 2j)
+    assert args_of(fake.last()) == ("shoal_ztrsm_strided_batched", [
+        "0", "0", "2", "0", "4", "2", "(0.5", "-2)", P(A.ptr), "5", "20", P(B.ptr), "4", "8", "3"])
+    As = [FakeArray((2, 2), (1, 2), dtype="c8") for _ in range(2)]
+    Bs = [FakeArray((2, 3), (1, 2), dtype="c8") for _ in range(2)]
+    shoal.trsm(As, Bs, trans="T", alpha=1)
+    name, a = args_of(fake.last())
+    # the log splits a complex scalar's "(re,im)" at its comma
+    assert name == "shoal_ctrsm_batched" and a[:8] == ["0", "0", "1", "0", "2", "3", "(1", "0)"]
+
+
+@pytest.mark.parametrize("orders, side, op", [("rr", "L", "2"), ("rr", "R", "2"), ("cc", "R", "2")])
+def test_trsm_complex_op_c_in_one_memory_order(fake, orders, side, op):
+    """Both views transposed: the conjugates cancel and op C stays C (the side flips with B's
+    transposition, the uplo with A's)."""
+    t = 3 if side == "L" else 2
+    A, B = MAKE[orders[0]](2, t, t, "c8"), MAKE[orders[1]](2, 3, 2, "c8")
+    shoal.trsm(A, B, side=side, trans="C")
+    name, a = args_of(fake.last())
+    flipped = orders == "rr"
+    assert name == "shoal_ctrsm_strided_batched"
+    assert a[0] == ("1" if (side == "L") == flipped else "0") and a[2] == op
+
+
+def test_trsm_complex_errors(fake):
+    with pytest.raises(ValueError, match="conjugate without transpose"):
+        shoal.trsm(row_batch(2, 3, 3, "c16"), col_batch(2, 3, 2, "c16"), trans="C")
+    with pytest.raises(ValueError, match="conjugate without transpose"):
+        shoal.trsm(col_batch(2, 3, 3, "c16"), row_batch(2, 3, 2, "c16"), trans="C")
+    with pytest.raises(TypeError, match="share a dtype"):
+        shoal.trsm(col_batch(2, 3, 3, "c8"), col_batch(2, 3, 2, "c16"))
+    with pytest.raises(TypeError, match="needs complex operands"):
+        shoal.trsm(col_batch(2, 3, 3), col_batch(2, 3, 2), alpha=1 + 1j)
+    with pytest.raises(TypeError, match="serves float32 and float64 only so far"):
+        shoal.syrk(col_batch(2, 3, 2, "c8"), col_batch(2, 3, 3, "c8"))
+    assert fake.routine_calls() == []
+    # a real call takes 'C' as 'T', and a complex alpha with no imaginary part
+    shoal.trsm(col_batch(2, 3, 3), col_batch(2, 3, 2), trans="C", alpha=2 + 0j)
+    assert args_of(fake.last())[1][2] == "1" and args_of(fake.last())[1][6] == "2"
+
+
 def test_trsm_status_raises(fake):
     shoal.trsm(col_batch(2, 3, 3), col_batch(2, 3, 2))  # the handle and its stream are set
     fake.set_status(3)

@@ -1,5 +1,5 @@
 """trsm and syrk on a GPU, with PyTorch tensors and CuPy arrays, against numpy references on the
-host: s and d, every option, column- and row-major operands, triangles served by the kernels
+host: s and d (trsm also c and z), every option, column- and row-major operands, triangles served by the kernels
 (<= 32) and by the recursive drivers (> 32), strided and pointer-array (list) batches, and the
 BLAS contracts (the triangle not read or not written, alpha == 0, beta == 0 with NaN in C).
 Skipped like test_py_gpu.py without a CUDA device, PyTorch/CuPy, numpy or libshoal."""
@@ -45,6 +45,45 @@ def test_trsm(xp, dtype, side, uplo, trans, diag, orders, t, r):
     assert shoal.trsm(A, B, side=side, uplo=uplo, trans=trans, diag=diag, alpha=-1.5) is B
     x = xp.to_numpy(B).astype("float64")
     err = trsm_residual(tri, x, b, side, trans, -1.5, dtype)
+    assert err < TOL, err
+    assert norm(xp.to_numpy(A) - a) == 0  # A is read only
+
+
+def crand(shape, dtype, seed):
+    real = "float32" if dtype == "complex64" else "float64"
+    return (rand(shape, real, seed) + 1j * rand(shape, real, seed + 50)).astype(dtype)
+
+
+def cop(a, t):
+    """op(a) for N, T and C (the conjugate transpose)."""
+    return a.swapaxes(-1, -2).conj() if t == "C" else op(a, t)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("side", ["L", "R"])
+@pytest.mark.parametrize("uplo, trans, diag, orders", [
+    ("L", "N", "N", "cc"), ("U", "T", "U", "rc"), ("L", "T", "N", "cr"), ("L", "C", "N", "cc"),
+    ("U", "C", "U", "rr"), ("U", "C", "N", "cc")])
+@pytest.mark.parametrize("t, r", [(7, 3), (45, 10)])
+def test_trsm_complex(xp, dtype, side, uplo, trans, diag, orders, t, r):
+    """complex64 / complex128, every op (C with both operands in one memory order: the package
+    refuses mixed orders there), a complex alpha, kernels (t <= 32) and the driver."""
+    import numpy
+    m, n = (t, r) if side == "L" else (r, t)
+    a = crand((BATCH, t, t), dtype, 1) / t
+    idx = numpy.arange(t)
+    a[:, idx, idx] = 1.0 + numpy.abs(crand((BATCH, t), dtype, 2))
+    tri = (numpy.tril(a) if uplo == "L" else numpy.triu(a)).astype("complex128")
+    if diag == "U":
+        tri[:, idx, idx] = 1.0
+        a[:, idx, idx] = 1e3
+    b = crand((BATCH, m, n), dtype, 3)
+    A, B = xp.from_numpy(a, ORDER[orders[0]]), xp.from_numpy(b, ORDER[orders[1]])
+    alpha = -1.5 + 0.5j
+    assert shoal.trsm(A, B, side=side, uplo=uplo, trans=trans, diag=diag, alpha=alpha) is B
+    x = xp.to_numpy(B).astype("complex128")
+    lhs = cop(tri, trans) @ x if side == "L" else x @ cop(tri, trans)
+    err = norm(lhs - alpha * b) / (t * norm(tri) * norm(x) * eps(dtype))
     assert err < TOL, err
     assert norm(xp.to_numpy(A) - a) == 0  # A is read only
 
