@@ -249,8 +249,9 @@ def parser() -> argparse.ArgumentParser:
                    "default: this run's start) again: a driver is timed through the library the "
                    "tuner was built with, so after the routine's kernels are retuned and emitted "
                    "(and the tuner rebuilt), its earlier rows describe other leaves; the vendor "
-                   "rows of the drivers' shapes are timed again with them. The old rows serve "
-                   "until replaced; pass the time the first run printed to resume a cut run")
+                   "rows and the fastest kernel row of the drivers' shapes are timed again with "
+                   "them. The old rows serve until replaced; pass the time the first run printed "
+                   "to resume a cut run")
     t.set_defaults(func=cmd_tune)
 
     e = sub.add_parser("emit", parents=[common], help="write generated/ from the database")

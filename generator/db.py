@@ -304,25 +304,38 @@ def stale_driver_rows(conn: sqlite3.Connection, device_id: int, routine: str,
                       before: str) -> dict[MeasuredKey, set[str]]:
     """The driver rows of one routine (this device, its version and the versions carried to it,
     these precisions) recorded before `before` (ISO 8601 UTC, as `created`), with the vendor rows
-    at the drivers' shapes recorded before it: key -> the versions that hold such a row.
+    and the fastest kernel row at the drivers' shapes recorded before it: key -> the versions
+    that hold such a row.
 
     A driver is timed through the library the tuner was built with, so rows measured before the
-    routine's retuned kernels were emitted describe other leaves; the vendor row of its shape is
-    timed again with it (a row from an earlier run may have used another batch: the batch rule
-    changed once for single precision). Nothing is deleted here: a stale row keeps serving until
-    its task is timed again (Ingestor replaces it), so a run cut short leaves every shape with a
-    row, and a rerun with the same `before` resumes where it stopped."""
+    routine's retuned kernels were emitted describe other leaves; what it competes with at its
+    shape is timed again with it, so that the winner is decided by times of one run: the vendor
+    row (a row from an earlier run may have used another batch: the batch rule changed once for
+    single precision) and the fastest of shoal's own kernels there (the tables picked SYRK s
+    n = 128's driver, timed at 09:14, over a kernel timed at 06:20 on 2026-11-27, and the bench
+    measured the driver 7% slower than that kernel). Should the re-timed kernel come out slower,
+    the next fastest becomes the one compared; a rerun with the same `before` takes it in turn.
+    Nothing is deleted here: a stale row keeps serving until its task is timed again (Ingestor
+    replaces it), so a run cut short leaves every shape with a row, and a rerun with the same
+    `before` resumes where it stopped."""
     precs = list(precisions)
     chain = version_chain(conn, routine, template_version)
     where = (f"device_id = ? AND routine = ? AND template_version IN {_in(chain)}"
              f" AND precision IN {_in(precs)}")
     args = (device_id, routine, *chain, *precs)
+    at_driver = ("(precision, mode, variant, m, n, k) IN (SELECT precision, mode, variant, m, n,"
+                 f" k FROM measurements WHERE {where} AND design = 'driver')")
+    cols = "routine, precision, mode, variant, m, n, k, kernel, template_version"
     rows = conn.execute(
-        "SELECT routine, precision, mode, variant, m, n, k, kernel, template_version"
-        f" FROM measurements WHERE {where} AND created < ? AND (design = 'driver' OR"
-        " (design = 'vendor' AND (precision, mode, variant, m, n, k) IN (SELECT precision, mode,"
-        f" variant, m, n, k FROM measurements WHERE {where} AND design = 'driver')))",
-        (*args, before, *args))
+        f"SELECT {cols} FROM measurements WHERE {where} AND created < ? AND (design = 'driver' OR"
+        f" (design = 'vendor' AND {at_driver}))"
+        # the fastest ok kernel row of each driver shape, over the chain's versions
+        f" UNION SELECT {cols} FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY precision, mode,"
+        " variant, m, n, k ORDER BY median_ms, kernel) AS fastest FROM measurements"
+        f" WHERE {where} AND status = 'ok' AND median_ms > 0"
+        f" AND design NOT IN ('driver', 'vendor') AND {at_driver})"
+        " WHERE fastest = 1 AND created < ?",
+        (*args, before, *args, *args, *args, before))
     stale: dict[MeasuredKey, set[str]] = {}
     for r in rows:
         stale.setdefault(tuple(r[:8]), set()).add(r[8])  # type: ignore[arg-type]

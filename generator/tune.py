@@ -200,7 +200,8 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
         if before and space.driver is not None:
             rows = db.stale_driver_rows(conn, device_id, space.routine.name,
                                         versions[space.routine.name], opts.precisions, before)
-            log(f"{space.routine.name}: {len(rows)} driver/vendor task(s) recorded before {before}"
+            log(f"{space.routine.name}: {len(rows)} driver, vendor or fastest-kernel task(s) at"
+                f" driver shapes recorded before {before}"
                 f" to be timed again (rerun with --remeasure-drivers {before} to resume)")
             stale.update(rows)
     # a stale row serves until its task is timed again (the Ingestor replaces it)

@@ -174,8 +174,9 @@ def test_stale_driver_rows_this_version_chain_precisions_and_time(conn, device, 
     _stamp(conn, "drv_leaf64", T2)            # timed again already: not stale
     assert db.carry_version(conn, "gemm", "prev", V, "test")
     key = ("gemm", "d", "strided", "nn", 8, 8, 8)
+    # and the fastest kernel there ("own", 0.5 ms; not "own2"): the driver's competitor
     assert db.stale_driver_rows(conn, dev, "gemm", V, ["d"], T1) == {
-        (*key, "drv_leaf32"): {V}, (*key, "drv_leaf16"): {"prev"}}
+        (*key, "drv_leaf32"): {V}, (*key, "drv_leaf16"): {"prev"}, (*key, "own"): {V}}
     assert db.stale_driver_rows(conn, dev, "gemm", V, ["d"], "1999-01-01T00:00:00+00:00") == {}
     # nothing is deleted: the stale rows serve until they are timed again
     assert conn.execute("SELECT count(*) FROM measurements").fetchone()[0] == 7
@@ -191,6 +192,29 @@ def test_stale_driver_rows_take_the_vendor_rows_at_their_shapes(conn, device, ad
     add(conn, run, dev, V, kernel="cublas", design="vendor", ms=0.9, m=64, prec="s")
     stale = db.stale_driver_rows(conn, dev, "gemm", V, ["d"], T1)
     assert {(k[4], k[7]) for k in stale} == {(64, "drv_leaf32"), (64, "cublas")}
+
+
+def test_stale_driver_rows_take_the_fastest_kernel_at_their_shapes(conn, device, add):
+    """The fastest ok kernel row of a driver's shape is timed again with the driver (a winner
+    decided within one run); slower kernels, failed ones and shapes without a driver are not, and
+    a fastest kernel already timed again (created after `before`) leaves the shape alone."""
+    dev, run = _setup(conn, device)
+    add(conn, run, dev, V, kernel="drv_leaf32", design="driver", ms=1.0, m=64)
+    add(conn, run, dev, V, kernel="tri_a", design="tri", ms=0.7, m=64)
+    add(conn, run, dev, V, kernel="tri_b", design="tri", ms=0.8, m=64)
+    add(conn, run, dev, V, kernel="bad", design="tri", ms=0.1, m=64, status="wrong")
+    add(conn, run, dev, V, kernel="tiles", design="tiles", ms=0.2, m=8)       # no driver there
+    add(conn, run, dev, V, kernel="drv_leaf32", design="driver", ms=1.0, m=128)
+    add(conn, run, dev, "prev", kernel="tri_c", design="tri", ms=0.5, m=128)  # carried to V
+    add(conn, run, dev, V, kernel="tri_c", design="tri", ms=0.6, m=128)
+    assert db.carry_version(conn, "gemm", "prev", V, "test")
+    stale = db.stale_driver_rows(conn, dev, "gemm", V, ["d"], T1)
+    assert {(k[4], k[7]): v for k, v in stale.items()} == {
+        (64, "drv_leaf32"): {V}, (64, "tri_a"): {V}, (128, "drv_leaf32"): {V},
+        (128, "tri_c"): {"prev"}}
+    _stamp(conn, "tri_a", T2)
+    stale = db.stale_driver_rows(conn, dev, "gemm", V, ["d"], T1)
+    assert {(k[4], k[7]) for k in stale} == {(64, "drv_leaf32"), (128, "drv_leaf32"), (128, "tri_c")}
 
 
 def test_replace_key_drops_the_older_versions_row(conn, device, add):
