@@ -17,8 +17,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def make_gen(build: pathlib.Path, *make_args: str) -> pathlib.Path:
-    subprocess.run(["make", "-s", f"BUILD={build}", *make_args, f"{build}/bin/shoal_dx_gen"],
-                   cwd=ROOT, check=True, capture_output=True, text=True)
+    res = subprocess.run(["make", "-s", f"BUILD={build}", *make_args, f"{build}/bin/shoal_dx_gen"],
+                         cwd=ROOT, capture_output=True, text=True)
+    # make's own words when it fails (a bare CalledProcessError hid them on the GPU machine)
+    assert res.returncode == 0, f"make exited {res.returncode}:\n{res.stdout[-2000:]}\n{res.stderr[-3000:]}"
     return build / "bin" / "shoal_dx_gen"
 
 
