@@ -92,11 +92,11 @@ def syrk(A: Any, C: Any = None, *, uplo: str = "L", trans: str = "N", alpha: flo
     lower = (uplo == "L") != Cm.transposed
     op = (trans == "T") != Am.transposed
     args = (0 if lower else 1, int(op), n, k, scalar(p, alpha, "alpha"))
+    beta = scalar(p, beta, "beta")
     if not _pointer_form(Am, Cm):
-        beta = scalar(p, beta, "beta")
         call(f"shoal_{p}syrk_strided_batched", *args, Am.ptr, Am.ld, Am.stride_for(batch), beta,
              Cm.ptr, Cm.ld, Cm.stride, batch)
     else:
         pa, pc = call.device_arrays([Am.addresses(batch), Cm.addresses(batch)])
-        call(f"shoal_{p}syrk_batched", *args, pa, Am.ld, scalar(p, beta, "beta"), pc, Cm.ld, batch)
+        call(f"shoal_{p}syrk_batched", *args, pa, Am.ld, beta, pc, Cm.ld, batch)
     return C if C is not None else c.obj
