@@ -15,6 +15,9 @@
 #                     side on the one GPU, their logs joined. No speed-up measured on the H100
 #                     (each process's start dominates: docs/sanitize.md); SHOAL_TEST_SHARD alone
 #                     cuts a long run into fixed parts for separate calls
+#   SANITIZE_SPLIT    cases (default) or runs: the JOBS processes split the runs of every selected
+#                     case instead (SHOAL_TEST_RUN_SHARD; programs whose cases call
+#                     gpu_test_run_taken, test_blas2_gpu): for a few cases of hundreds of runs each
 #   SHOAL_TEST_QUICK / SHOAL_TEST_MAX_BATCH  the batch cap (default: QUICK=1, i.e. 129)
 #   SANITIZE_BUDGET   seconds for the whole run (0: none); runs that would start after it are
 #                     "not run", and one still going at the end is stopped ("timeout")
@@ -30,7 +33,13 @@ TOOLS=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
 LOG_DIR=${SANITIZE_LOG_DIR:-build/sanitize}
 BUDGET=${SANITIZE_BUDGET:-0}
 JOBS=${SANITIZE_JOBS:-1}
-unset SHOAL_TEST_SHARD # the script shards (SANITIZE_JOBS); a shard of shards would lose cases
+# the script shards (SANITIZE_JOBS); a shard of shards would lose cases or runs
+unset SHOAL_TEST_SHARD SHOAL_TEST_RUN_SHARD
+case ${SANITIZE_SPLIT:=cases} in
+  cases) SHARD_VAR=SHOAL_TEST_SHARD ;;
+  runs) SHARD_VAR=SHOAL_TEST_RUN_SHARD ;;
+  *) echo "SANITIZE_SPLIT='$SANITIZE_SPLIT': cases or runs" >&2; exit 2 ;;
+esac
 ERROR_EXIT=86 # what compute-sanitizer exits with when it reported something
 export SHOAL_TEST_QUICK=${SHOAL_TEST_QUICK:-1}
 
@@ -81,7 +90,7 @@ run_shards() {
   local -a pids=()
   for (( i = 0; i < JOBS; ++i )); do
     # shellcheck disable=SC2046,SC2086
-    SHOAL_TEST_SHARD=$i/$JOBS timeout "$(( left_ms / 1000 )).$(printf %03d $(( left_ms % 1000 )))" \
+    env "$SHARD_VAR=$i/$JOBS" timeout "$(( left_ms / 1000 )).$(printf %03d $(( left_ms % 1000 )))" \
       "$SAN" --tool "$tool" --error-exitcode $ERROR_EXIT --print-limit 200 $(tool_args "$tool") \
       ${SANITIZE_ARGS:-} --log-file "$log.$i.san" "$prog" > "$log.$i.out" 2>&1 &
     pids+=($!)
@@ -116,7 +125,7 @@ declare -A cell
 status=0
 selected_any=0
 echo "# compute-sanitizer: $("$SAN" --version 2>/dev/null | tail -1); tools: $TOOLS"
-echo "# batches capped at ${SHOAL_TEST_MAX_BATCH:-129}; cases: ${SHOAL_TEST_CASES:-all}; logs in $LOG_DIR"
+echo "# batches capped at ${SHOAL_TEST_MAX_BATCH:-129}; cases: ${SHOAL_TEST_CASES:-all}; $JOBS processes split the $SANITIZE_SPLIT; logs in $LOG_DIR"
 for tool in $TOOLS; do
   for p in "${progs[@]}"; do
     name=$(basename "$p")

@@ -40,7 +40,7 @@ def stub_runner(tmp_path_factory) -> Path:
 
 def _run(exe: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if k not in ("SHOAL_REQUIRE_GPU", "STUB_DEVICES",
-                                                             "STUB_SUITE", "STUB_SERVED", "SHOAL_TEST_CASES", "SHOAL_TEST_SHARD",
+                                                             "STUB_SUITE", "STUB_SERVED", "SHOAL_TEST_CASES", "SHOAL_TEST_SHARD", "SHOAL_TEST_RUN_SHARD",
                                                              "SHOAL_TEST_QUICK", "SHOAL_TEST_MAX_BATCH")}
     full.update(env)
     return subprocess.run([str(exe), *args], text=True, capture_output=True, env=full, timeout=60)
@@ -125,10 +125,27 @@ def test_shards_split_the_selected_cases(stub_runner):
     assert ran and ran == _run(stub_runner, "--list", SHOAL_TEST_SHARD="1/2").stdout.split(), proc.stdout
 
 
+@pytest.mark.parametrize("var", ["SHOAL_TEST_SHARD", "SHOAL_TEST_RUN_SHARD"])
 @pytest.mark.parametrize("value", ["2/2", "-1/2", "1", "a/b", "0/0", "0/2x"])
-def test_malformed_shard_is_a_usage_error(stub_runner, value):
-    proc = _run(stub_runner, "--list", SHOAL_TEST_SHARD=value)
-    assert proc.returncode == 2 and "SHOAL_TEST_SHARD" in proc.stderr, proc.stderr
+def test_malformed_shard_is_a_usage_error(stub_runner, var, value):
+    proc = _run(stub_runner, "--list", **{var: value})
+    assert proc.returncode == 2 and var in proc.stderr, proc.stderr
+
+
+def test_run_shards_split_a_cases_runs(stub_runner):
+    runs = lambda out: [l for l in out.splitlines() if l.startswith("run ")]  # noqa: E731
+    whole = _run(stub_runner, "--case", "five_runs", STUB_DEVICES="1")
+    assert whole.returncode == 0 and "ok five_runs (5 runs)" in whole.stdout, whole.stdout
+    shards = [_run(stub_runner, "--case", "five_runs", STUB_DEVICES="1", SHOAL_TEST_RUN_SHARD=f"{i}/3")
+              for i in range(3)]
+    # every third run from the i-th: each run in exactly one process
+    assert [runs(p.stdout) for p in shards] == [runs(whole.stdout)[i::3] for i in range(3)], shards
+    assert all(p.returncode == 0 for p in shards)
+    assert "ok five_runs (2 runs, 3 in other shards)" in shards[0].stdout, shards[0].stdout
+    # a shard that got none of a case's runs passes; a case with no runs at all still fails
+    empty = _run(stub_runner, "--case", "five_runs", STUB_DEVICES="1", SHOAL_TEST_RUN_SHARD="6/7")
+    assert empty.returncode == 0 and "ok five_runs (0 runs, 5 in other shards)" in empty.stdout, empty.stdout
+    assert _run(stub_runner, "--case", "no_runs", STUB_DEVICES="1", SHOAL_TEST_RUN_SHARD="0/2").returncode == 1
 
 
 @pytest.mark.parametrize("env, batch", [

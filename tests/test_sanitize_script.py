@@ -58,6 +58,7 @@ fi
 [ -z "$("$0" --list)" ] && { echo "0 of 0 cases failed"; exit 0; }
 sleep "${FAKE_SLEEP:-0}"
 echo "quick=$SHOAL_TEST_QUICK"
+echo "run shard: ${SHOAL_TEST_RUN_SHARD:-none}"
 echo "ran: $("$0" --list | tr '\n' ' ')"
 exit "${FAKE_RC:-0}"
 """
@@ -152,6 +153,15 @@ def test_shards_run_every_case_once_and_sum_their_reports(fake):
     ran = [l for l in (logs / "racecheck.test_y_gpu.out").read_text().splitlines() if l.startswith("ran:")]
     assert sorted(ran) == ["ran: a_one ", "ran: b_two "], ran
     assert not list(logs.glob("*.[0-9].*")), "the shards' own logs are joined and removed"
+
+
+def test_run_split_gives_every_process_all_cases_and_a_share_of_their_runs(fake):
+    proc = _run(fake, SANITIZE_JOBS="3", SANITIZE_SPLIT="runs", SANITIZE_TOOLS="initcheck")
+    assert proc.returncode == 0 and "3 processes split the runs" in proc.stdout, proc.stdout
+    out = (fake["tmp"] / "logs" / "initcheck.test_x_gpu.out").read_text().splitlines()
+    assert sorted(l for l in out if l.startswith("run shard:")) == [f"run shard: {i}/3" for i in range(3)], out
+    assert [l for l in out if l.startswith("ran:")] == ["ran: a_one b_two "] * 3, out
+    assert _run(fake, SANITIZE_SPLIT="tests").returncode == 2
 
 
 def test_jobs_must_be_a_count(fake):

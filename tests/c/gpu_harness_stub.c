@@ -7,6 +7,7 @@
  *                      "overflow" (more cases than its table holds)
  *   STUB_SERVED=NAME   what the stubbed library reports as having served the last call
  * Cases of the normal suite: two_runs (records 2 passing runs), no_runs (records none),
+ * five_runs (offers 5 runs to gpu_test_run_taken, printing and recording those taken),
  * served_same (served = the prediction), served_fallback (prediction "cublas", served the
  * fallback kernel), served_other (served a kernel the dispatch did not name), batch (prints
  * gpu_test_batch(1000000)), tail (prints what gpu_test_tail_alloc asked cudaMalloc for and where
@@ -196,7 +197,7 @@ shoal_status shoal_internal_take_served(shoal_handle h, const char **name)
 typedef struct tcase {
     char name[16];
 } tcase;
-static tcase g_cases[10];
+static tcase g_cases[11];
 static int g_ncases;
 
 static void add(const char *name)
@@ -220,6 +221,12 @@ static void run_case(int i)
     if (!strcmp(n, "two_runs")) {
         gpu_test_record(1);
         gpu_test_record(1);
+    } else if (!strcmp(n, "five_runs")) {
+        for (int r = 0; r < 5; ++r)
+            if (gpu_test_run_taken()) {
+                printf("run %d\n", r);
+                gpu_test_record(1);
+            }
     } else if (!strcmp(n, "served_same")) {
         check_served("kernel_a", NULL);
     } else if (!strcmp(n, "served_fallback")) {
@@ -258,6 +265,7 @@ int main(int argc, char **argv)
     const char *suite_name = getenv("STUB_SUITE");
     add("two_runs");
     add("no_runs");
+    add("five_runs");
     add("served_same");
     add("served_fallback");
     add("served_other");

@@ -10,6 +10,9 @@
  *   SHOAL_TEST_SHARD=I/J  of the cases selected so far (table order), only every J-th from the
  *                       I-th (0 <= I < J): J processes with I = 0..J-1 run each case once
  *                       (scripts/sanitize.sh, SANITIZE_JOBS); malformed: exit 2
+ *   SHOAL_TEST_RUN_SHARD=I/J  within the cases, only every J-th run from the I-th, counted over
+ *                       the process (cases that call gpu_test_run_taken): J processes split
+ *                       the runs of a few long cases (SANITIZE_SPLIT=runs); malformed: exit 2
  *   SHOAL_TEST_QUICK=1  reduced work: every run's batch is capped at SHOAL_TEST_MAX_BATCH
  *                       (default 129 under QUICK), through gpu_test_batch
  * Exit: 0 all passed, 1 a failure, 2 usage or a broken case table, 77 no CUDA device ("SKIP: ..."
@@ -43,6 +46,11 @@ int gpu_test_main(int argc, char **argv, const gpu_test_suite *suite, shoal_hand
 
 /* Counts one checked run of the current case; ok = 0 fails the case (the run says why). */
 void gpu_test_record(int ok);
+
+/* Whether this process does the next run (SHOAL_TEST_RUN_SHARD; always 1 when unset): a case
+ * calls it before each run and leaves out the runs it refuses. A case whose runs all fell to
+ * other shards passes with "ok NAME (0 runs, N in other shards)". */
+int gpu_test_run_taken(void);
 
 /* The index of the next entry of a fixed case table of capacity entries (*count of them used),
  * counting it; a table that would overflow stops the program (exit 2) naming it, so a grown case

@@ -893,6 +893,7 @@ static void print_header(void)
 
 static void run(const run_cfg *wanted)
 {
+    if (!gpu_test_run_taken()) return; /* SHOAL_TEST_RUN_SHARD: another process does this run */
     run_cfg q = *wanted;
     q.batch = gpu_test_batch(q.batch); /* SHOAL_TEST_QUICK */
     const run_cfg *c = &q;
