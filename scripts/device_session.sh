@@ -52,7 +52,7 @@ for item in ${TUNE:-}; do
   fi
   timeout $((minutes * 60 + 40)) python3 -m generator tune --db tuned_db/shoal.sqlite --tuner build/bin/shoal_tune \
     --work /tmp/shoal_tune --routines "$routines" --precisions "$precs" --max-minutes "$minutes" \
-    ${REMEASURE_DRIVERS:+--remeasure-drivers} ${REMEASURE_DRIVERS#1} >> "$OUT/tune.log" 2>&1
+    ${REMEASURE_DRIVERS:+--remeasure-drivers ${REMEASURE_DRIVERS#1}} >> "$OUT/tune.log" 2>&1
   echo "tune $item exit $?" | tee -a "$OUT/tune.log"; tail -2 "$OUT/tune.log"
 done
 if [ -n "${TUNE:-}" ]; then
