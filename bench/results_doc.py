@@ -34,12 +34,13 @@ SIZES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 class Section:
     title: str
     run: str                  # bench/results/<run>.{csv,txt}
-    kind: str                 # gemm, lapack, dx, blas2, tuned, spec, python
+    kind: str                 # gemm, lapack, dx, blas2, tuned, spec, python, cost
     intro: str
     routine: str = ""         # lapack: the md_tables routine and variant
     variant: str = "n"
     parts: tuple[str, ...] = field(default=())   # blas2: gemv, trsv, vbatched
     plots: tuple[str, ...] = field(default=())   # the plot families linked (bench/plot_data.py; make plots)
+    before: str = ""          # cost: the run before the change (run is the one after it)
 
 
 SECTIONS = (
@@ -110,6 +111,13 @@ SECTIONS = (
             "[1, N/10]). Second table, gemm_vbatched NN: against the fixed-size routine (equal batch) and "
             "cublas?gemmGroupedBatched with one group per distinct size.", parts=("vbatched",),
             plots=("vbatched",)),
+    Section("What bounded GEMV/TRSV ends cost (issue 29), blas2 benchmark before and after",
+            "h100-2026-11-26-gemv-bounded-after", "cost",
+            "The fix that keeps every GEMV and TRSV load inside its operand (head and tail of misaligned "
+            "or odd-length rows) against the commit before it, `bench/run_blas2_bench.py` once on each "
+            "side, one after the other on the same GPU. Listed: every shoal row more than 2% slower after "
+            "(time after / time before), beside the same ratio of the peer's row of that shape, whose "
+            "code did not change: the run-to-run spread.", before="h100-2026-11-26-gemv-bounded-before"),
     Section("The Python package against the C API", "h100-2026-11-26-python", "python",
             "The same strided call (the same handle, stream and operands) through the package with "
             "PyTorch tensors and through the C function called directly (ctypes, arguments prepared "
@@ -120,7 +128,11 @@ SECTIONS = (
 
 
 def run_info(run: str) -> tuple[str, str]:
-    """(date, device) from the benchmark's own header lines in <run>.txt."""
+    """(date, device) from the benchmark's own header lines in <run>.txt; a run kept without its
+    report: the date its name carries, the device its rows name."""
+    if not (RESULTS / f"{run}.txt").is_file():
+        rows = md_tables.read(str(RESULTS / f"{run}.csv"))
+        return "-".join(run.split("-")[1:4]), rows[0]["device"]
     lines = (RESULTS / f"{run}.txt").read_text().splitlines()
     date = lines[0].rsplit(",", 1)[1].strip()          # "# shoal_bench 0.1.0, 2026-11-22 14:41"
     device = lines[1].split(": ", 1)[1].split("; shoal table")[0]   # "# device 0: NAME (...); cuBLAS ..."
@@ -143,6 +155,40 @@ def tuned_table(rows: list[dict]) -> list[str]:
     return out + [""]
 
 
+COST_KEY = ("prec", "routine", "variant", "case", "m", "n", "batch", "mode")
+COST_LIMIT = 1.02   # issue 29: within 2% on every row, or the cost stated per row
+
+
+def cost_table(before: list[dict], after: list[dict]) -> list[str]:
+    """Every shoal row slower after than before by more than COST_LIMIT, with the peer's ratio."""
+    def times(rows: list[dict]) -> dict[tuple, dict[str, float]]:
+        out: dict[tuple, dict[str, float]] = {}
+        for r in rows:
+            out.setdefault(tuple(r[k] for k in COST_KEY), {})[r["method"]] = float(r["median_ms"])
+        return out
+    b, a = times(before), times(after)
+    shoal = [(a[k]["shoal"] / b[k]["shoal"], k) for k in a if "shoal" in a[k] and "shoal" in b.get(k, {})]
+    peer = [a[k][m] / b[k][m] for k in a for m in a[k] if m.startswith("cublas") and m in b.get(k, {})]
+    slow = sorted((x for x in shoal if x[0] > COST_LIMIT), reverse=True)
+    count = lambda xs, f: sum(1 for x in xs if f(x))  # noqa: E731
+    ratios = sorted(r for r, _ in shoal)
+    out = [f"{len(shoal)} shoal rows: median after/before {ratios[len(ratios) // 2]:.3f}, "
+           f"{count(ratios, lambda r: r > COST_LIMIT)} above {COST_LIMIT}, "
+           f"{count(ratios, lambda r: r < 2 - COST_LIMIT)} below {2 - COST_LIMIT:.2f}; the peer's "
+           f"{len(peer)} rows (unchanged code): {count(peer, lambda r: r > COST_LIMIT)} above "
+           f"{COST_LIMIT}, {count(peer, lambda r: r < 2 - COST_LIMIT)} below {2 - COST_LIMIT:.2f}, "
+           f"highest {max(peer):.2f}.", "",
+           "| routine | p | variant | case | m | n | batch | form | before ms | after ms | after / before "
+           "| peer after / before |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for ratio, k in slow:
+        p, routine, variant, case, m, n, batch, mode = k
+        peers = [a[k][m_] / b[k][m_] for m_ in sorted(a[k]) if m_.startswith("cublas") and m_ in b[k]]
+        out.append(f"| {routine} | {p} | {variant} | {case} | {m} | {n} | {batch} | {mode} | "
+                   f"{b[k]['shoal']:.4f} | {a[k]['shoal']:.4f} | {ratio:.3f} | "
+                   f"{' / '.join(f'{x:.3f}' for x in peers) or '-'} |")
+    return out + [""]
+
+
 def plot_links(s: Section) -> list[str]:
     """The section's plots (`make plots` draws them): one image link per family, on one line."""
     if not s.plots:
@@ -158,11 +204,14 @@ def section(s: Section) -> list[str]:
         source = f"`{COMMANDS[s.kind]}` (the benchmark that `make bench` runs)"
     elif s.kind == "python":
         source = "`bench/python_overhead.py` (`make bench-python`)"
+
     else:
         source = "the tuner (`make tune`), from the tuned database"
-    out = [f"## {s.title}", "",
-           f"Measured {date} on {device}; {source}, "
-           f"`bench/results/{s.run}.csv` (the printed report beside it: `{s.run}.txt`).", "", s.intro, ""]
+    where = f"`bench/results/{s.run}.csv` (the printed report beside it: `{s.run}.txt`)"
+    if s.kind == "cost":
+        source = f"`{COMMANDS['blas2']}`"
+        where = f"`bench/results/{s.before}.csv` before, `bench/results/{s.run}.csv` after (CSVs only)"
+    out = [f"## {s.title}", "", f"Measured {date} on {device}; {source}, {where}.", "", s.intro, ""]
     out += plot_links(s)
     if s.kind == "gemm":
         out += md_tables.gemm_tables(rows)
@@ -176,6 +225,8 @@ def section(s: Section) -> list[str]:
         out += md_tables.lapack_table(rows, s.routine, s.variant, md_tables.LAPACK_SIZES)
     elif s.kind == "dx":
         out += md_tables.dx_table(rows)
+    elif s.kind == "cost":
+        out += cost_table(md_tables.read(str(RESULTS / f"{s.before}.csv")), rows)
     else:
         for part in s.parts:
             out += {"gemv": md_tables.gemv_tables, "trsv": md_tables.trsv_table,

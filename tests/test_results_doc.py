@@ -36,7 +36,8 @@ def test_every_section_names_its_run_date_and_device():
     assert len(sections) >= 6
     for s in sections:
         measured = next(line for line in s.splitlines() if line.startswith("Measured "))
-        assert re.match(r"Measured \d{4}-\d\d-\d\d \d\d:\d\d on NVIDIA ", measured), measured
+        # the time of day where the run kept its report (a CSV-only run: the date its name carries)
+        assert re.match(r"Measured \d{4}-\d\d-\d\d( \d\d:\d\d)? on NVIDIA ", measured), measured
         # a benchmark run, or the tuner's measurements exported from the tuned database
         assert "bench/results/" in measured and ("bench/run_" in measured or "`make tune`" in measured
                                                  or "bench/python_overhead.py" in measured)
@@ -64,3 +65,16 @@ def test_python_overhead_section_renders_its_csv(tmp_path, monkeypatch):
     assert "| getrf | s | 32x32 | 48,001 | 0.2000 | 0.2124 | 1.062 | 4.0 | 31.5 |" in lines
     assert lines[-2] == ("Package within 5% of the C API in 1 of 2 cases; highest ratio 1.062 "
                          "(getrf s 32x32).")
+
+
+def test_cost_table_lists_every_slower_shoal_row_beside_the_peer():
+    def row(n: int, method: str, ms: float) -> dict:
+        return {"prec": "s", "routine": "gemv", "variant": "n", "case": "packed", "m": str(n), "n": str(n),
+                "batch": "10", "mode": "strided", "method": method, "median_ms": str(ms)}
+    before = [row(8, "shoal", 1.0), row(8, "cublas", 2.0), row(16, "shoal", 1.0), row(32, "shoal", 1.0)]
+    after = [row(8, "shoal", 1.10), row(8, "cublas", 2.02), row(16, "shoal", 1.02), row(32, "shoal", 0.9)]
+    lines = results_doc.cost_table(before, after)
+    assert lines[0].startswith("3 shoal rows: median after/before 1.020, 1 above 1.02, 1 below 0.98;"), lines[0]
+    body = [line for line in lines if line.startswith("| gemv")]
+    # 1.02 exactly is within the bar: only n = 8 is listed, with its peer's ratio
+    assert body == ["| gemv | s | n | packed | 8 | 8 | 10 | strided | 1.0000 | 1.1000 | 1.100 | 1.010 |"], body
