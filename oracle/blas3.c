@@ -1,8 +1,9 @@
-/* Oracles of the level-3 BLAS spec routines: trsm and syrk (oracle/oracle.h).
+/* Oracles of the level-3 BLAS spec routines: trsm, syrk and herk (oracle/oracle.h).
  *
  * trsm: dims {m, n}, opts {side, uplo, trans, diag}, operands A (t x t, t = m for side left,
  *       n for right), B (m x n, overwritten by X).
  * syrk: dims {n, k}, opts {uplo, trans}, operands A (n x k for trans N, k x n for T), C (n x n).
+ * herk: as syrk, complex only, trans 1 meaning C (op(A) = A^H), alpha and beta real.
  * Operands are packed column-major, ld = rows[o]; complex problems (is_complex: trsm in c and z)
  * hold (re, im) pairs, read here as double complex. */
 #include "oracle.h"
@@ -327,3 +328,81 @@ done:
 }
 
 const oracle oracle_syrk = {"syrk", syrk_generate, syrk_check};
+
+/* ---- herk (c, z) ---------------------------------------------------------------------------- */
+
+enum { HERK_UPLO, HERK_TRANS };
+
+static void herk_generate(const oracle_problem *sh, unsigned long long seed, double *const in[])
+{
+    uint64_t s = seed;
+    for (int o = 0; o < 2; ++o) {
+        const long long count = 2LL * sh->rows[o] * sh->cols[o];
+        for (long long e = 0; e < count; ++e) in[o][e] = oracle_uniform(&s);
+    }
+}
+
+/* syrk_check's elementwise test in complex arithmetic, for C = alpha op(A) op(A)^H + beta C
+ * (op(A) = A, or A^H for trans 1), alpha and beta real:
+ *     max |C_out(i, j) - c(i, j)| / (b(i, j) (k + 2) eps),
+ *     c = alpha sum_l op(A)(i, l) conj(op(A)(j, l)) + beta C_in(i, j),
+ *     b = |alpha| sum_l |op(A)(i, l)| |op(A)(j, l)| + |beta| |C_in(i, j)|,
+ * with C_in's diagonal taken as real (its imaginary part is not read: a NaN there must not show)
+ * and C_out's diagonal exactly real. Nothing changes C when alpha == 0 or k == 0 with beta == 1:
+ * then C must be bitwise as it was, its diagonal's imaginary parts included. INFINITY: A changed,
+ * the other triangle changed (bitwise), a non-finite element from finite inputs, a diagonal
+ * element with an imaginary part. */
+static double herk_check(const oracle_problem *p, double eps)
+{
+    const int n = p->dims[0], k = p->dims[1];
+    const int upper = p->opts[HERK_UPLO], trans = p->opts[HERK_TRANS];
+    const int lda = p->rows[0], ldc = p->rows[1];
+    const double complex *A = (const double complex *)p->in[0], *Cin = (const double complex *)p->in[1],
+                         *Cout = (const double complex *)p->out[1];
+    const double alpha = p->alpha, beta = p->beta;
+    const int use_a = alpha != 0.0 && k > 0, use_c = beta != 0.0;
+    if (n < 1) return 0.0;
+    if (p->out[0] && !same_bits(p->out[0], p->in[0], 2LL * lda * p->cols[0])) return INFINITY;
+    if (!use_a && beta == 1.0)
+        return same_bits(p->out[1], p->in[1], 2LL * ldc * p->cols[1]) ? 0.0 : INFINITY;
+    double worst = 0.0;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            const long long ij = i + (long long)j * ldc;
+            if (upper ? i > j : i < j) {
+                if (!same_bits((const double *)(Cout + ij), (const double *)(Cin + ij), 2)) return INFINITY;
+                continue;
+            }
+            double complex dot = 0.0;
+            double mag = 0.0;
+            int finite = isfinite(alpha) && isfinite(beta);
+            if (use_a)
+                for (int l = 0; l < k; ++l) {
+                    double complex x = trans ? conj(A[l + (long long)i * lda]) : A[i + (long long)l * lda];
+                    double complex y = trans ? conj(A[l + (long long)j * lda]) : A[j + (long long)l * lda];
+                    finite = finite && cfinite(x) && cfinite(y);
+                    dot += x * conj(y);
+                    mag += cabs(x) * cabs(y);
+                }
+            double complex ref = use_a ? alpha * dot : 0.0;
+            double bound = use_a ? fabs(alpha) * mag : 0.0;
+            if (use_c) {
+                const double complex c = i == j ? CMPLX(creal(Cin[ij]), 0.0) : Cin[ij];
+                finite = finite && cfinite(c);
+                ref += beta * c;
+                bound += fabs(beta) * cabs(c);
+            }
+            if (i == j) ref = CMPLX(creal(ref), 0.0);
+            if (!finite) continue;
+            const double complex out = Cout[ij];
+            if (!cfinite(out) || (i == j && cimag(out) != 0.0)) return INFINITY;
+            const double diff = cabs(out - ref);
+            if (diff == 0.0) continue;
+            if (bound == 0.0) return INFINITY;
+            const double err = diff / (bound * (k + 2) * eps);
+            if (err > worst) worst = err;
+        }
+    return worst;
+}
+
+const oracle oracle_herk = {"herk", herk_generate, herk_check};
