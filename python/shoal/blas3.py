@@ -1,5 +1,5 @@
-"""Batched TRSM and SYRK (shoal_?trsm_*, shoal_?syrk_*: the spec routines of
-include/shoal_routines.h).
+"""Batched TRSM, SYRK and HERK (shoal_?trsm_*, shoal_?syrk_*, shoal_?herk_*: the spec routines
+of include/shoal_routines.h).
 
 Row-major operands cost nothing here either. A row-major matrix's column-major view is its
 transpose, and both routines absorb that exactly:
@@ -11,12 +11,16 @@ transpose, and both routines absorb that exactly:
     transposed, the two conjugates cancel: op(A)^T = conj(A) = (A^T)^H).
   - syrk, A row-major: the op flips; C row-major: C is symmetric where it is defined, so its
     view C^T holds the same update in the other triangle (uplo flips).
+  - herk, both row-major: with S = A^T (A's view), C^T = alpha conj(A) A^T + beta C^T
+    = alpha S^H S + beta C^T for op N (and alpha S S^H + ... for op C): the op flips between N
+    and C, the uplo flips. One of A and C row-major would need conj(A) without a transpose,
+    which BLAS has no op for: refused, as trsm's op C is.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from ._common import batch_shape, flag, flat, op_flag, operand, precision, scalar
+from ._common import batch_shape, flag, flat, op_flag, operand, precision, real_scalar, scalar
 from ._context import Call
 from ._layout import Matrices, common_batch, matrices
 
@@ -99,4 +103,52 @@ def syrk(A: Any, C: Any = None, *, uplo: str = "L", trans: str = "N", alpha: flo
     else:
         pa, pc = call.device_arrays([Am.addresses(batch), Cm.addresses(batch)])
         call(f"shoal_{p}syrk_batched", *args, pa, Am.ld, beta, pc, Cm.ld, batch)
+    return C if C is not None else c.obj
+
+
+def herk(A: Any, C: Any = None, *, uplo: str = "L", trans: str = "N", alpha: float = 1.0,
+         beta: float = 0.0, stream: Any = None) -> Any:
+    """C = alpha op(A) op(A)^H + beta C on the uplo triangle of C only (op(A) = A, n x k, for
+    trans 'N'; A^H for 'C'; 'T' is refused, as in BLAS), complex64 and complex128, alpha and
+    beta real. The other triangle is neither read nor written; C's diagonal comes out real (the
+    imaginary part it had is not read). Returns C; with C None a new C in A's memory order whose
+    other triangle is zero (beta must then be 0). A single A (2-D) serves the batch. A and C in
+    the same memory order (both row-major or both column-major)."""
+    uplo, trans = flag(uplo, "LU", "uplo"), flag(trans, "NC", "trans")
+    a = operand(A, "A", stream)
+    call = Call(flat(a), stream)
+    Am = matrices(a, "A")
+    n, k = (Am.cols, Am.rows) if trans == "C" else (Am.rows, Am.cols)
+    if C is None:
+        if beta != 0:
+            raise ValueError("herk: C is needed when beta != 0")
+        if Am.ptrs is not None:
+            raise ValueError("herk: pass C for pointer-array (list) batches")
+        c = call.empty(batch_shape(Am.single, Am.batch) + (n, n), a.dtype, "C",
+                       column_major=not Am.transposed, zero=True)
+    else:
+        c = operand(C, "C", stream)
+    p = precision(a, c, complex_ok=True)
+    if p not in "cz":
+        raise TypeError(f"herk: complex64 or complex128 operands (syrk serves {a.dtype})")
+    Cm = matrices(c, "C")
+    if (Cm.rows, Cm.cols) != (n, n):
+        raise ValueError(f"herk: op(A) is {n} x {k}, so C must be {n} x {n}; it is "
+                         f"{Cm.rows} x {Cm.cols}")
+    # (a 1 x 1 C has no memory order to speak of: its one element, alpha |a|^2 + beta c, is the
+    # same either way, so only n > 1 is refused)
+    if Am.transposed != Cm.transposed and n > 1:
+        raise ValueError("herk: A and C in different memory orders would need a conjugate without "
+                         "transpose; pass both row-major or both column-major")
+    batch = common_batch([Cm], [Am])
+    lower = (uplo == "L") != Cm.transposed
+    op = 2 if (trans == "C") != Am.transposed else 0   # SHOAL_OP_C or SHOAL_OP_N
+    args = (0 if lower else 1, op, n, k, real_scalar(alpha, "alpha", "herk"))
+    beta = real_scalar(beta, "beta", "herk")
+    if not _pointer_form(Am, Cm):
+        call(f"shoal_{p}herk_strided_batched", *args, Am.ptr, Am.ld, Am.stride_for(batch), beta,
+             Cm.ptr, Cm.ld, Cm.stride, batch)
+    else:
+        pa, pc = call.device_arrays([Am.addresses(batch), Cm.addresses(batch)])
+        call(f"shoal_{p}herk_batched", *args, pa, Am.ld, beta, pc, Cm.ld, batch)
     return C if C is not None else c.obj

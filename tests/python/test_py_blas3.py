@@ -1,4 +1,4 @@
-"""trsm and syrk against the fake libshoal (no GPU): the arguments passed, and, for every memory
+"""trsm, syrk and herk against the fake libshoal (no GPU): the arguments passed, and, for every memory
 order, that the column-major call the package makes computes the logical result. The latter
 replays the logged C call on a simulated memory with a small host BLAS (column-major, BLAS
 semantics, only the uplo triangle read or written), then reads the result back through the
@@ -134,6 +134,34 @@ def run_syrk(mem, args):
                 if i == j or (i > j) == (uplo == 0):
                     old = mem.cells[C + b * sC * 8 + (i + j * ldc) * 8] if beta != 0 else 0.0
                     mem.store(C + b * sC * 8, ldc, i, j, alpha * prod[i][j] + beta * old)
+
+
+def run_herk(mem, args):
+    """Replays shoal_cherk_strided_batched(uplo, trans, n, k, alpha, A, lda, sA, beta, C, ldc,
+    sC, batch) (complex64: 8-byte elements, as Memory counts): only the uplo triangle of C is
+    read and written, its diagonal's imaginary part not read and written as 0."""
+    uplo, trans, n, k = (int(v) for v in args[:4])
+    alpha = float(args[4])
+    A, lda, sA = int(args[5], 16), int(args[6]), int(args[7])
+    beta = float(args[8])
+    C, ldc, sC, batch = int(args[9], 16), int(args[10]), int(args[11]), int(args[12])
+    assert trans in (0, 2), trans
+    for b in range(batch):
+        Av = mem.view(A + b * sA * 8, lda, k if trans else n, n if trans else k)
+        opA = conj_transpose(Av) if trans else Av
+        prod = matmul(opA, conj_transpose(opA))
+        for i in range(n):
+            for j in range(n):
+                if i == j or (i > j) == (uplo == 0):
+                    old = mem.cells[C + b * sC * 8 + (i + j * ldc) * 8] if beta != 0 else 0.0
+                    if i == j:
+                        old = old.real
+                    v = alpha * prod[i][j] + beta * old
+                    mem.store(C + b * sC * 8, ldc, i, j, complex(v.real, 0.0) if i == j else v)
+
+
+def conj_transpose(M):
+    return [[x.conjugate() for x in r] for r in zip(*M)]
 
 
 def rand_batch(rng, b, m, n):
@@ -343,6 +371,100 @@ def test_syrk_argument_errors(fake):
     with pytest.raises(TypeError, match="float32 and float64"):
         shoal.syrk(col_batch(2, 4, 3, "f2"), col_batch(2, 4, 4, "f2"))
     assert fake.routine_calls() == []
+
+
+# ---- HERK ---------------------------------------------------------------------------------
+
+def crand_batch(rng, b, m, n):
+    return [[[complex(rng.uniform(-1, 1), rng.uniform(-1, 1)) for _ in range(n)] for _ in range(m)]
+            for _ in range(b)]
+
+
+def test_herk_column_major_strided(fake):
+    A, C = col_batch(5, 4, 3, "c16", ld=7), col_batch(5, 4, 4, "c16")
+    assert shoal.herk(A, C, uplo="U", alpha=2.0, beta=0.5) is C
+    # real alpha and beta, whatever the precision (shoal_zherk takes doubles)
+    assert args_of(fake.last()) == ("shoal_zherk_strided_batched", [
+        "1", "0", "4", "3", "2", P(A.ptr), "7", "21", "0.5", P(C.ptr), "4", "16", "5"])
+    A = col_batch(2, 3, 4, "c8")
+    shoal.herk(A, col_batch(2, 4, 4, "c8"), trans="c")
+    name, a = args_of(fake.last())
+    assert name == "shoal_cherk_strided_batched" and a[:4] == ["0", "2", "4", "3"]  # SHOAL_OP_C = 2
+
+
+@pytest.mark.parametrize("uplo", ["L", "U"])
+@pytest.mark.parametrize("trans", ["N", "C"])
+@pytest.mark.parametrize("orders", ["cc", "rr"])
+@pytest.mark.parametrize("beta", [0.0, 0.5])
+def test_herk_updates_the_logical_triangle_in_both_memory_orders(fake, uplo, trans, orders, beta):
+    """Both views transposed: the call on them (op and uplo flipped) computes the logical update."""
+    rng = random.Random(f"herk {uplo}{trans}{orders}{beta}")
+    batch, n, k = 2, 4, 3
+    A = MAKE[orders[0]](batch, *((k, n) if trans == "C" else (n, k)), "c8")
+    C = MAKE[orders[1]](batch, n, n, "c8")
+    a, c0 = crand_batch(rng, batch, *A.shape[1:]), crand_batch(rng, batch, n, n)
+    mem = Memory()
+    mem.fill(A, a)
+    mem.fill(C, c0)
+    shoal.herk(A, C, uplo=uplo, trans=trans, alpha=1.25, beta=beta)
+    run_herk(mem, args_of(fake.last())[1])
+    c = mem.read(C)
+    for b in range(batch):
+        opA = conj_transpose(a[b]) if trans == "C" else a[b]
+        prod = matmul(opA, conj_transpose(opA))
+        for i in range(n):
+            for j in range(n):
+                if i == j or (i > j) == (uplo == "L"):
+                    old = c0[b][i][j].real if i == j else c0[b][i][j]
+                    want = 1.25 * prod[i][j] + beta * old
+                    assert abs(c[b][i][j] - want) < 1e-12, (b, i, j)
+                    assert i != j or c[b][i][j].imag == 0, ("diagonal not real", b, i)
+                else:
+                    assert c[b][i][j] == c0[b][i][j], ("other triangle written", b, i, j)
+
+
+def test_herk_allocates_c_in_as_memory_order(fake):
+    A = row_batch(3, 5, 2, "c8")
+    C = shoal.herk(A)
+    what, arr = fake.allocated[-1]
+    assert what == "C" and arr is C and arr.zero and C.shape == (3, 5, 5)
+    assert C.strides == (25, 5, 1)  # row-major, as A: the call works on both views (op flipped)
+    assert args_of(fake.last())[1][:4] == ["1", "2", "5", "2"]
+    C = shoal.herk(col_batch(3, 5, 2, "c16"), trans="C")
+    assert C.strides == (4, 1, 2) and args_of(fake.last())[1][:4] == ["0", "2", "2", "5"]
+    with pytest.raises(ValueError, match="beta"):
+        shoal.herk(A, beta=1.0)
+
+
+def test_herk_lists(fake):
+    As = [FakeArray((3, 2), (1, 3), dtype="c8") for _ in range(2)]
+    Cs = [FakeArray((3, 3), (1, 3), dtype="c8") for _ in range(2)]
+    assert shoal.herk(As, Cs, beta=1.0) is Cs
+    name, a = args_of(fake.last())
+    assert name == "shoal_cherk_batched" and a[:5] == ["0", "0", "3", "2", "1"]
+    assert ints(upload(fake, int(a[5], 16))[:16]) == [x.ptr for x in As]
+    assert ints(upload(fake, int(a[8], 16))[:16]) == [x.ptr for x in Cs]
+
+
+def test_herk_argument_errors(fake):
+    A, C = col_batch(2, 4, 3, "c8"), col_batch(2, 4, 4, "c8")
+    with pytest.raises(ValueError, match="trans='T'"):
+        shoal.herk(A, C, trans="T")
+    with pytest.raises(ValueError, match="conjugate without transpose"):
+        shoal.herk(row_batch(2, 4, 3, "c8"), C)
+    with pytest.raises(ValueError, match="conjugate without transpose"):
+        shoal.herk(A, row_batch(2, 4, 4, "c8"))
+    with pytest.raises(TypeError, match="alpha=.* must be real"):
+        shoal.herk(A, C, alpha=1 + 1j)
+    with pytest.raises(TypeError, match="beta=.* must be real"):
+        shoal.herk(A, C, beta=0.5j)
+    with pytest.raises(TypeError, match="complex64 or complex128"):
+        shoal.herk(col_batch(2, 4, 3), col_batch(2, 4, 4))
+    with pytest.raises(ValueError, match="op\\(A\\) is 4 x 3, so C must be 4 x 4; it is 3 x 3"):
+        shoal.herk(A, col_batch(2, 3, 3, "c8"))
+    assert fake.routine_calls() == []
+    shoal.herk(A, C, alpha=2 + 0j)  # a complex scalar with no imaginary part is real
+    assert args_of(fake.last())[1][4] == "2"
 
 
 # ---- queries ------------------------------------------------------------------------------
