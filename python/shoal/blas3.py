@@ -73,37 +73,7 @@ def syrk(A: Any, C: Any = None, *, uplo: str = "L", trans: str = "N", alpha: flo
     """C = alpha op(A) op(A)^T + beta C on the uplo triangle of C only (op(A) n x k, C n x n):
     the other triangle is neither read nor written. Returns C; with C None a new column-major
     C whose other triangle is zero (beta must then be 0). A single A (2-D) serves the batch."""
-    uplo, trans = flag(uplo, "LU", "uplo"), op_flag(trans, "trans")
-    a = operand(A, "A", stream)
-    call = Call(flat(a), stream)
-    Am = matrices(a, "A")
-    n, k = (Am.cols, Am.rows) if trans == "T" else (Am.rows, Am.cols)
-    if C is None:
-        if beta != 0:
-            raise ValueError("syrk: C is needed when beta != 0")
-        if Am.ptrs is not None:
-            raise ValueError("syrk: pass C for pointer-array (list) batches")
-        c = call.empty(batch_shape(Am.single, Am.batch) + (n, n), a.dtype, "C",
-                       column_major=True, zero=True)
-    else:
-        c = operand(C, "C", stream)
-    p = precision(a, c)
-    Cm = matrices(c, "C")
-    if (Cm.rows, Cm.cols) != (n, n):
-        raise ValueError(f"syrk: op(A) is {n} x {k}, so C must be {n} x {n}; it is "
-                         f"{Cm.rows} x {Cm.cols}")
-    batch = common_batch([Cm], [Am])
-    lower = (uplo == "L") != Cm.transposed
-    op = (trans == "T") != Am.transposed
-    args = (0 if lower else 1, int(op), n, k, scalar(p, alpha, "alpha"))
-    beta = scalar(p, beta, "beta")
-    if not _pointer_form(Am, Cm):
-        call(f"shoal_{p}syrk_strided_batched", *args, Am.ptr, Am.ld, Am.stride_for(batch), beta,
-             Cm.ptr, Cm.ld, Cm.stride, batch)
-    else:
-        pa, pc = call.device_arrays([Am.addresses(batch), Cm.addresses(batch)])
-        call(f"shoal_{p}syrk_batched", *args, pa, Am.ld, beta, pc, Cm.ld, batch)
-    return C if C is not None else c.obj
+    return _rank_k("syrk", A, C, uplo, op_flag(trans, "trans"), alpha, beta, stream)
 
 
 def herk(A: Any, C: Any = None, *, uplo: str = "L", trans: str = "N", alpha: float = 1.0,
@@ -114,41 +84,52 @@ def herk(A: Any, C: Any = None, *, uplo: str = "L", trans: str = "N", alpha: flo
     imaginary part it had is not read). Returns C; with C None a new C in A's memory order whose
     other triangle is zero (beta must then be 0). A single A (2-D) serves the batch. A and C in
     the same memory order (both row-major or both column-major)."""
-    uplo, trans = flag(uplo, "LU", "uplo"), flag(trans, "NC", "trans")
+    return _rank_k("herk", A, C, uplo, flag(trans, "NC", "trans"), alpha, beta, stream)
+
+
+def _rank_k(routine: str, A: Any, C: Any, uplo: str, trans: str, alpha: Any, beta: Any,
+            stream: Any) -> Any:
+    """syrk and herk: trans 'N', or 'T' (syrk) / 'C' (herk) for op(A) = A's (conjugate) transpose."""
+    herm = routine == "herk"
+    uplo = flag(uplo, "LU", "uplo")
     a = operand(A, "A", stream)
     call = Call(flat(a), stream)
     Am = matrices(a, "A")
-    n, k = (Am.cols, Am.rows) if trans == "C" else (Am.rows, Am.cols)
+    n, k = (Am.cols, Am.rows) if trans != "N" else (Am.rows, Am.cols)
     if C is None:
         if beta != 0:
-            raise ValueError("herk: C is needed when beta != 0")
+            raise ValueError(f"{routine}: C is needed when beta != 0")
         if Am.ptrs is not None:
-            raise ValueError("herk: pass C for pointer-array (list) batches")
+            raise ValueError(f"{routine}: pass C for pointer-array (list) batches")
+        # herk works on both views only where A's and C's memory orders agree
         c = call.empty(batch_shape(Am.single, Am.batch) + (n, n), a.dtype, "C",
-                       column_major=not Am.transposed, zero=True)
+                       column_major=not (herm and Am.transposed), zero=True)
     else:
         c = operand(C, "C", stream)
-    p = precision(a, c, complex_ok=True)
-    if p not in "cz":
+    p = precision(a, c, complex_ok=herm)
+    if herm and p not in "cz":
         raise TypeError(f"herk: complex64 or complex128 operands (syrk serves {a.dtype})")
     Cm = matrices(c, "C")
     if (Cm.rows, Cm.cols) != (n, n):
-        raise ValueError(f"herk: op(A) is {n} x {k}, so C must be {n} x {n}; it is "
+        raise ValueError(f"{routine}: op(A) is {n} x {k}, so C must be {n} x {n}; it is "
                          f"{Cm.rows} x {Cm.cols}")
     # (a 1 x 1 C has no memory order to speak of: its one element, alpha |a|^2 + beta c, is the
     # same either way, so only n > 1 is refused)
-    if Am.transposed != Cm.transposed and n > 1:
+    if herm and Am.transposed != Cm.transposed and n > 1:
         raise ValueError("herk: A and C in different memory orders would need a conjugate without "
                          "transpose; pass both row-major or both column-major")
     batch = common_batch([Cm], [Am])
     lower = (uplo == "L") != Cm.transposed
-    op = 2 if (trans == "C") != Am.transposed else 0   # SHOAL_OP_C or SHOAL_OP_N
-    args = (0 if lower else 1, op, n, k, real_scalar(alpha, "alpha", "herk"))
-    beta = real_scalar(beta, "beta", "herk")
+    # SHOAL_OP_T (syrk) or SHOAL_OP_C (herk) where op(A) is the transpose of A's view
+    op = (2 if herm else 1) if (trans != "N") != Am.transposed else 0
+    def to_c(value: Any, name: str) -> Any:   # herk's scalars are real in every precision
+        return real_scalar(value, name, routine) if herm else scalar(p, value, name)
+    args = (0 if lower else 1, op, n, k, to_c(alpha, "alpha"))
+    beta = to_c(beta, "beta")
     if not _pointer_form(Am, Cm):
-        call(f"shoal_{p}herk_strided_batched", *args, Am.ptr, Am.ld, Am.stride_for(batch), beta,
+        call(f"shoal_{p}{routine}_strided_batched", *args, Am.ptr, Am.ld, Am.stride_for(batch), beta,
              Cm.ptr, Cm.ld, Cm.stride, batch)
     else:
         pa, pc = call.device_arrays([Am.addresses(batch), Cm.addresses(batch)])
-        call(f"shoal_{p}herk_batched", *args, pa, Am.ld, beta, pc, Cm.ld, batch)
+        call(f"shoal_{p}{routine}_batched", *args, pa, Am.ld, beta, pc, Cm.ld, batch)
     return C if C is not None else c.obj

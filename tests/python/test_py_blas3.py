@@ -117,47 +117,30 @@ def run_trsm(mem, args):
                 mem.store(B + b * sB * 8, ldb, i, j, X[i][j])
 
 
-def run_syrk(mem, args):
-    """Replays shoal_dsyrk_strided_batched(uplo, trans, n, k, alpha, A, lda, sA, beta, C, ldc,
-    sC, batch): only the uplo triangle of C is read and written."""
+def run_rank_k(mem, args, herm=False):
+    """Replays shoal_dsyrk_strided_batched / shoal_cherk_strided_batched(uplo, trans, n, k,
+    alpha, A, lda, sA, beta, C, ldc, sC, batch) (8-byte elements, as Memory counts: double, or
+    complex64 for herk): only the uplo triangle of C is read and written; herk reads its
+    diagonal's real part only and writes the diagonal real."""
     uplo, trans, n, k = (int(v) for v in args[:4])
     alpha = float(args[4])
     A, lda, sA = int(args[5], 16), int(args[6]), int(args[7])
     beta = float(args[8])
     C, ldc, sC, batch = int(args[9], 16), int(args[10]), int(args[11]), int(args[12])
+    assert trans in ((0, 2) if herm else (0, 1)), trans
+    t = conj_transpose if herm else transpose
     for b in range(batch):
         Av = mem.view(A + b * sA * 8, lda, k if trans else n, n if trans else k)
-        opA = transpose(Av) if trans else Av
-        prod = matmul(opA, transpose(opA))
+        opA = t(Av) if trans else Av
+        prod = matmul(opA, t(opA))
         for i in range(n):
             for j in range(n):
                 if i == j or (i > j) == (uplo == 0):
                     old = mem.cells[C + b * sC * 8 + (i + j * ldc) * 8] if beta != 0 else 0.0
-                    mem.store(C + b * sC * 8, ldc, i, j, alpha * prod[i][j] + beta * old)
-
-
-def run_herk(mem, args):
-    """Replays shoal_cherk_strided_batched(uplo, trans, n, k, alpha, A, lda, sA, beta, C, ldc,
-    sC, batch) (complex64: 8-byte elements, as Memory counts): only the uplo triangle of C is
-    read and written, its diagonal's imaginary part not read and written as 0."""
-    uplo, trans, n, k = (int(v) for v in args[:4])
-    alpha = float(args[4])
-    A, lda, sA = int(args[5], 16), int(args[6]), int(args[7])
-    beta = float(args[8])
-    C, ldc, sC, batch = int(args[9], 16), int(args[10]), int(args[11]), int(args[12])
-    assert trans in (0, 2), trans
-    for b in range(batch):
-        Av = mem.view(A + b * sA * 8, lda, k if trans else n, n if trans else k)
-        opA = conj_transpose(Av) if trans else Av
-        prod = matmul(opA, conj_transpose(opA))
-        for i in range(n):
-            for j in range(n):
-                if i == j or (i > j) == (uplo == 0):
-                    old = mem.cells[C + b * sC * 8 + (i + j * ldc) * 8] if beta != 0 else 0.0
-                    if i == j:
+                    if herm and i == j:
                         old = old.real
                     v = alpha * prod[i][j] + beta * old
-                    mem.store(C + b * sC * 8, ldc, i, j, complex(v.real, 0.0) if i == j else v)
+                    mem.store(C + b * sC * 8, ldc, i, j, complex(v.real, 0.0) if herm and i == j else v)
 
 
 def conj_transpose(M):
@@ -166,6 +149,11 @@ def conj_transpose(M):
 
 def rand_batch(rng, b, m, n):
     return [[[rng.uniform(-1, 1) for _ in range(n)] for _ in range(m)] for _ in range(b)]
+
+
+def crand_batch(rng, b, m, n):
+    return [[[complex(rng.uniform(-1, 1), rng.uniform(-1, 1)) for _ in range(n)] for _ in range(m)]
+            for _ in range(b)]
 
 
 def close(X, Y, tol=1e-9):
@@ -305,29 +293,39 @@ def test_syrk_column_major_strided(fake):
 
 
 @pytest.mark.parametrize("uplo", ["L", "U"])
-@pytest.mark.parametrize("trans", ["N", "T"])
-@pytest.mark.parametrize("orders", ["cc", "rc", "cr", "rr"])
+@pytest.mark.parametrize("routine, trans, orders", [
+    *(("syrk", t, o) for t in "NT" for o in ("cc", "rc", "cr", "rr")),
+    # herk: both views transposed (the op flips between N and C, the uplo flips); mixed orders
+    # are refused (test_herk_argument_errors)
+    *(("herk", t, o) for t in "NC" for o in ("cc", "rr"))])
 @pytest.mark.parametrize("beta", [0.0, 0.5])
-def test_syrk_updates_the_logical_triangle_in_every_memory_order(fake, uplo, trans, orders, beta):
-    rng = random.Random(f"syrk {uplo}{trans}{orders}{beta}")
+def test_rank_k_updates_the_logical_triangle_in_every_memory_order(fake, routine, uplo, trans, orders,
+                                                                   beta):
+    herm = routine == "herk"
+    rng = random.Random(f"{routine} {uplo}{trans}{orders}{beta}")
     batch, n, k = 2, 4, 3
-    A = MAKE[orders[0]](batch, *((k, n) if trans == "T" else (n, k)))
-    C = MAKE[orders[1]](batch, n, n)
-    a, c0 = rand_batch(rng, batch, *A.shape[1:]), rand_batch(rng, batch, n, n)
+    dtype = "c8" if herm else "f8"
+    A = MAKE[orders[0]](batch, *((k, n) if trans != "N" else (n, k)), dtype)
+    C = MAKE[orders[1]](batch, n, n, dtype)
+    fill = crand_batch if herm else rand_batch
+    a, c0 = fill(rng, batch, *A.shape[1:]), fill(rng, batch, n, n)
     mem = Memory()
     mem.fill(A, a)
     mem.fill(C, c0)
-    shoal.syrk(A, C, uplo=uplo, trans=trans, alpha=1.25, beta=beta)
-    run_syrk(mem, args_of(fake.last())[1])
+    getattr(shoal, routine)(A, C, uplo=uplo, trans=trans, alpha=1.25, beta=beta)
+    run_rank_k(mem, args_of(fake.last())[1], herm)
     c = mem.read(C)
+    t = conj_transpose if herm else transpose
     for b in range(batch):
-        opA = transpose(a[b]) if trans == "T" else a[b]
-        prod = matmul(opA, transpose(opA))
+        opA = t(a[b]) if trans != "N" else a[b]
+        prod = matmul(opA, t(opA))
         for i in range(n):
             for j in range(n):
                 if i == j or (i > j) == (uplo == "L"):
-                    want = 1.25 * prod[i][j] + beta * c0[b][i][j]
+                    old = c0[b][i][j].real if herm and i == j else c0[b][i][j]
+                    want = 1.25 * prod[i][j] + beta * old
                     assert abs(c[b][i][j] - want) < 1e-12, (b, i, j)
+                    assert not herm or i != j or c[b][i][j].imag == 0, ("diagonal not real", b, i)
                 else:
                     assert c[b][i][j] == c0[b][i][j], ("other triangle written", b, i, j)
 
@@ -347,17 +345,19 @@ def test_syrk_allocates_a_zeroed_column_major_c(fake):
         shoal.syrk([FakeArray((2, 2), (1, 2))])
 
 
-def test_syrk_lists_and_a_shared_a(fake):
-    As = [FakeArray((3, 2), (1, 3), dtype="f4") for _ in range(2)]
-    Cs = [FakeArray((3, 3), (1, 3), dtype="f4") for _ in range(2)]
-    assert shoal.syrk(As, Cs, beta=1.0) is Cs
+@pytest.mark.parametrize("routine, list_dtype, shared_dtype", [("syrk", "f4", "f8"), ("herk", "c8", "c16")])
+def test_rank_k_lists_and_a_shared_a(fake, routine, list_dtype, shared_dtype):
+    As = [FakeArray((3, 2), (1, 3), dtype=list_dtype) for _ in range(2)]
+    Cs = [FakeArray((3, 3), (1, 3), dtype=list_dtype) for _ in range(2)]
+    assert getattr(shoal, routine)(As, Cs, beta=1.0) is Cs
     name, a = args_of(fake.last())
-    assert name == "shoal_ssyrk_batched" and a[:5] == ["0", "0", "3", "2", "1"]
+    assert name == f"shoal_{'s' if routine == 'syrk' else 'c'}{routine}_batched"
+    assert a[:5] == ["0", "0", "3", "2", "1"]
     assert a[6] == "3" and a[7] == "1" and a[9:] == ["3", "2"]
     assert ints(upload(fake, int(a[5], 16))[:16]) == [x.ptr for x in As]
     assert ints(upload(fake, int(a[8], 16))[:16]) == [x.ptr for x in Cs]
-    A, C = FakeArray((3, 2), (1, 3)), col_batch(4, 3, 3)
-    shoal.syrk(A, C)
+    A, C = FakeArray((3, 2), (1, 3), dtype=shared_dtype), col_batch(4, 3, 3, shared_dtype)
+    getattr(shoal, routine)(A, C)
     assert args_of(fake.last())[1][5:8] == [P(A.ptr), "3", "0"]
 
 
@@ -375,11 +375,6 @@ def test_syrk_argument_errors(fake):
 
 # ---- HERK ---------------------------------------------------------------------------------
 
-def crand_batch(rng, b, m, n):
-    return [[[complex(rng.uniform(-1, 1), rng.uniform(-1, 1)) for _ in range(n)] for _ in range(m)]
-            for _ in range(b)]
-
-
 def test_herk_column_major_strided(fake):
     A, C = col_batch(5, 4, 3, "c16", ld=7), col_batch(5, 4, 4, "c16")
     assert shoal.herk(A, C, uplo="U", alpha=2.0, beta=0.5) is C
@@ -390,37 +385,6 @@ def test_herk_column_major_strided(fake):
     shoal.herk(A, col_batch(2, 4, 4, "c8"), trans="c")
     name, a = args_of(fake.last())
     assert name == "shoal_cherk_strided_batched" and a[:4] == ["0", "2", "4", "3"]  # SHOAL_OP_C = 2
-
-
-@pytest.mark.parametrize("uplo", ["L", "U"])
-@pytest.mark.parametrize("trans", ["N", "C"])
-@pytest.mark.parametrize("orders", ["cc", "rr"])
-@pytest.mark.parametrize("beta", [0.0, 0.5])
-def test_herk_updates_the_logical_triangle_in_both_memory_orders(fake, uplo, trans, orders, beta):
-    """Both views transposed: the call on them (op and uplo flipped) computes the logical update."""
-    rng = random.Random(f"herk {uplo}{trans}{orders}{beta}")
-    batch, n, k = 2, 4, 3
-    A = MAKE[orders[0]](batch, *((k, n) if trans == "C" else (n, k)), "c8")
-    C = MAKE[orders[1]](batch, n, n, "c8")
-    a, c0 = crand_batch(rng, batch, *A.shape[1:]), crand_batch(rng, batch, n, n)
-    mem = Memory()
-    mem.fill(A, a)
-    mem.fill(C, c0)
-    shoal.herk(A, C, uplo=uplo, trans=trans, alpha=1.25, beta=beta)
-    run_herk(mem, args_of(fake.last())[1])
-    c = mem.read(C)
-    for b in range(batch):
-        opA = conj_transpose(a[b]) if trans == "C" else a[b]
-        prod = matmul(opA, conj_transpose(opA))
-        for i in range(n):
-            for j in range(n):
-                if i == j or (i > j) == (uplo == "L"):
-                    old = c0[b][i][j].real if i == j else c0[b][i][j]
-                    want = 1.25 * prod[i][j] + beta * old
-                    assert abs(c[b][i][j] - want) < 1e-12, (b, i, j)
-                    assert i != j or c[b][i][j].imag == 0, ("diagonal not real", b, i)
-                else:
-                    assert c[b][i][j] == c0[b][i][j], ("other triangle written", b, i, j)
 
 
 def test_herk_allocates_c_in_as_memory_order(fake):
@@ -434,16 +398,6 @@ def test_herk_allocates_c_in_as_memory_order(fake):
     assert C.strides == (4, 1, 2) and args_of(fake.last())[1][:4] == ["0", "2", "2", "5"]
     with pytest.raises(ValueError, match="beta"):
         shoal.herk(A, beta=1.0)
-
-
-def test_herk_lists(fake):
-    As = [FakeArray((3, 2), (1, 3), dtype="c8") for _ in range(2)]
-    Cs = [FakeArray((3, 3), (1, 3), dtype="c8") for _ in range(2)]
-    assert shoal.herk(As, Cs, beta=1.0) is Cs
-    name, a = args_of(fake.last())
-    assert name == "shoal_cherk_batched" and a[:5] == ["0", "0", "3", "2", "1"]
-    assert ints(upload(fake, int(a[5], 16))[:16]) == [x.ptr for x in As]
-    assert ints(upload(fake, int(a[8], 16))[:16]) == [x.ptr for x in Cs]
 
 
 def test_herk_argument_errors(fake):
