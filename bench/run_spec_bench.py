@@ -46,12 +46,17 @@ def main() -> int:
     ap.add_argument("--sizes", default=",".join(SIZES))
     ap.add_argument("--precisions", default="s,d", help="comma-separated (s,d,c,z); each routine runs "
                     "those it lists")
+    ap.add_argument("--routines", default=",".join(r for r, _ in RUNS),
+                    help="comma-separated subset of the spec routines benchmarked (default: all)")
     ap.add_argument("--no-plot", action="store_true", help="do not make the PNGs")
     args = ap.parse_args()
+    unknown = set(args.routines.split(",")) - {r for r, _ in RUNS}
+    if unknown:
+        ap.error(f"--routines: {', '.join(sorted(unknown))} not among {', '.join(r for r, _ in RUNS)}")
     exe = ROOT / "build" / "bin" / "shoal_spec_bench"
     rows: list[dict] = []
     notes: list[str] = []   # the program's "# <device>, copy bandwidth ..." lines
-    for routine, form in RUNS:
+    for routine, form in (run for run in RUNS if run[0] in args.routines.split(",")):
         # the precisions the routine lists (search_space/<r>.toml): herk has only c and z
         listed = tomllib.loads((ROOT / "search_space" / f"{routine}.toml").read_text())["routine"]["precisions"]
         for p in (p for p in args.precisions.split(",") if p in listed):
