@@ -167,8 +167,11 @@ def cost_table(before: list[dict], after: list[dict]) -> list[str]:
             out.setdefault(tuple(r[k] for k in COST_KEY), {})[r["method"]] = float(r["median_ms"])
         return out
     b, a = times(before), times(after)
+
+    def peers(k: tuple) -> list[float]:   # after / before of the cuBLAS methods at shape k
+        return [a[k][m] / b[k][m] for m in sorted(a[k]) if m.startswith("cublas") and m in b.get(k, {})]
     shoal = [(a[k]["shoal"] / b[k]["shoal"], k) for k in a if "shoal" in a[k] and "shoal" in b.get(k, {})]
-    peer = [a[k][m] / b[k][m] for k in a for m in a[k] if m.startswith("cublas") and m in b.get(k, {})]
+    peer = [x for k in a for x in peers(k)]
     slow = sorted((x for x in shoal if x[0] > COST_LIMIT), reverse=True)
     count = lambda xs, f: sum(1 for x in xs if f(x))  # noqa: E731
     ratios = sorted(r for r, _ in shoal)
@@ -182,10 +185,9 @@ def cost_table(before: list[dict], after: list[dict]) -> list[str]:
            "| peer after / before |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for ratio, k in slow:
         p, routine, variant, case, m, n, batch, mode = k
-        peers = [a[k][m_] / b[k][m_] for m_ in sorted(a[k]) if m_.startswith("cublas") and m_ in b[k]]
         out.append(f"| {routine} | {p} | {variant} | {case} | {m} | {n} | {batch} | {mode} | "
                    f"{b[k]['shoal']:.4f} | {a[k]['shoal']:.4f} | {ratio:.3f} | "
-                   f"{' / '.join(f'{x:.3f}' for x in peers) or '-'} |")
+                   f"{' / '.join(f'{x:.3f}' for x in peers(k)) or '-'} |")
     return out + [""]
 
 
@@ -200,17 +202,16 @@ def plot_links(s: Section) -> list[str]:
 def section(s: Section) -> list[str]:
     rows = md_tables.read(str(RESULTS / f"{s.run}.csv"))
     date, device = run_info(s.run)
-    if s.kind in COMMANDS:
-        source = f"`{COMMANDS[s.kind]}` (the benchmark that `make bench` runs)"
-    elif s.kind == "python":
-        source = "`bench/python_overhead.py` (`make bench-python`)"
-
-    else:
-        source = "the tuner (`make tune`), from the tuned database"
     where = f"`bench/results/{s.run}.csv` (the printed report beside it: `{s.run}.txt`)"
     if s.kind == "cost":
         source = f"`{COMMANDS['blas2']}`"
         where = f"`bench/results/{s.before}.csv` before, `bench/results/{s.run}.csv` after (CSVs only)"
+    elif s.kind in COMMANDS:
+        source = f"`{COMMANDS[s.kind]}` (the benchmark that `make bench` runs)"
+    elif s.kind == "python":
+        source = "`bench/python_overhead.py` (`make bench-python`)"
+    else:
+        source = "the tuner (`make tune`), from the tuned database"
     out = [f"## {s.title}", "", f"Measured {date} on {device}; {source}, {where}.", "", s.intro, ""]
     out += plot_links(s)
     if s.kind == "gemm":

@@ -50,13 +50,14 @@ def main() -> int:
                     help="comma-separated subset of the spec routines benchmarked (default: all)")
     ap.add_argument("--no-plot", action="store_true", help="do not make the PNGs")
     args = ap.parse_args()
-    unknown = set(args.routines.split(",")) - {r for r, _ in RUNS}
+    chosen = args.routines.split(",")
+    unknown = set(chosen) - {r for r, _ in RUNS}
     if unknown:
         ap.error(f"--routines: {', '.join(sorted(unknown))} not among {', '.join(r for r, _ in RUNS)}")
     exe = ROOT / "build" / "bin" / "shoal_spec_bench"
     rows: list[dict] = []
     notes: list[str] = []   # the program's "# <device>, copy bandwidth ..." lines
-    for routine, form in (run for run in RUNS if run[0] in args.routines.split(",")):
+    for routine, form in (run for run in RUNS if run[0] in chosen):
         # the precisions the routine lists (search_space/<r>.toml): herk has only c and z
         listed = tomllib.loads((ROOT / "search_space" / f"{routine}.toml").read_text())["routine"]["precisions"]
         for p in (p for p in args.precisions.split(",") if p in listed):

@@ -326,6 +326,10 @@ def registry_c(routines: list[Routine]) -> str:
     complex_letters = [p.name for p in precision_mod.PRECISIONS.values() if p.is_complex]
     out.append("    return " + (" || ".join(f"prec == '{c}'" for c in complex_letters) or "0") + ";")
     out += ["}", ""]
+    out += ["/* the spec expressions' cx (generator/precision.py Precision.cx) */",
+            "static long long spec_cx(char prec)", "{", "    switch (prec) {"]
+    out += [f"    case '{p.name}': return {p.cx};" for p in precision_mod.PRECISIONS.values()]
+    out += ["    default: return 1;", "    }", "}", ""]
     for r in routines:
         spec, n = r.spec, r.spec.name
         out.append(f"SHOAL_ROUTINE_TABLES({n})")
@@ -343,7 +347,7 @@ def registry_c(routines: list[Routine]) -> str:
         for fn, e in (("flops", spec.flops), ("bytes", spec.bytes)):
             out += [f"static double {n}_{fn}(const shoal_spec_call *c)", "{"] + _call_locals(spec)
             out += ["    const long long elem = shoal_spec_elem_bytes(c->prec);", "    (void)elem;",
-                    "    const long long cx = shoal_spec_is_complex(c->prec) ? 4 : 1;", "    (void)cx;",
+                    "    const long long cx = spec_cx(c->prec);", "    (void)cx;",
                     f"    return (double)({c_expr(e)});", "}"]
         out += [f"static int {n}_fits(const shoal_kernel_desc *kd, const shoal_spec_call *c)", "{"]
         out += _call_locals(spec) + _design_switch(r, "fits", "1") + ["}"]

@@ -50,6 +50,12 @@ class Precision:
     rsqrt: str
     rcp: str
 
+    @property
+    def cx(self) -> int:
+        """The spec expressions' `cx`: real flops of one multiply-add over a real one's, 4 in
+        complex rows (8 real flops to 2, LAPACK Working Note 41), 1 in real rows."""
+        return 4 if self.is_complex else 1
+
 
 _FIELDS = {f.name: f for f in fields(Precision)}
 

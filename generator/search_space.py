@@ -236,9 +236,9 @@ class SearchSpace:
         opts[spec.variant] = spec.option(spec.variant).type.letters.index(shape.variant)
         dims = {d: getattr(shape, d) for d in spec.dims}
         # the precision's element size: a spec's bytes (and so a task's batch) depend on it;
-        # its flops count complex operations as 4 real ones
+        # its cx: flops in real operations
         row = precision_mod.get(prec)
-        return spec.evaluate(dims, opts, row.elem, 4 if row.is_complex else 1)
+        return spec.evaluate(dims, opts, row.elem, row.cx)
 
     def flops(self, shape: Shape, prec: str) -> float:
         return self.routine.flops(self.problem_env(shape, prec))

@@ -133,8 +133,7 @@ class Spec:
     def evaluate(self, dims: dict[str, int], opts: dict[str, int], elem: int = 8,
                  cx: int = 1) -> dict[str, int]:
         """The expression environment of one call: dims, options, derived sizes, elem and cx
-        (the real flops of one operation: 4 in complex precisions, where a multiply and add
-        is 8 real flops to a real one's 2, LAPACK Working Note 41; 1 in real ones)."""
+        (the precision row's Precision.cx: 4 in complex precisions, 1 in real ones)."""
         env: dict[str, int] = {**dims, **opts, "elem": elem, "cx": cx}
         for name, e in self.derived:
             env[name] = e(env)
