@@ -16,6 +16,7 @@ Families (the PNG <csv stem>-<family>.png each):
   vbatched  gemv_vbatched, gemm_vbatched by size distribution
   trsm      TRSM, left and right                             (bench/run_spec_bench.py, and the
   syrk      SYRK, A A^T and A^T A                             tuner's trsm-syrk export)
+  herk      HERK, A A^H and A^H A
 gemv_misaligned (an alignment study, not a routine) and rectangular GEMM/GEMV shapes are left to
 the tables.
 """
@@ -268,15 +269,18 @@ def blas2_families(rows: list[Row], served: dict) -> list[Family]:
 
 # --- spec routines (bench/run_spec_bench.py) and the tuner's export ---------------------------
 
-SPEC_PEERS = {"trsm": "cuBLAS trsmBatched", "syrk": "cuBLAS gemmStridedBatched (full product)"}
+SPEC_ROUTINES = ("trsm", "syrk", "herk")
+SPEC_PEERS = {"trsm": "cuBLAS trsmBatched", "syrk": "cuBLAS gemmStridedBatched (full product)",
+              "herk": "cuBLAS gemmStridedBatched (full product)"}
 SPEC_TITLES = {"trsm": "Batched TRSM, m = n, one triangular A per problem",
-               "syrk": "Batched SYRK, k = n"}
-SPEC_VARIANTS = {("trsm", "l"): "left", ("trsm", "r"): "right", ("syrk", "n"): "A A^T", ("syrk", "t"): "A^T A"}
+               "syrk": "Batched SYRK, k = n", "herk": "Batched HERK, k = n"}
+SPEC_VARIANTS = {("trsm", "l"): "left", ("trsm", "r"): "right", ("syrk", "n"): "A A^T", ("syrk", "t"): "A^T A",
+                 ("herk", "n"): "A A^H", ("herk", "c"): "A^H A"}
 
 
 def spec_families(rows: list[Row]) -> list[Family]:
     out = []
-    for routine in ("trsm", "syrk"):
+    for routine in SPEC_ROUTINES:
         mine_r = [r for r in rows if r["routine"] == routine]
         panels = []
         for v in sorted({r["variant"] for r in mine_r}):
@@ -298,7 +302,7 @@ def spec_families(rows: list[Row]) -> list[Family]:
 def tuned_families(rows: list[Row]) -> list[Family]:
     """The tuner's best own kernel (n <= 32) or driver per size against the vendor it timed."""
     out = []
-    for routine in ("trsm", "syrk"):
+    for routine in SPEC_ROUTINES:
         mine_r = [r for r in rows if r["routine"] == routine]
         panels = []
         for v in sorted({r["variant"] for r in mine_r}):

@@ -2,7 +2,7 @@
 """Runs build/bin/shoal_spec_bench for every spec routine and precision and writes the CSV and a
 Markdown table of shoal against the peer (ratio = peer time / shoal time; roof = the share of
 the copy bandwidth of the same run that the call's bytes take), and beside the CSV the PNGs
-<stem>-trsm.png and <stem>-syrk.png (bench/plot.py; skipped without matplotlib)."""
+<stem>-trsm.png, <stem>-syrk.png and <stem>-herk.png (bench/plot.py; skipped without matplotlib)."""
 from __future__ import annotations
 
 import argparse
@@ -16,9 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = ["2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"]
-# the form the peer takes: cuBLAS's batched TRSM takes pointer arrays; SYRK's peer, the full
-# product by strided batched GEMM, takes strided operands
-RUNS = [("trsm", "array"), ("syrk", "strided")]
+# the form the peer takes: cuBLAS's batched TRSM takes pointer arrays; the peer of SYRK and HERK,
+# the full product by strided batched GEMM, takes strided operands
+RUNS = [("trsm", "array"), ("syrk", "strided"), ("herk", "strided")]
 
 
 def table(rows: list[dict]) -> str:
@@ -58,7 +58,7 @@ def main() -> int:
     rows: list[dict] = []
     notes: list[str] = []   # the program's "# <device>, copy bandwidth ..." lines
     for routine, form in (run for run in RUNS if run[0] in chosen):
-        # the precisions the routine lists (search_space/<r>.toml): c and z for trsm only so far
+        # the precisions the routine lists (search_space/<r>.toml): herk has only c and z
         listed = tomllib.loads((ROOT / "search_space" / f"{routine}.toml").read_text())["routine"]["precisions"]
         for p in (p for p in args.precisions.split(",") if p in listed):
             proc = subprocess.run([str(exe), routine, p, form, *args.sizes.split(",")], capture_output=True,

@@ -71,13 +71,18 @@ def option_aliases(options: Iterable[Any], prec: str) -> list[str]:
 
 
 def option_rules(options: Iterable[Any]) -> list[Rule]:
-    """Each option's two out-of-range values (one past its last enumerator, and -1), and each
-    alias accepted."""
+    """Each option's two out-of-range values (one past its largest enumerator, and -1), each
+    enumerator it refuses, each alias accepted, and where its enumerators are not 0, 1, ... each
+    one accepted."""
     out: list[Rule] = []
     for o in options:
-        n = len(o.type.values)
+        n = o.type.past_last
         out.append((f"{o.name} out of range ({n})", {o.name: f"({o.type.c_type}){n}"}, BAD))
         out.append((f"{o.name} out of range (-1)", {o.name: f"({o.type.c_type})-1"}, BAD))
+        out += [(f"{o.name} = {v} (refused)", {o.name: v}, BAD) for v in o.type.refused]
+        # enumerators that are not 0, 1, ...: each accepted (the valid call has the first)
+        if o.type.enum_values:
+            out += [(f"{o.name} = {v}", {o.name: v}, OK) for v in o.type.values[1:]]
         if o.type.real_alias:
             out.append((f"{o.name} = {o.type.real_alias[0]}", {o.name: o.type.real_alias[0]}, OK))
     return out

@@ -23,7 +23,7 @@ from . import precision as precision_mod
 from .emit_common import BAD, C_MACROS, HEADER, OK, SIZE, Rule, args_test_c, fname as _fname, option_aliases, option_checks, option_rules
 from .emit_common import src as _doc
 from .search_space import DRIVER_DESIGN, SearchSpace
-from .spec import SLOT_NAMES, Operand, Spec, c_expr
+from .spec import SLOT_NAMES, Operand, Option, Spec, c_expr
 
 R = TypeVar("R")
 
@@ -70,18 +70,48 @@ def scalar_value(prec: str, typ: str, re: str, im: str) -> str:
     return f"({typ}){{({p.R}){re}, ({p.R}){im}}}"
 
 
+def _scalar_type(spec: Spec, prec: str) -> str:
+    """alpha's and beta's public type: the element type, or its real type where the spec says
+    its scalars are real (BLAS herk: float / double in c / z)."""
+    p = precision_mod.get(prec)
+    return p.R if spec.real_scalars else p.api
+
+
+def _scalar_arg(spec: Spec, prec: str, re: str, im: str) -> str:
+    if spec.real_scalars:
+        return f"({precision_mod.get(prec).R}){re}"
+    return scalar_value(prec, precision_mod.get(prec).api, re, im)
+
+
+def _opt_index(o: Option) -> str:
+    """What the call stores for an option: its value, or where its enumerators are not 0, 1, ...
+    the index of its value (p.opts indexes the variants)."""
+    if not o.type.enum_values:
+        return f"(int){o.name}"
+    return "(" + " : ".join(f"{o.name} == {v} ? {i}" for i, v in enumerate(o.type.values[:-1])) + \
+        f" : {len(o.type.values) - 1})"
+
+
+def _opt_value(o: Option, index: str) -> str:
+    """The enumerator of an option index (the case invoker's inverse of _opt_index)."""
+    if not o.type.enum_values:
+        return f"({o.type.c_type}){index}"
+    return f"((const {o.type.c_type}[]){{{', '.join(o.type.values)}}})[{index}]"
+
+
 def _params(r: Routine, prec: str, form: str) -> list[str]:
     # the public element type: shoal_complex_float / _double for c and z (include/shoal.h)
     spec, T = r.spec, precision_mod.get(prec).api
+    S = _scalar_type(spec, prec)
     out = ["shoal_handle handle"]
     out += [f"{o.type.c_type} {o.name}" for o in spec.options]
     out += [f"int {d}" for d in spec.dims]
     if "alpha" in spec.scalars:
-        out.append(f"{T} alpha")
+        out.append(f"{S} alpha")
     beta_at = _beta_before(spec)
     for o in spec.operands:
         if o.name == beta_at:
-            out.append(f"{T} beta")
+            out.append(f"{S} beta")
         const = "const " if o.access == "in" else ""
         if form == "batched":
             out.append(f"{const}{T} *const {o.name}[]")
@@ -179,9 +209,9 @@ def api_c(routines: list[Routine]) -> str:
                 for i, d in enumerate(spec.dims):
                     out.append(f"    c.p.dims[{i}] = {d};")
                 for i, o in enumerate(spec.options):
-                    out.append(f"    c.p.opts[{i}] = (int){o.name};")
+                    out.append(f"    c.p.opts[{i}] = {_opt_index(o)};")
                 for s in spec.scalars:
-                    if precision_mod.get(prec).is_complex:
+                    if precision_mod.get(prec).is_complex and not spec.real_scalars:
                         out.append(f"    c.p.{s} = {s}.re;")
                         out.append(f"    c.p.{s}_im = {s}.im;")
                     else:
@@ -375,7 +405,7 @@ def _valid_args(r: Routine, prec: str, form: str, size: int = SIZE) -> dict[str,
     for d in spec.dims:
         args[d] = str(size)
     for s in spec.scalars:
-        args[s] = scalar_value(prec, T, "1", "0")
+        args[s] = _scalar_arg(spec, prec, "1", "0")
     for o in spec.operands:
         args[o.name] = f"({'const ' if o.access == 'in' else ''}{T} *{'const *' if form == 'batched' else ''})fake"
         args[o.ld] = str(size)
@@ -432,14 +462,14 @@ def invoke_c(routines: list[Routine]) -> str:
             for form in ("batched", "strided_batched"):
                 mode = "SHOAL_MODE_ARRAY" if form == "batched" else "SHOAL_MODE_STRIDED"
                 args = ["handle"]
-                args += [f"({o.type.c_type})p->opts[{i}]" for i, o in enumerate(spec.options)]
+                args += [_opt_value(o, f"p->opts[{i}]") for i, o in enumerate(spec.options)]
                 args += [f"p->dims[{i}]" for i in range(len(spec.dims))]
                 if "alpha" in spec.scalars:
-                    args.append(scalar_value(prec, T, "p->alpha", "p->alpha_im"))
+                    args.append(_scalar_arg(spec, prec, "p->alpha", "p->alpha_im"))
                 beta_at = _beta_before(spec)
                 for i, o in enumerate(spec.operands):
                     if o.name == beta_at:
-                        args.append(scalar_value(prec, T, "p->beta", "p->beta_im"))
+                        args.append(_scalar_arg(spec, prec, "p->beta", "p->beta_im"))
                     const = "const " if o.access == "in" else ""
                     if form == "batched":
                         args += [f"({const}{T} *const *)p->op[{i}].array", f"p->op[{i}].ld"]

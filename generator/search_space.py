@@ -154,14 +154,15 @@ class Shape:
 
 def variant_flags(variant: str) -> tuple[int, int]:
     """(ta, tb) of a GEMM-style variant such as 'nt'. A one-letter variant is one option of a
-    LAPACK routine: ta = 1 for its non-default letter ('t' transposed, 'u' upper), tb = 0.
+    LAPACK routine: ta = 1 for its non-default letter ('t' transposed, 'c' conjugate
+    transposed, 'u' upper, 'r' right), tb = 0.
     A triangular routine's uplo + op variant ('ln', 'lt', 'un', 'ut'): ta = upper, tb = op T."""
     if len(variant) == 2 and set(variant) <= {"n", "t"}:
         return int(variant[0] == "t"), int(variant[1] == "t")
     if len(variant) == 2 and variant[0] in "lu" and variant[1] in "nt":
         return int(variant[0] == "u"), int(variant[1] == "t")
     if len(variant) == 1:
-        return int(variant in ("t", "u", "r")), 0
+        return int(variant in ("t", "c", "u", "r")), 0
     return 0, 0
 
 

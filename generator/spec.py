@@ -32,9 +32,20 @@ class OptionType:
     names: str = ""                # a letter per value, for case names (default: letters)
     # (value, same as) in the real precisions: BLAS's conjugate transpose is the transpose there
     real_alias: tuple[str, str] | None = None
+    # the enumerators' C values where they are not 0, 1, ... (HERK's trans: N = 0, C = 2): the
+    # entry points store the index of the value in the call (p.opts, the variant), the case
+    # invoker passes values[index]
+    enum_values: tuple[int, ...] = ()
+    # enumerators of c_type that this option refuses (HERK's trans: SHOAL_OP_T)
+    refused: tuple[str, ...] = ()
 
     def name_of(self, v: int) -> str:
         return (self.names or self.letters)[v]
+
+    @property
+    def past_last(self) -> int:
+        """One past the largest C value: out of range."""
+        return max(self.enum_values) + 1 if self.enum_values else len(self.values)
 
 
 OPTION_TYPES: dict[str, OptionType] = {
@@ -45,6 +56,9 @@ OPTION_TYPES: dict[str, OptionType] = {
     "op": OptionType("shoal_operation", ("SHOAL_OP_N", "SHOAL_OP_T", "SHOAL_OP_C"), "nt",
                      "SHOAL_OP_N, SHOAL_OP_T or SHOAL_OP_C (in s and d the same as SHOAL_OP_T)", "ntc",
                      ("SHOAL_OP_C", "SHOAL_OP_T")),
+    # BLAS herk's trans: N or C (A^H A); T is refused
+    "herm_op": OptionType("shoal_operation", ("SHOAL_OP_N", "SHOAL_OP_C"), "nc",
+                          "SHOAL_OP_N or SHOAL_OP_C", enum_values=(0, 2), refused=("SHOAL_OP_T",)),
     "diag": OptionType("shoal_diag", ("SHOAL_DIAG_NON_UNIT", "SHOAL_DIAG_UNIT"), "nu",
                        "SHOAL_DIAG_NON_UNIT or SHOAL_DIAG_UNIT"),
 }
@@ -97,6 +111,7 @@ class Spec:
     driver: str                    # the driver ("none": the kernels serve all)
     driver_serves: Expr            # which calls the driver serves (default: what the kernels do not);
                                    # where both serve, the tuned tables choose between them
+    real_scalars: bool = False     # alpha and beta real in every precision (BLAS herk)
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -297,7 +312,8 @@ def load(path: str | Path) -> Spec:
         kernels=compile_expr(kernels, names, f"{where} kernels"),
         driver=str(t.get("driver", "none")),
         driver_serves=compile_expr(str(t.get("driver_serves", f"not ({kernels})")), names,
-                                   f"{where} driver_serves"))
+                                   f"{where} driver_serves"),
+        real_scalars=bool(t.get("real_scalars", False)))
     for e in (spec.flops, spec.bytes, spec.quick_return, spec.kernels, spec.driver_serves,
               *(x for _, x in spec.derived), *(o.rows for o in spec.operands),
               *(o.cols for o in spec.operands)):

@@ -84,8 +84,12 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
         raise CaseError(f"{where}: precisions {precs} / forms {forms} not served")
     alpha, beta = float(g.get("alpha", 1.5)), float(g.get("beta", 0.5))
     # complex precisions: complex scalars unless the group says otherwise (a zero scalar stays 0)
-    alpha_im = float(g.get("alpha_im", 0.5 if alpha != 0 else 0.0))
-    beta_im = float(g.get("beta_im", -0.25 if beta != 0 else 0.0))
+    # or the routine's scalars are real (herk)
+    real = r.spec.real_scalars
+    if real and ("alpha_im" in g or "beta_im" in g):
+        raise CaseError(f"{where}: {r.spec.name}'s alpha and beta are real")
+    alpha_im = 0.0 if real else float(g.get("alpha_im", 0.5 if alpha != 0 else 0.0))
+    beta_im = 0.0 if real else float(g.get("beta_im", -0.25 if beta != 0 else 0.0))
     nan_imag = bool(g.get("nan_imag", False))
     if nan_imag and not all(precision_mod.get(p).is_complex for p in precs):
         raise CaseError(f"{where}: nan_imag needs complex precisions only")

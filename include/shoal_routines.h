@@ -264,6 +264,26 @@ shoal_status shoal_dgemm_strided_batched(shoal_handle handle, shoal_operation tr
 shoal_status shoal_sgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m, const int *n, const int *k, int max_m, int max_n, int max_k, float alpha, const float *const A[], const int *lda, const float *const B[], const int *ldb, float beta, float *const C[], const int *ldc, int64_t batch);
 shoal_status shoal_dgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m, const int *n, const int *k, int max_m, int max_n, int max_k, double alpha, const double *const A[], const int *lda, const double *const B[], const int *ldb, double beta, double *const C[], const int *ldc, int64_t batch);
 
+/* herk: Hermitian rank-k update of one triangle: C = alpha op(A) op(A)^H + beta C, op(A) n x k, alpha and beta real.
+ * Only the uplo triangle of C is read and written; the imaginary parts of C's diagonal are
+ * not read and are set to zero (LAPACK's zherk), except when nothing changes C (alpha == 0 or
+ * k == 0, with beta == 1). trans: SHOAL_OP_N (C = alpha A A^H + beta C, A n x k) or SHOAL_OP_C
+ * (C = alpha A^H A + beta C, A k x n); SHOAL_OP_T is refused, as BLAS does. alpha and beta are
+ * real (float for c, double for z). With beta == 0, C is not read; with alpha == 0 or k == 0,
+ * C = beta C and A is not read.
+ * A is (n if trans == 0 else k) x (k if trans == 0 else n) (in), lda >= max(1, (n if trans == 0 else k)).
+ * C is n x n (inout), ldc >= max(1, n).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements); a written
+ * non-empty operand's stride must keep problems apart (>= ldX * cols when batch > 1).
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a negative or overlapping stride, a NULL operand where work
+ * is to be done -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
+ * no work (n == 0, or batch == 0) -> SUCCESS at once. */
+shoal_status shoal_cherk_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, int n, int k, float alpha, const shoal_complex_float *const A[], int64_t lda, float beta, shoal_complex_float *const C[], int64_t ldc, int64_t batch);
+shoal_status shoal_cherk_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, int n, int k, float alpha, const shoal_complex_float *A, int64_t lda, int64_t strideA, float beta, shoal_complex_float *C, int64_t ldc, int64_t strideC, int64_t batch);
+shoal_status shoal_zherk_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, int n, int k, double alpha, const shoal_complex_double *const A[], int64_t lda, double beta, shoal_complex_double *const C[], int64_t ldc, int64_t batch);
+shoal_status shoal_zherk_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, int n, int k, double alpha, const shoal_complex_double *A, int64_t lda, int64_t strideA, double beta, shoal_complex_double *C, int64_t ldc, int64_t strideC, int64_t batch);
+
 /* syrk: Symmetric rank-k update of one triangle: C = alpha op(A) op(A)^T + beta C, op(A) n x k.
  * Only the uplo triangle of C is read and written. With beta == 0, C is not read (NaN in C
  * does not propagate); with alpha == 0 or k == 0, C = beta C and A is not read.

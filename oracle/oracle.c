@@ -5,9 +5,9 @@
 #include <string.h>
 
 /* Each family of routines defines its oracles in its own file (oracle/blas3.c: trsm, syrk). */
-extern const oracle oracle_trsm, oracle_syrk;
+extern const oracle oracle_trsm, oracle_syrk, oracle_herk;
 
-static const oracle *const oracles[] = {&oracle_trsm, &oracle_syrk};
+static const oracle *const oracles[] = {&oracle_trsm, &oracle_syrk, &oracle_herk};
 
 const oracle *oracle_find(const char *name)
 {

@@ -40,12 +40,12 @@ def precision(*operands: ArrayInfo | list[ArrayInfo] | None, complex_ok: bool = 
         raise TypeError(f"the matrices of one call must share a dtype; got {names}")
     dtype = dtypes.pop()
     if dtype not in _PRECISION:
-        raise TypeError(f"shoal computes in float32 and float64 (trsm also in complex64 and "
-                        f"complex128); got {dtype}")
+        raise TypeError(f"shoal computes in float32 and float64 (trsm and herk also in complex64 "
+                        f"and complex128); got {dtype}")
     p = _PRECISION[dtype]
     if p in "cz" and not complex_ok:
         raise TypeError(f"this routine serves float32 and float64 only so far; got {dtype} "
-                        "(trsm serves complex64 and complex128)")
+                        "(trsm and herk serve complex64 and complex128)")
     return p
 
 
@@ -60,6 +60,15 @@ def scalar(p: str, value: Any, name: str) -> Any:
             raise TypeError(f"{name}={value!r}: a complex scalar needs complex operands")
         return value.real
     return float(value)
+
+
+def real_scalar(value: Any, name: str, routine: str) -> float:
+    """A scalar the routine takes as real in every precision (herk's alpha and beta): a complex
+    value with a nonzero imaginary part is refused, not truncated."""
+    z = complex(value)
+    if z.imag != 0:
+        raise TypeError(f"{routine}: {name}={value!r} must be real")
+    return z.real
 
 
 def flag(value: Any, allowed: str, name: str) -> str:

@@ -78,6 +78,11 @@ _PLAIN = {
     "shoal_imax_device": "h p l p",
     "shoal_spec_kernel_name": "h s c i p p p",
     "shoal_get_workspace_size": "h p",
+    # HERK (c, z only): alpha and beta real (f / d), the operands complex
+    "shoal_cherk_batched": "h i i i i f p l f p l l",
+    "shoal_cherk_strided_batched": "h i i i i f p l l f p l l l",
+    "shoal_zherk_batched": "h i i i i d p l d p l l",
+    "shoal_zherk_strided_batched": "h i i i i d p l l d p l l l",
 }
 
 # Present only in newer libraries; looked up if there, never required.

@@ -6,7 +6,10 @@
  * [s0 + h, min(n, s0 + 2h)). Every full group of a level is one GEMM problem of h x h x k (all
  * groups of all problems in one batched GEMM), the last, partial group one more; the diagonal
  * leaf blocks are one batched launch of the SYRK kernels (and one for a partial last leaf).
- * The other triangle is never touched. spec/routines/syrk.toml names this driver. */
+ * The other triangle is never touched. spec/routines/syrk.toml names this driver, and
+ * spec/routines/herk.toml its Hermitian form (c, z): the same blocks, the diagonal ones by the
+ * HERK kernels, the off-diagonal ones by complex GEMM with op C in place of T (alpha and beta
+ * real). */
 #include "driver_steps.h"
 
 enum { A_ = 0, C_ = 1 };       /* operand order of the spec */
@@ -16,6 +19,7 @@ typedef struct syrk_job {
     struct shoal_context *ctx;
     const shoal_spec_call *c;  /* one batch chunk */
     int upper, trans, k;
+    int herm;                  /* HERK: op C where SYRK has T */
 } syrk_job;
 
 /* Rows [s, ...) of op(A), the next group `step` rows on: rows of A (N) or columns (T). */
@@ -59,6 +63,13 @@ static shoal_status coupling(const syrk_job *j, long long s0, long long h, int r
     if (shoal_driver_blocks(j->ctx, j->c, grid, 3, groups, blk) != cudaSuccess) return SHOAL_STATUS_CUDA_ERROR;
     const shoal_spec_call s = over_blocks(j, blk, groups);
     const int m = j->upper ? (int)h : rows, n = j->upper ? rows : (int)h;
+    if (j->herm) {
+        /* C_ij = alpha op(A)_i op(A)_j^H + beta C_ij: op(A) = A (N) reads A_i as it is and A_j
+         * conjugate transposed; op(A) = A^H (C) the other way round */
+        const shoal_driver_scalar alpha = {j->c->p.alpha, 0.0}, beta = {j->c->p.beta, 0.0};
+        return shoal_driver_gemm_complex(j->ctx, &s, j->trans ? 2 : 0, j->trans ? 0 : 2, m, n, j->k, alpha, blk[0],
+                                         blk[1], beta, blk[2]);
+    }
     return shoal_driver_gemm(j->ctx, &s, j->trans, !j->trans, m, n, j->k, j->c->p.alpha, blk[0], blk[1],
                              j->c->p.beta, blk[2]);
 }
@@ -77,7 +88,7 @@ static shoal_status update(const syrk_job *j, int n, int leaf)
     return st;
 }
 
-shoal_status shoal_driver_syrk_recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf)
+static shoal_status recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf, int herm)
 {
     if (leaf < 1) return SHOAL_STATUS_INVALID_VALUE;
     const int n = c->p.dims[0];
@@ -86,9 +97,19 @@ shoal_status shoal_driver_syrk_recursive(struct shoal_context *ctx, const shoal_
     for (long long b0 = 0; b0 < c->p.batch; b0 += chunk) {
         const long long nb = c->p.batch - b0 < chunk ? c->p.batch - b0 : chunk;
         const shoal_spec_call part = shoal_driver_chunk(c, b0, nb);
-        const syrk_job j = {ctx, &part, c->p.opts[UPLO_], c->p.opts[TRANS_], c->p.dims[1]};
+        const syrk_job j = {ctx, &part, c->p.opts[UPLO_], c->p.opts[TRANS_], c->p.dims[1], herm};
         const shoal_status st = update(&j, n, leaf);
         if (st != SHOAL_STATUS_SUCCESS) return st;
     }
     return SHOAL_STATUS_SUCCESS;
+}
+
+shoal_status shoal_driver_syrk_recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf)
+{
+    return recursive(ctx, c, leaf, 0);
+}
+
+shoal_status shoal_driver_herk_recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf)
+{
+    return recursive(ctx, c, leaf, 1);
 }

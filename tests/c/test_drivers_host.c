@@ -99,12 +99,36 @@ shoal_status shoal_driver_gemm_complex(struct shoal_context *ctx, const shoal_sp
 
 static int leaf_calls, leaf_max;
 
-/* The leaf kernels: TRSM (routine 1) and SYRK (routine 0) in double, as the kernels define them. */
+/* The leaf kernels: TRSM (routine 1), SYRK (routine 0) and HERK (routine 2, z) in double, as the
+ * kernels define them. */
 shoal_status shoal_spec_run_kernel(struct shoal_context *ctx, const shoal_spec_call *c)
 {
     (void)ctx;
     ++leaf_calls;
     const shoal_operand *A = &c->p.op[0], *X = &c->p.op[1];
+    if (c->routine == 2) {
+        /* C = alpha op(A) op(A)^H + beta C on the triangle, op(A) = A or A^H (trans 1), alpha and
+         * beta real, the diagonal real (its input's imaginary part not read) */
+        const int upper = c->p.opts[0], trans = c->p.opts[1], n = c->p.dims[0], k = c->p.dims[1];
+        if (n > leaf_max) leaf_max = n;
+        for (long long b = 0; b < c->p.batch; ++b)
+            for (int j = 0; j < n; ++j)
+                for (int i = upper ? 0 : j; upper ? i <= j : i < n; ++i) {
+                    double complex s = 0.0;
+                    if (c->p.alpha != 0.0)
+                        for (int l = 0; l < k; ++l) {
+                            const double complex x = trans ? conj(zget(c, A, b, l, i)) : zget(c, A, b, i, l);
+                            const double complex y = trans ? conj(zget(c, A, b, l, j)) : zget(c, A, b, j, l);
+                            s += x * conj(y);
+                        }
+                    double complex cin = c->p.beta == 0.0 ? 0.0 : zget(c, X, b, i, j);
+                    if (i == j) cin = creal(cin);
+                    double complex v = c->p.alpha * s + c->p.beta * cin;
+                    if (i == j) v = creal(v);
+                    zput(c, X, b, i, j, v);
+                }
+        return SHOAL_STATUS_SUCCESS;
+    }
     if (c->routine == 1 && c->prec == 'z') {
         /* complex: left op(A) x = alpha b; right x^T op(A) = alpha b^T, i.e. M x = alpha b with
          * M(i, j) = op(A)(j, i); op(A) = A, A^T or A^H */
@@ -196,6 +220,7 @@ cudaError_t shoal_block_pointers(void **ws, const shoal_block_source *src, int n
 
 shoal_status shoal_driver_trsm_recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf);
 shoal_status shoal_driver_syrk_recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf);
+shoal_status shoal_driver_herk_recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf);
 
 /* ---- cases ---- */
 
@@ -207,7 +232,8 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
 {
     static struct shoal_context ctx; /* only its workspace is used */
     if (!ctx.ws_ptrs) ctx.ws_ptrs = calloc((size_t)SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS, sizeof(void *));
-    const oracle *orc = oracle_find(routine == 1 ? "trsm" : "syrk");
+    static const char *const names[] = {"syrk", "trsm", "herk"};
+    const oracle *orc = oracle_find(names[routine]);
     const int n_opts = routine == 1 ? 4 : 2, batch = 3;
     oracle_problem shape;
     memset(&shape, 0, sizeof shape);
@@ -217,7 +243,7 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
     shape.beta = beta;
     const int w = prec == 'z' ? 2 : 1; /* doubles per element */
     shape.is_complex = w == 2;
-    shape.alpha_im = w == 2 ? g_alpha_im : 0.0;
+    shape.alpha_im = w == 2 && routine != 2 ? g_alpha_im : 0.0; /* HERK's alpha is real */
     if (routine == 1) {
         const int t = opts[0] == 0 ? dims[0] : dims[1];
         shape.rows[0] = shape.cols[0] = t;
@@ -278,8 +304,9 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
                 for (int i = 0; i < shape.rows[o]; ++i)
                     if (w == 1) in[o][b][i + j * shape.rows[o]] = get(&c, &c.p.op[o], b, i, j);
     gemm_calls = leaf_calls = leaf_max = pointer_steps = 0;
-    const shoal_status st = routine == 1 ? shoal_driver_trsm_recursive(&ctx, &c, leaf)
-                                         : shoal_driver_syrk_recursive(&ctx, &c, leaf);
+    const shoal_status st = routine == 1   ? shoal_driver_trsm_recursive(&ctx, &c, leaf)
+                            : routine == 2 ? shoal_driver_herk_recursive(&ctx, &c, leaf)
+                                           : shoal_driver_syrk_recursive(&ctx, &c, leaf);
     double worst = 0.0;
     const double eps = prec == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
     for (int b = 0; b < batch; ++b) {
@@ -311,7 +338,7 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
                    (alpha == 0.0 && shape.alpha_im == 0.0 && routine == 1 ? gemm_calls == 0 : 1);
     if (ok) ++passed;
     else ++failed;
-    printf("%s %c%s %s opts", ok ? "ok    " : "FAILED", prec, routine == 1 ? "trsm" : "syrk",
+    printf("%s %c%s %s opts", ok ? "ok    " : "FAILED", prec, names[routine],
            mode == SHOAL_MODE_ARRAY ? "array" : "strided");
     for (int i = 0; i < n_opts; ++i) printf(" %d", opts[i]);
     printf(" dims %d %d alpha %g beta %g leaf %d: error %.3g eps, %d leaves (largest %d), %d GEMMs\n", dims[0], dims[1],
@@ -366,6 +393,17 @@ int main(void)
             }
         const int dims[4] = {50, 6, 0, 0};
         run(0, 'd', SHOAL_MODE_ARRAY, opts, dims, 0.0, 0.5, 16);
+    }
+    /* HERK (z): the off-diagonal blocks by complex GEMM with op C, the diagonal left real */
+    for (int code = 0; code < 4; ++code) {
+        const int opts[2] = {code & 1, (code >> 1) & 1};
+        for (size_t d = 0; d < sizeof syrk_dims / sizeof syrk_dims[0]; ++d)
+            for (int mode = 0; mode < 2; ++mode) {
+                const int dims[4] = {syrk_dims[d][0], syrk_dims[d][1], 0, 0};
+                run(2, 'z', mode, opts, dims, 1.5, d == 1 ? 0.0 : 0.5, leaves[d % 3]);
+            }
+        const int dims[4] = {50, 6, 0, 0};
+        run(2, 'z', SHOAL_MODE_STRIDED, opts, dims, 0.0, 0.5, 16);
     }
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;

@@ -1,4 +1,4 @@
-/* The trsm and syrk oracles (oracle/blas3.c) on the CPU: each check accepts solutions and
+/* The trsm, syrk and herk oracles (oracle/blas3.c) on the CPU: each check accepts solutions and
  * products computed here in single and in double precision (its bound holds for the data its
  * generator makes), and rejects a perturbed element, a non-finite one, a changed input, a
  * touched other triangle and solutions that read what must not be read.
@@ -558,6 +558,158 @@ static void ztrsm_generator_shapes_the_data(void)
     ztrsm_free(&d);
 }
 
+/* ---- herk (c, z) -------------------------------------------------------------------------- */
+
+typedef struct {
+    oracle_problem p;
+    zc *A, *Aout, *C, *Cout;
+    int n, k;
+} herk_data;
+
+/* C's diagonal comes from the generator with imaginary parts (they must not be read). */
+static herk_data herk_make(int n, int k, int upper, int trans, double alpha, double beta, unsigned long long seed,
+                           int single)
+{
+    herk_data d;
+    memset(&d, 0, sizeof d);
+    d.n = n;
+    d.k = k;
+    d.p.dims[0] = n;
+    d.p.dims[1] = k;
+    d.p.opts[0] = upper;
+    d.p.opts[1] = trans;
+    d.p.alpha = alpha;
+    d.p.beta = beta;
+    d.p.is_complex = 1;
+    d.p.rows[0] = trans ? k : n;
+    d.p.cols[0] = trans ? n : k;
+    d.p.rows[1] = d.p.cols[1] = n;
+    const int na = n * k > 0 ? n * k : 1;
+    d.A = malloc(sizeof(zc) * na);
+    d.Aout = malloc(sizeof(zc) * na);
+    d.C = malloc(sizeof(zc) * n * n);
+    d.Cout = malloc(sizeof(zc) * n * n);
+    double *in[ORACLE_MAX_OPERANDS] = {(double *)d.A, (double *)d.C, 0, 0};
+    oracle_find("herk")->generate(&d.p, seed, in);
+    for (int e = 0; e < n * k; ++e) d.A[e] = zrnd(d.A[e], single);
+    for (int e = 0; e < n * n; ++e) d.C[e] = zrnd(d.C[e], single);
+    memcpy(d.Aout, d.A, sizeof(zc) * na);
+    memcpy(d.Cout, d.C, sizeof(zc) * n * n);
+    d.p.in[0] = (const double *)d.A;
+    d.p.in[1] = (const double *)d.C;
+    d.p.out[0] = (const double *)d.Aout;
+    d.p.out[1] = (const double *)d.Cout;
+    return d;
+}
+
+static void herk_free(herk_data *d)
+{
+    free(d->A);
+    free(d->Aout);
+    free(d->C);
+    free(d->Cout);
+}
+
+/* The stored triangle of Cout = alpha op(A) op(A)^H + beta C (op(A) = A, or A^H for trans 1), in
+ * single or double, the diagonal real (C's imaginary part there not read); how = 1 forgets the
+ * conjugation of the second factor (op(A) op(A)^T: what a kernel with a lost conj computes). */
+static void herk_compute(herk_data *d, int single, int how)
+{
+    const int n = d->n, k = d->k, upper = d->p.opts[0], trans = d->p.opts[1];
+    const int lda = d->p.rows[0];
+    /* no product and beta == 1: BLAS returns at once, C as it was (its diagonal too) */
+    if (!(d->p.alpha != 0.0 && k > 0) && d->p.beta == 1.0) {
+        memcpy(d->Cout, d->C, sizeof(zc) * n * n);
+        return;
+    }
+    for (int j = 0; j < n; ++j)
+        for (int i = upper ? 0 : j; i < (upper ? j + 1 : n); ++i) {
+            zc acc = 0.0;
+            for (int l = 0; l < k; ++l) {
+                const zc x = trans ? conj(d->A[l + i * lda]) : d->A[i + l * lda];
+                const zc y = trans ? conj(d->A[l + j * lda]) : d->A[j + l * lda];
+                acc = zrnd(acc + zrnd(x * (how ? y : conj(y)), single), single);
+            }
+            const zc ab = d->p.alpha != 0.0 && k > 0 ? zrnd(d->p.alpha * acc, single) : 0.0;
+            const zc c = i == j ? (zc)creal(d->C[i + j * n]) : d->C[i + j * n];
+            zc out = d->p.beta == 0.0 ? ab : zrnd(ab + zrnd(d->p.beta * c, single), single);
+            if (i == j) out = creal(out);
+            d->Cout[i + j * n] = out;
+        }
+}
+
+static double herk_err(herk_data *d, double eps) { return oracle_find("herk")->check(&d->p, eps); }
+
+static const int herk_shapes[][2] = {{1, 1}, {5, 3}, {8, 0}, {3, 40}, {17, 33}, {40, 24}};
+static const double herk_scalars[][2] = {{1.0, 0.0}, {-0.5, 1.5}, {0.0, 2.0}, {1.25, 1.0}};
+#define N_HERK_SHAPES (int)(sizeof herk_shapes / sizeof herk_shapes[0])
+#define N_HERK_SCALARS (int)(sizeof herk_scalars / sizeof herk_scalars[0])
+
+/* every shape, (uplo, trans) and (alpha, beta), in single and double: accepted; a lost
+ * conjugation (where k > 0 and alpha != 0 make a product) and an element off by 1% of its
+ * magnitude (at least 0.01) in its imaginary part: refused */
+static void herk_accepts_products_and_refuses_wrong_ones(void)
+{
+    for (int s = 0; s < N_HERK_SHAPES; ++s)
+        for (int o = 0; o < 4; ++o)
+            for (int a = 0; a < N_HERK_SCALARS; ++a)
+                for (int single = 0; single < 2; ++single) {
+                    const int n = herk_shapes[s][0], k = herk_shapes[s][1];
+                    const double alpha = herk_scalars[a][0], beta = herk_scalars[a][1];
+                    herk_data d = herk_make(n, k, o & 1, o >> 1, alpha, beta, 50u * (unsigned)s + 7u * (unsigned)o + (unsigned)a, single);
+                    const double eps = single ? EPS_S : EPS_D;
+                    herk_compute(&d, single, 0);
+                    const double err = herk_err(&d, eps);
+                    if (!(err < ORACLE_ERROR_LIMIT))
+                        printf("  n %d k %d opts %d alpha %g beta %g %s: error %g\n", n, k, o, alpha, beta,
+                               single ? "c" : "z", err);
+                    CHECK(err < ORACLE_ERROR_LIMIT);
+                    if (k > 0 && alpha != 0.0 && n > 1) {
+                        herk_compute(&d, single, 1);
+                        CHECK(herk_err(&d, eps) > ORACLE_ERROR_LIMIT);
+                        herk_compute(&d, single, 0);
+                    }
+                    const int i = o & 1 ? 0 : n - 1, j = o & 1 ? n - 1 : 0; /* stored */
+                    if (i != j) {
+                        d.Cout[i + j * n] += 1e-2 * fmax(cabs(d.Cout[i + j * n]), 1.0) * I;
+                        CHECK(herk_err(&d, eps) > ORACLE_ERROR_LIMIT);
+                    }
+                    herk_free(&d);
+                }
+}
+
+/* The diagonal: an imaginary part in the output is refused (however small), a NaN in the input's
+ * imaginary part is not read; the other triangle touched, A changed, a NaN in an imaginary part
+ * of the output: refused. alpha == 0 with beta == 1 leaves C bitwise, diagonal included. */
+static void herk_diagonal_other_triangle_and_quick_return(void)
+{
+    for (int upper = 0; upper < 2; ++upper) {
+        herk_data d = herk_make(6, 4, upper, upper, 1.0, 0.5, 3, 0);
+        d.C[2 + 2 * 6] = creal(d.C[2 + 2 * 6]) + I * NAN;
+        herk_compute(&d, 0, 0);
+        CHECK(herk_err(&d, EPS_D) < ORACLE_ERROR_LIMIT);
+        d.Cout[3 + 3 * 6] += 1e-300 * I;
+        CHECK(herk_err(&d, EPS_D) == INFINITY);
+        herk_compute(&d, 0, 0);
+        const int other = upper ? 5 : 5 * 6; /* (5, 0) or (0, 5) */
+        d.Cout[other] += 1e-12;
+        CHECK(herk_err(&d, EPS_D) == INFINITY);
+        herk_compute(&d, 0, 0);
+        d.Cout[other] = d.C[other];
+        d.Cout[1 + 4 * 6 - (upper ? 0 : 3 * 6 - 3)] = 0.25 + I * NAN; /* (1, 4) or (4, 1): stored */
+        CHECK(herk_err(&d, EPS_D) == INFINITY);
+        herk_compute(&d, 0, 0);
+        d.Aout[2] += 1e-9 * I;
+        CHECK(herk_err(&d, EPS_D) == INFINITY);
+        herk_free(&d);
+    }
+    herk_data d = herk_make(5, 3, 1, 0, 0.0, 1.0, 4, 0);
+    CHECK(herk_err(&d, EPS_D) == 0.0); /* C as it was, bitwise */
+    d.Cout[0] = creal(d.Cout[0]);      /* its diagonal's imaginary part dropped: a change */
+    CHECK(herk_err(&d, EPS_D) == INFINITY);
+    herk_free(&d);
+}
+
 #define CASE(fn) {#fn, fn}
 static const test_case cases[] = {
     CASE(trsm_accepts_solutions),
@@ -573,6 +725,8 @@ static const test_case cases[] = {
     CASE(syrk_rejects_perturbed),
     CASE(syrk_rejects_touched_other_triangle_and_a),
     CASE(syrk_beta_zero_ignores_c_and_rejects_nan),
+    CASE(herk_accepts_products_and_refuses_wrong_ones),
+    CASE(herk_diagonal_other_triangle_and_quick_return),
 };
 
 int main(int argc, char **argv)

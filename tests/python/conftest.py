@@ -59,7 +59,7 @@ def fake(fake_path, monkeypatch):
     f.allocated = []
 
     def empty(fw, device, shape, dtype, column_major, what, zero=False):
-        code = {"float32": "f4", "float64": "f8", "int32": "i4"}[dtype]
+        code = {"float32": "f4", "float64": "f8", "complex64": "c8", "complex128": "c16", "int32": "i4"}[dtype]
         if column_major and len(shape) >= 2:
             a = FakeArray(shape[:-2] + (shape[-1], shape[-2]), dtype=code)
             a.shape, a.strides = shape, a.strides[:-2] + (a.strides[-1], a.strides[-2])

@@ -1,4 +1,4 @@
-"""trsm and syrk against the fake libshoal (no GPU): the arguments passed, and, for every memory
+"""trsm, syrk and herk against the fake libshoal (no GPU): the arguments passed, and, for every memory
 order, that the column-major call the package makes computes the logical result. The latter
 replays the logged C call on a simulated memory with a small host BLAS (column-major, BLAS
 semantics, only the uplo triangle read or written), then reads the result back through the
@@ -117,27 +117,43 @@ def run_trsm(mem, args):
                 mem.store(B + b * sB * 8, ldb, i, j, X[i][j])
 
 
-def run_syrk(mem, args):
-    """Replays shoal_dsyrk_strided_batched(uplo, trans, n, k, alpha, A, lda, sA, beta, C, ldc,
-    sC, batch): only the uplo triangle of C is read and written."""
+def run_rank_k(mem, args, herm=False):
+    """Replays shoal_dsyrk_strided_batched / shoal_cherk_strided_batched(uplo, trans, n, k,
+    alpha, A, lda, sA, beta, C, ldc, sC, batch) (8-byte elements, as Memory counts: double, or
+    complex64 for herk): only the uplo triangle of C is read and written; herk reads its
+    diagonal's real part only and writes the diagonal real."""
     uplo, trans, n, k = (int(v) for v in args[:4])
     alpha = float(args[4])
     A, lda, sA = int(args[5], 16), int(args[6]), int(args[7])
     beta = float(args[8])
     C, ldc, sC, batch = int(args[9], 16), int(args[10]), int(args[11]), int(args[12])
+    assert trans in ((0, 2) if herm else (0, 1)), trans
+    t = conj_transpose if herm else transpose
     for b in range(batch):
         Av = mem.view(A + b * sA * 8, lda, k if trans else n, n if trans else k)
-        opA = transpose(Av) if trans else Av
-        prod = matmul(opA, transpose(opA))
+        opA = t(Av) if trans else Av
+        prod = matmul(opA, t(opA))
         for i in range(n):
             for j in range(n):
                 if i == j or (i > j) == (uplo == 0):
                     old = mem.cells[C + b * sC * 8 + (i + j * ldc) * 8] if beta != 0 else 0.0
-                    mem.store(C + b * sC * 8, ldc, i, j, alpha * prod[i][j] + beta * old)
+                    if herm and i == j:
+                        old = old.real
+                    v = alpha * prod[i][j] + beta * old
+                    mem.store(C + b * sC * 8, ldc, i, j, complex(v.real, 0.0) if herm and i == j else v)
+
+
+def conj_transpose(M):
+    return [[x.conjugate() for x in r] for r in zip(*M)]
 
 
 def rand_batch(rng, b, m, n):
     return [[[rng.uniform(-1, 1) for _ in range(n)] for _ in range(m)] for _ in range(b)]
+
+
+def crand_batch(rng, b, m, n):
+    return [[[complex(rng.uniform(-1, 1), rng.uniform(-1, 1)) for _ in range(n)] for _ in range(m)]
+            for _ in range(b)]
 
 
 def close(X, Y, tol=1e-9):
@@ -277,29 +293,39 @@ def test_syrk_column_major_strided(fake):
 
 
 @pytest.mark.parametrize("uplo", ["L", "U"])
-@pytest.mark.parametrize("trans", ["N", "T"])
-@pytest.mark.parametrize("orders", ["cc", "rc", "cr", "rr"])
+@pytest.mark.parametrize("routine, trans, orders", [
+    *(("syrk", t, o) for t in "NT" for o in ("cc", "rc", "cr", "rr")),
+    # herk: both views transposed (the op flips between N and C, the uplo flips); mixed orders
+    # are refused (test_herk_argument_errors)
+    *(("herk", t, o) for t in "NC" for o in ("cc", "rr"))])
 @pytest.mark.parametrize("beta", [0.0, 0.5])
-def test_syrk_updates_the_logical_triangle_in_every_memory_order(fake, uplo, trans, orders, beta):
-    rng = random.Random(f"syrk {uplo}{trans}{orders}{beta}")
+def test_rank_k_updates_the_logical_triangle_in_every_memory_order(fake, routine, uplo, trans, orders,
+                                                                   beta):
+    herm = routine == "herk"
+    rng = random.Random(f"{routine} {uplo}{trans}{orders}{beta}")
     batch, n, k = 2, 4, 3
-    A = MAKE[orders[0]](batch, *((k, n) if trans == "T" else (n, k)))
-    C = MAKE[orders[1]](batch, n, n)
-    a, c0 = rand_batch(rng, batch, *A.shape[1:]), rand_batch(rng, batch, n, n)
+    dtype = "c8" if herm else "f8"
+    A = MAKE[orders[0]](batch, *((k, n) if trans != "N" else (n, k)), dtype)
+    C = MAKE[orders[1]](batch, n, n, dtype)
+    fill = crand_batch if herm else rand_batch
+    a, c0 = fill(rng, batch, *A.shape[1:]), fill(rng, batch, n, n)
     mem = Memory()
     mem.fill(A, a)
     mem.fill(C, c0)
-    shoal.syrk(A, C, uplo=uplo, trans=trans, alpha=1.25, beta=beta)
-    run_syrk(mem, args_of(fake.last())[1])
+    getattr(shoal, routine)(A, C, uplo=uplo, trans=trans, alpha=1.25, beta=beta)
+    run_rank_k(mem, args_of(fake.last())[1], herm)
     c = mem.read(C)
+    t = conj_transpose if herm else transpose
     for b in range(batch):
-        opA = transpose(a[b]) if trans == "T" else a[b]
-        prod = matmul(opA, transpose(opA))
+        opA = t(a[b]) if trans != "N" else a[b]
+        prod = matmul(opA, t(opA))
         for i in range(n):
             for j in range(n):
                 if i == j or (i > j) == (uplo == "L"):
-                    want = 1.25 * prod[i][j] + beta * c0[b][i][j]
+                    old = c0[b][i][j].real if herm and i == j else c0[b][i][j]
+                    want = 1.25 * prod[i][j] + beta * old
                     assert abs(c[b][i][j] - want) < 1e-12, (b, i, j)
+                    assert not herm or i != j or c[b][i][j].imag == 0, ("diagonal not real", b, i)
                 else:
                     assert c[b][i][j] == c0[b][i][j], ("other triangle written", b, i, j)
 
@@ -319,17 +345,19 @@ def test_syrk_allocates_a_zeroed_column_major_c(fake):
         shoal.syrk([FakeArray((2, 2), (1, 2))])
 
 
-def test_syrk_lists_and_a_shared_a(fake):
-    As = [FakeArray((3, 2), (1, 3), dtype="f4") for _ in range(2)]
-    Cs = [FakeArray((3, 3), (1, 3), dtype="f4") for _ in range(2)]
-    assert shoal.syrk(As, Cs, beta=1.0) is Cs
+@pytest.mark.parametrize("routine, list_dtype, shared_dtype", [("syrk", "f4", "f8"), ("herk", "c8", "c16")])
+def test_rank_k_lists_and_a_shared_a(fake, routine, list_dtype, shared_dtype):
+    As = [FakeArray((3, 2), (1, 3), dtype=list_dtype) for _ in range(2)]
+    Cs = [FakeArray((3, 3), (1, 3), dtype=list_dtype) for _ in range(2)]
+    assert getattr(shoal, routine)(As, Cs, beta=1.0) is Cs
     name, a = args_of(fake.last())
-    assert name == "shoal_ssyrk_batched" and a[:5] == ["0", "0", "3", "2", "1"]
+    assert name == f"shoal_{'s' if routine == 'syrk' else 'c'}{routine}_batched"
+    assert a[:5] == ["0", "0", "3", "2", "1"]
     assert a[6] == "3" and a[7] == "1" and a[9:] == ["3", "2"]
     assert ints(upload(fake, int(a[5], 16))[:16]) == [x.ptr for x in As]
     assert ints(upload(fake, int(a[8], 16))[:16]) == [x.ptr for x in Cs]
-    A, C = FakeArray((3, 2), (1, 3)), col_batch(4, 3, 3)
-    shoal.syrk(A, C)
+    A, C = FakeArray((3, 2), (1, 3), dtype=shared_dtype), col_batch(4, 3, 3, shared_dtype)
+    getattr(shoal, routine)(A, C)
     assert args_of(fake.last())[1][5:8] == [P(A.ptr), "3", "0"]
 
 
@@ -343,6 +371,54 @@ def test_syrk_argument_errors(fake):
     with pytest.raises(TypeError, match="float32 and float64"):
         shoal.syrk(col_batch(2, 4, 3, "f2"), col_batch(2, 4, 4, "f2"))
     assert fake.routine_calls() == []
+
+
+# ---- HERK ---------------------------------------------------------------------------------
+
+def test_herk_column_major_strided(fake):
+    A, C = col_batch(5, 4, 3, "c16", ld=7), col_batch(5, 4, 4, "c16")
+    assert shoal.herk(A, C, uplo="U", alpha=2.0, beta=0.5) is C
+    # real alpha and beta, whatever the precision (shoal_zherk takes doubles)
+    assert args_of(fake.last()) == ("shoal_zherk_strided_batched", [
+        "1", "0", "4", "3", "2", P(A.ptr), "7", "21", "0.5", P(C.ptr), "4", "16", "5"])
+    A = col_batch(2, 3, 4, "c8")
+    shoal.herk(A, col_batch(2, 4, 4, "c8"), trans="c")
+    name, a = args_of(fake.last())
+    assert name == "shoal_cherk_strided_batched" and a[:4] == ["0", "2", "4", "3"]  # SHOAL_OP_C = 2
+
+
+def test_herk_allocates_c_in_as_memory_order(fake):
+    A = row_batch(3, 5, 2, "c8")
+    C = shoal.herk(A)
+    what, arr = fake.allocated[-1]
+    assert what == "C" and arr is C and arr.zero and C.shape == (3, 5, 5)
+    assert C.strides == (25, 5, 1)  # row-major, as A: the call works on both views (op flipped)
+    assert args_of(fake.last())[1][:4] == ["1", "2", "5", "2"]
+    C = shoal.herk(col_batch(3, 5, 2, "c16"), trans="C")
+    assert C.strides == (4, 1, 2) and args_of(fake.last())[1][:4] == ["0", "2", "2", "5"]
+    with pytest.raises(ValueError, match="beta"):
+        shoal.herk(A, beta=1.0)
+
+
+def test_herk_argument_errors(fake):
+    A, C = col_batch(2, 4, 3, "c8"), col_batch(2, 4, 4, "c8")
+    with pytest.raises(ValueError, match="trans='T'"):
+        shoal.herk(A, C, trans="T")
+    with pytest.raises(ValueError, match="conjugate without transpose"):
+        shoal.herk(row_batch(2, 4, 3, "c8"), C)
+    with pytest.raises(ValueError, match="conjugate without transpose"):
+        shoal.herk(A, row_batch(2, 4, 4, "c8"))
+    with pytest.raises(TypeError, match="alpha=.* must be real"):
+        shoal.herk(A, C, alpha=1 + 1j)
+    with pytest.raises(TypeError, match="beta=.* must be real"):
+        shoal.herk(A, C, beta=0.5j)
+    with pytest.raises(TypeError, match="complex64 or complex128"):
+        shoal.herk(col_batch(2, 4, 3), col_batch(2, 4, 4))
+    with pytest.raises(ValueError, match="op\\(A\\) is 4 x 3, so C must be 4 x 4; it is 3 x 3"):
+        shoal.herk(A, col_batch(2, 3, 3, "c8"))
+    assert fake.routine_calls() == []
+    shoal.herk(A, C, alpha=2 + 0j)  # a complex scalar with no imaginary part is real
+    assert args_of(fake.last())[1][4] == "2"
 
 
 # ---- queries ------------------------------------------------------------------------------

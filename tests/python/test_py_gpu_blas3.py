@@ -1,5 +1,5 @@
-"""trsm and syrk on a GPU, with PyTorch tensors and CuPy arrays, against numpy references on the
-host: s and d (trsm also c and z), every option, column- and row-major operands, triangles served by the kernels
+"""trsm, syrk and herk on a GPU, with PyTorch tensors and CuPy arrays, against numpy references
+on the host: s and d (trsm also c and z; herk c and z only), every option, column- and row-major operands, triangles served by the kernels
 (<= 32) and by the recursive drivers (> 32), strided and pointer-array (list) batches, and the
 BLAS contracts (the triangle not read or not written, alpha == 0, beta == 0 with NaN in C).
 Skipped like test_py_gpu.py without a CUDA device, PyTorch/CuPy, numpy or libshoal."""
@@ -139,10 +139,14 @@ def test_syrk(xp, dtype, uplo, trans, orders, n, k):
     c0 = rand((BATCH, n, n), dtype, 2)
     A, C = xp.from_numpy(a, ORDER[orders[0]]), xp.from_numpy(c0, ORDER[orders[1]])
     assert shoal.syrk(A, C, uplo=uplo, trans=trans, alpha=1.5, beta=-0.5) is C
-    c = xp.to_numpy(C)
     opa = op(a, trans).astype("float64")
-    ref = 1.5 * opa @ opa.swapaxes(-1, -2) - 0.5 * c0.astype("float64")
-    mask = triangle_mask(n, uplo)
+    check_rank_k(xp.to_numpy(C), c0, 1.5 * opa @ opa.swapaxes(-1, -2) - 0.5 * c0.astype("float64"), a, k,
+                 uplo, dtype)
+
+
+def check_rank_k(c, c0, ref, a, k, uplo, dtype):
+    """C = 1.5 op(A) op(A)^T|H - 0.5 C0 on the uplo triangle (ref), the other one untouched."""
+    mask = triangle_mask(c.shape[-1], uplo)
     err = norm(c[:, mask] - ref[:, mask]) / ((1.5 * k * norm(a) ** 2 + 0.5 * norm(c0)) * eps(dtype))
     assert err < 16, err
     assert (c[:, ~mask] == c0[:, ~mask]).all(), "the other triangle of C was written"
@@ -181,6 +185,51 @@ def test_syrk_lists(xp, dtype, n):
         err = norm(c[mask] - ref[mask]) / ((5 * norm(a[i]) ** 2 + norm(c0[i])) * eps(dtype))
         assert err < 16, (i, err)
         assert (c[~mask] == c0[i][~mask]).all()
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("uplo", ["L", "U"])
+@pytest.mark.parametrize("trans", ["N", "C"])
+@pytest.mark.parametrize("orders", ["cc", "rr"])
+@pytest.mark.parametrize("n, k", [(5, 3), (45, 20), (70, 9)])
+def test_herk(xp, dtype, uplo, trans, orders, n, k):
+    """Both memory orders (the package refuses mixed ones), kernels (n <= 64) and the driver; the
+    diagonal comes out real whatever imaginary part C's diagonal had."""
+    import numpy
+    a = crand((BATCH,) + ((k, n) if trans == "C" else (n, k)), dtype, 1)
+    c0 = crand((BATCH, n, n), dtype, 2)
+    A, C = xp.from_numpy(a, ORDER[orders[0]]), xp.from_numpy(c0, ORDER[orders[1]])
+    assert shoal.herk(A, C, uplo=uplo, trans=trans, alpha=1.5, beta=-0.5) is C
+    c = xp.to_numpy(C)
+    opa = cop(a, trans).astype("complex128")
+    c_in = c0.astype("complex128")
+    idx = numpy.arange(n)
+    c_in[:, idx, idx] = c_in[:, idx, idx].real  # its imaginary part is not read
+    check_rank_k(c, c0, 1.5 * opa @ opa.swapaxes(-1, -2).conj() - 0.5 * c_in, a, k, uplo, dtype)
+    assert (c[:, idx, idx].imag == 0).all(), "the diagonal is not real"
+
+
+def test_herk_a_new_c_and_lists(xp):
+    import numpy
+    a = crand((4, 6, 40), "complex128", 1)  # trans C: op(A) = A^H is 40 x 6
+    C = shoal.herk(xp.from_numpy(a, "row"), trans="C", alpha=2.0)
+    assert xp.is_native(C) and tuple(C.shape) == (4, 40, 40)
+    ref = 2.0 * a.swapaxes(-1, -2).conj() @ a
+    low = triangle_mask(40, "L")
+    c = xp.to_numpy(C)
+    assert norm(c[:, low] - ref[:, low]) < 1e-12 * 40 * norm(ref)
+    assert (c[:, ~low] == 0).all()  # a new C is zero outside the triangle
+    c0 = crand((4, 40, 40), "complex128", 2)
+    Cs = [xp.from_numpy(v) for v in c0]
+    shoal.herk([xp.from_numpy(v) for v in a], Cs, trans="C", beta=1.0)
+    idx = numpy.arange(40)
+    for i in range(4):
+        c_in = c0[i].copy()
+        c_in[idx, idx] = c_in[idx, idx].real
+        want = a[i].T.conj() @ a[i] + c_in
+        got = xp.to_numpy(Cs[i])
+        assert norm(got[low] - want[low]) < 1e-12 * 40 * norm(want), i
+        assert (got[~low] == c0[i][~low]).all()
 
 
 def test_workspace_size(xp):
