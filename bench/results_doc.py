@@ -98,6 +98,13 @@ SECTIONS = (
             "timed again after their tuning (06:51-06:53 and 09:13-09:15) and the tables emitted "
             "from that database before this run.",
             plots=("trsm", "syrk")),
+    Section("SYRK with every driver shape decided in one run (spec bench, the committed tables)",
+            "h100-2026-11-27-spec-retimed", "spec",
+            "As above, SYRK only, on the tables emitted after the driver re-timing of 2026-11-27 15:05 "
+            "(`--remeasure-drivers`: at each driver shape the driver, the vendor and the fastest kernel "
+            "timed again in the same run, so a winner is no longer chosen across runs). The GPU cases "
+            "(648) passed on these tables in the same call. This supersedes the SYRK rows of the run above.",
+            plots=("syrk",)),
     Section("Complex TRSM (c, z) as a benchmark run dispatched it (spec bench)", "h100-2026-11-26-spec-complex",
             "spec",
             "shoal as dispatched against cublas{C,Z}trsmBatched (pointer arrays), trans N, complex alpha; "
@@ -105,6 +112,15 @@ SECTIONS = (
             "real flops (8, LAPACK Working Note 41), which runs from 2026-11-27 count (the spec's cx); "
             "the ratios come from times and hold. Roof as above. The driver's off-diagonal updates are cuBLAS complex GEMM (shoal's GEMM has no c/z "
             "yet), so `own` is the vendor-free path only at n <= 32.", plots=("trsm",)),
+    Section("HERK (c, z) as a benchmark run dispatched it (spec bench)", "h100-2026-11-27-spec-herk", "spec",
+            "shoal as dispatched against the full product by cublas{C,Z}gemmStridedBatched (op(A) op(A)^H, "
+            "twice HERK's flops, counted at HERK's; a complex multiply-add as 8 real flops); variant n: "
+            "C = alpha A A^H + beta C, c: A^H A, k = n, alpha and beta real. To n = 64 the register-tile "
+            "kernels (syrk_tiles in complex rows), above the recursive driver, its off-diagonal blocks "
+            "by cuBLAS complex GEMM (shoal's GEMM has no c/z yet: `own` is vendor-free only to n = 64). "
+            "Tables from the tuning of 2026-11-27 (every kernel task; the drivers re-timed after the "
+            "kernels were emitted, one task short); the 552 GPU cases passed on them in the same call.",
+            plots=("herk",)),
     Section("Variable-size batches", "h100-2026-11-23-blas2", "blas2",
             "First table, gemv_vbatched: against the fixed-size routine on an equal batch (pointer "
             "arrays), and % of roof by size distribution (uniform in [1, N]; skewed: 1% at N, 99% in "
