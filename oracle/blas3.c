@@ -214,6 +214,44 @@ static double trsm_check(const oracle_problem *p, double eps)
 
 const oracle oracle_trsm = {"trsm", trsm_generate, trsm_check};
 
+/* ---- rank-k checks (syrk, herk) -------------------------------------------------------------- */
+
+/* Whether the triangle of C that is not stored (below the diagonal for upper, above for lower)
+ * came out bitwise as it went in; words: doubles per element (2 for complex). */
+static int other_triangle_kept(int n, int upper, int ldc, const double *Cout, const double *Cin, int words)
+{
+    for (int j = 0; j < n; ++j)
+        for (int i = upper ? j + 1 : 0; i < (upper ? n : j); ++i) {
+            const long long ij = (i + (long long)j * ldc) * words;
+            if (!same_bits(Cout + ij, Cin + ij, words)) return 0;
+        }
+    return 1;
+}
+
+/* One stored element's error in units of its componentwise bound (k + 2 roundings): 0 when
+ * exact; INFINITY when it is off where the bound is 0. */
+static double element_error(double diff, double bound, int k, double eps)
+{
+    if (diff == 0.0) return 0.0;
+    return bound == 0.0 ? INFINITY : diff / (bound * (k + 2) * eps);
+}
+
+/* The buffers of op(A)'s gathered rows: n rows of `per` arrays of k doubles, and a finiteness
+ * flag per row. The element loops then stream two rows (op N read A across columns, a cache
+ * line per element: at n = k = 1024 the check of one problem took seconds, a tuning task each).
+ * 0: out of memory, nothing allocated. */
+static int rows_alloc(int n, int k, int per, double **rows, unsigned char **finite)
+{
+    *rows = malloc(sizeof **rows * (size_t)per * (size_t)n * (size_t)k);
+    *finite = malloc((size_t)n);
+    if (*rows && *finite) return 1;
+    free(*rows);
+    free(*finite);
+    *rows = NULL;
+    *finite = NULL;
+    return 0;
+}
+
 /* ---- syrk ---------------------------------------------------------------------------------- */
 
 enum { SYRK_UPLO, SYRK_TRANS };
@@ -247,19 +285,11 @@ static double syrk_check(const oracle_problem *p, double eps)
     const int use_a = alpha != 0.0 && k > 0, use_c = beta != 0.0;
     if (n < 1) return 0.0;
     if (p->out[0] && !same_bits(p->out[0], A, (long long)lda * p->cols[0])) return INFINITY;
-    /* op(A)'s rows gathered contiguous, and whether each is finite: the element loop below then
-     * streams two rows (op N read A across columns, a cache line per element: at n = k = 1024
-     * the check of one problem took seconds, a tuning task each) */
+    if (!other_triangle_kept(n, upper, ldc, Cout, Cin, 1)) return INFINITY;
     double *rows = NULL;
     unsigned char *row_finite = NULL;
     if (use_a) {
-        rows = malloc(sizeof *rows * (size_t)n * (size_t)k);
-        row_finite = malloc((size_t)n);
-        if (!rows || !row_finite) {
-            free(rows);
-            free(row_finite);
-            return INFINITY;
-        }
+        if (!rows_alloc(n, k, 1, &rows, &row_finite)) return INFINITY;
         for (int i = 0; i < n; ++i) {
             int fin = 1;
             for (int l = 0; l < k; ++l) {
@@ -273,15 +303,8 @@ static double syrk_check(const oracle_problem *p, double eps)
 
     double worst = 0.0;
     for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
+        for (int i = upper ? 0 : j; i < (upper ? j + 1 : n); ++i) {
             const long long ij = i + (long long)j * ldc;
-            if (upper ? i > j : i < j) {
-                if (!same_bits(Cout + ij, Cin + ij, 1)) {
-                    worst = INFINITY;
-                    goto done;
-                }
-                continue;
-            }
             double dot = 0.0, mag = 0.0;
             int finite = isfinite(alpha) && isfinite(beta);
             if (use_a) {
@@ -312,14 +335,9 @@ static double syrk_check(const oracle_problem *p, double eps)
                 bound += fabs(beta) * fabs(Cin[ij]);
             }
             if (!finite) continue;
-            if (!isfinite(Cout[ij]) || (fabs(Cout[ij] - ref) != 0.0 && bound == 0.0)) {
-                worst = INFINITY;
-                goto done;
-            }
-            const double diff = fabs(Cout[ij] - ref);
-            if (diff == 0.0) continue;
-            const double err = diff / (bound * (k + 2) * eps);
+            const double err = isfinite(Cout[ij]) ? element_error(fabs(Cout[ij] - ref), bound, k, eps) : INFINITY;
             if (err > worst) worst = err;
+            if (worst == INFINITY) goto done;
         }
 done:
     free(rows);
@@ -365,21 +383,16 @@ static double herk_check(const oracle_problem *p, double eps)
     if (p->out[0] && !same_bits(p->out[0], p->in[0], 2LL * lda * p->cols[0])) return INFINITY;
     if (!use_a && beta == 1.0)
         return same_bits(p->out[1], p->in[1], 2LL * ldc * p->cols[1]) ? 0.0 : INFINITY;
-    /* op(A)'s rows gathered contiguous (real parts, imaginary parts, magnitudes) with whether
-     * each is finite, so that the element loop streams two rows in real arithmetic: with C99's
-     * complex product (NaN recovery, __muldc3) and cabs per term, and op N read across columns,
-     * the check took about 50 s a tuning task at n = 512..1024 (H100 host, 2026-11-27) */
+    if (!other_triangle_kept(n, upper, ldc, p->out[1], p->in[1], 2)) return INFINITY;
+    /* op(A)'s rows gathered (real parts, imaginary parts, magnitudes), so that the element loop
+     * streams two rows in real arithmetic: with C99's complex product (NaN recovery, __muldc3)
+     * and cabs per term, the check took about 50 s a tuning task at n = 512..1024 (H100 host,
+     * 2026-11-27) */
     double *rows = NULL;
     unsigned char *row_finite = NULL;
     const size_t nk = (size_t)n * (size_t)k;
     if (use_a) {
-        rows = malloc(sizeof *rows * 3 * nk);
-        row_finite = malloc((size_t)n);
-        if (!rows || !row_finite) {
-            free(rows);
-            free(row_finite);
-            return INFINITY;
-        }
+        if (!rows_alloc(n, k, 3, &rows, &row_finite)) return INFINITY;
         for (int i = 0; i < n; ++i) {
             int fin = 1;
             for (int l = 0; l < k; ++l) {
@@ -395,15 +408,8 @@ static double herk_check(const oracle_problem *p, double eps)
     }
     double worst = 0.0;
     for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
+        for (int i = upper ? 0 : j; i < (upper ? j + 1 : n); ++i) {
             const long long ij = i + (long long)j * ldc;
-            if (upper ? i > j : i < j) {
-                if (!same_bits((const double *)(Cout + ij), (const double *)(Cin + ij), 2)) {
-                    worst = INFINITY;
-                    goto done;
-                }
-                continue;
-            }
             double complex dot = 0.0;
             double mag = 0.0;
             int finite = isfinite(alpha) && isfinite(beta);
@@ -431,18 +437,10 @@ static double herk_check(const oracle_problem *p, double eps)
             if (i == j) ref = CMPLX(creal(ref), 0.0);
             if (!finite) continue;
             const double complex out = Cout[ij];
-            if (!cfinite(out) || (i == j && cimag(out) != 0.0)) {
-                worst = INFINITY;
-                goto done;
-            }
-            const double diff = cabs(out - ref);
-            if (diff == 0.0) continue;
-            if (bound == 0.0) {
-                worst = INFINITY;
-                goto done;
-            }
-            const double err = diff / (bound * (k + 2) * eps);
+            const double err = !cfinite(out) || (i == j && cimag(out) != 0.0) ? INFINITY
+                                                                              : element_error(cabs(out - ref), bound, k, eps);
             if (err > worst) worst = err;
+            if (worst == INFINITY) goto done;
         }
 done:
     free(rows);

@@ -253,6 +253,21 @@ static void trsm_generator_shapes_the_data(void)
 
 /* ---- syrk ---------------------------------------------------------------------------------- */
 
+/* A rank-k update's problem (syrk, herk): dims {n, k}, opts {uplo, trans}, A n x k (k x n for
+ * trans), C n x n, both stored without padding. */
+static void rank_k_shape(oracle_problem *p, int n, int k, int upper, int trans, double alpha, double beta)
+{
+    p->dims[0] = n;
+    p->dims[1] = k;
+    p->opts[0] = upper;
+    p->opts[1] = trans;
+    p->alpha = alpha;
+    p->beta = beta;
+    p->rows[0] = trans ? k : n;
+    p->cols[0] = trans ? n : k;
+    p->rows[1] = p->cols[1] = n;
+}
+
 typedef struct {
     oracle_problem p;
     double *A, *Aout, *C, *Cout;
@@ -266,15 +281,7 @@ static syrk_data syrk_make(int n, int k, int upper, int trans, double alpha, dou
     memset(&d, 0, sizeof d);
     d.n = n;
     d.k = k;
-    d.p.dims[0] = n;
-    d.p.dims[1] = k;
-    d.p.opts[0] = upper;
-    d.p.opts[1] = trans;
-    d.p.alpha = alpha;
-    d.p.beta = beta;
-    d.p.rows[0] = trans ? k : n;
-    d.p.cols[0] = trans ? n : k;
-    d.p.rows[1] = d.p.cols[1] = n;
+    rank_k_shape(&d.p, n, k, upper, trans, alpha, beta);
     const int na = n * k > 0 ? n * k : 1;
     d.A = malloc(sizeof(double) * na);
     d.Aout = malloc(sizeof(double) * na);
@@ -414,6 +421,20 @@ typedef double complex zc;
 /* Rounds both parts to single precision when single is set. */
 static zc zrnd(zc x, int single) { return single ? (double)(float)creal(x) + I * (double)(float)cimag(x) : x; }
 
+/* The complex operands as a check reads them: A (na elements) and the second input B (nb),
+ * both rounded to single precision when single is set, A's output copy made, and the problem's
+ * in / out pointers bound (in: A, B; out: Aout, Bout). */
+static void zbind(oracle_problem *p, zc *A, zc *Aout, int na, zc *B, zc *Bout, int nb, int single)
+{
+    for (int e = 0; e < na; ++e) A[e] = zrnd(A[e], single);
+    for (int e = 0; e < nb; ++e) B[e] = zrnd(B[e], single);
+    if (na > 0) memcpy(Aout, A, sizeof(zc) * na);
+    p->in[0] = (const double *)A;
+    p->in[1] = (const double *)B;
+    p->out[0] = (const double *)Aout;
+    p->out[1] = (const double *)Bout;
+}
+
 typedef struct {
     oracle_problem p;
     zc *A, *B, *X, *Aout;
@@ -433,13 +454,7 @@ static ztrsm_data ztrsm_make(trsm_case c, unsigned long long seed, int single)
     d.X = malloc(sizeof(zc) * c.m * c.n);
     double *in[ORACLE_MAX_OPERANDS] = {(double *)d.A, (double *)d.B, 0, 0};
     oracle_find("trsm")->generate(&d.p, seed, in);
-    for (int e = 0; e < d.t * d.t; ++e) d.A[e] = zrnd(d.A[e], single);
-    for (int e = 0; e < c.m * c.n; ++e) d.B[e] = zrnd(d.B[e], single);
-    memcpy(d.Aout, d.A, sizeof(zc) * d.t * d.t);
-    d.p.in[0] = (const double *)d.A;
-    d.p.in[1] = (const double *)d.B;
-    d.p.out[0] = (const double *)d.Aout;
-    d.p.out[1] = (const double *)d.X;
+    zbind(&d.p, d.A, d.Aout, d.t * d.t, d.B, d.X, c.m * c.n, single);
     return d;
 }
 
@@ -574,16 +589,8 @@ static herk_data herk_make(int n, int k, int upper, int trans, double alpha, dou
     memset(&d, 0, sizeof d);
     d.n = n;
     d.k = k;
-    d.p.dims[0] = n;
-    d.p.dims[1] = k;
-    d.p.opts[0] = upper;
-    d.p.opts[1] = trans;
-    d.p.alpha = alpha;
-    d.p.beta = beta;
+    rank_k_shape(&d.p, n, k, upper, trans, alpha, beta);
     d.p.is_complex = 1;
-    d.p.rows[0] = trans ? k : n;
-    d.p.cols[0] = trans ? n : k;
-    d.p.rows[1] = d.p.cols[1] = n;
     const int na = n * k > 0 ? n * k : 1;
     d.A = malloc(sizeof(zc) * na);
     d.Aout = malloc(sizeof(zc) * na);
@@ -591,14 +598,8 @@ static herk_data herk_make(int n, int k, int upper, int trans, double alpha, dou
     d.Cout = malloc(sizeof(zc) * n * n);
     double *in[ORACLE_MAX_OPERANDS] = {(double *)d.A, (double *)d.C, 0, 0};
     oracle_find("herk")->generate(&d.p, seed, in);
-    for (int e = 0; e < n * k; ++e) d.A[e] = zrnd(d.A[e], single);
-    for (int e = 0; e < n * n; ++e) d.C[e] = zrnd(d.C[e], single);
-    memcpy(d.Aout, d.A, sizeof(zc) * na);
+    zbind(&d.p, d.A, d.Aout, n * k, d.C, d.Cout, n * n, single);
     memcpy(d.Cout, d.C, sizeof(zc) * n * n);
-    d.p.in[0] = (const double *)d.A;
-    d.p.in[1] = (const double *)d.C;
-    d.p.out[0] = (const double *)d.Aout;
-    d.p.out[1] = (const double *)d.Cout;
     return d;
 }
 
