@@ -38,8 +38,24 @@ if [ -n "${PRE:-}" ]; then
   echo "pre exit $?"; tail -${PRE_TAIL:-30} "$OUT/pre.log"
 fi
 build/bin/shoal_tune --device-info >> "$OUT/gpu.txt" || exit 1
-# the database, from the committed dump unless a newer .sqlite was carried
-[ -f tuned_db/shoal.sqlite ] || python3 -m generator load-db --sql tuned_db/shoal.sql.gz --db tuned_db/shoal.sqlite
+# the database, from the committed dump unless a newer .sqlite was carried (or left by an earlier
+# call on this machine while it stayed warm). Which one, and its newest run, is printed: a fresh
+# machine starts from the committed dump, so tuning of an earlier call whose dump was not
+# committed is not in it (2026-11-27: a SYRK re-timing was lost that way, the call's output
+# giving no sign of it)
+if [ -f tuned_db/shoal.sqlite ]; then
+  db_origin="already here (carried, or left by an earlier call on this machine)"
+else
+  db_origin="loaded from the committed dump"
+  python3 -m generator load-db --sql tuned_db/shoal.sql.gz --db tuned_db/shoal.sqlite > /dev/null
+fi
+python3 - "$db_origin" <<'PY' | tee -a "$OUT/gpu.txt"
+import sqlite3, sys
+con = sqlite3.connect("tuned_db/shoal.sqlite")
+n, last = con.execute("SELECT count(*), max(started) FROM runs").fetchone()
+routines = con.execute("SELECT routines FROM runs ORDER BY started DESC LIMIT 1").fetchone()
+print(f"database: {sys.argv[1]}; {n} runs, the newest started {last} ({routines[0] if routines else '-'})")
+PY
 for item in ${TUNE:-}; do
   IFS=: read -r routines precs minutes <<< "$item"
   # a call stopped at its limit loses the machine's database unless the dump below ran: keep
