@@ -52,9 +52,9 @@ fi
 python3 - "$db_origin" <<'PY' | tee -a "$OUT/gpu.txt"
 import sqlite3, sys
 con = sqlite3.connect("tuned_db/shoal.sqlite")
-n, last = con.execute("SELECT count(*), max(started) FROM runs").fetchone()
-routines = con.execute("SELECT routines FROM runs ORDER BY started DESC LIMIT 1").fetchone()
-print(f"database: {sys.argv[1]}; {n} runs, the newest started {last} ({routines[0] if routines else '-'})")
+n, last, routines = con.execute(
+    "SELECT count(*), max(started), (SELECT routines FROM runs ORDER BY started DESC LIMIT 1) FROM runs").fetchone()
+print(f"database: {sys.argv[1]}; {n} runs, the newest started {last} ({routines or '-'})")
 PY
 for item in ${TUNE:-}; do
   IFS=: read -r routines precs minutes <<< "$item"
