@@ -121,6 +121,15 @@ SECTIONS = (
             "Tables from the tuning of 2026-11-27 (every kernel task; the drivers re-timed after the "
             "kernels were emitted, one task short); the 552 GPU cases passed on them in the same call.",
             plots=("herk",)),
+    Section("SYRK and HERK after the last candidates were tuned (spec bench, the committed tables)",
+            "h100-2026-11-27-spec-candidates", "spec",
+            "As the two tables above, on the tables emitted after the SYRK candidates added 2026-11-27 "
+            "(the triangle-tile kernel on m16n8k8 and a three-block floor for its deep rings: 1752 tasks, "
+            "s and d) and HERK's driver from n = 33 (12 tasks a precision) were tuned at 17:20-17:29, "
+            "and every SYRK and HERK driver shape was re-timed in one run after their emission "
+            "(17:30-17:31). The SYRK and HERK GPU cases (1872) passed on these tables, memcheck and "
+            "synccheck clean on SYRK's 648 cases. This supersedes the SYRK and HERK rows above.",
+            plots=("syrk", "herk")),
     Section("Variable-size batches", "h100-2026-11-23-blas2", "blas2",
             "First table, gemv_vbatched: against the fixed-size routine on an equal batch (pointer "
             "arrays), and % of roof by size distribution (uniform in [1, N]; skewed: 1% at N, 99% in "
