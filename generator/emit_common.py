@@ -149,3 +149,13 @@ def args_test_c(what: str, routines: Sequence[Any], forms: Callable[[Any], Itera
         out.append("    }")
     out += ["    printf(\"%d passed, %d failed\\n\", passed, failed);", "    return failed != 0;", "}"]
     return "\n".join(out) + "\n"
+
+
+def scalar_value(prec: str, typ: str, re: str, im: str) -> str:
+    """A C value of scalar type `typ` of precision prec from a real and an imaginary part (C
+    expressions): a cast for the real precisions, a compound literal for the complex ones
+    (the public shoal_complex_* and the vendor's cuComplex types: both real part first)."""
+    p = precision.get(prec)
+    if not p.is_complex:
+        return f"({typ}){re}"
+    return f"({typ}){{({p.R}){re}, ({p.R}){im}}}"

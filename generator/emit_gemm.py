@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from . import precision as precision_mod
 from .emit_common import BAD, C_MACROS, OK, OUTPUT_STRIDE_OK, SIZE, Rule, abi_header, args_test_c, entry_points_c, fname
-from .emit_common import max_dims, option_aliases, option_checks, option_rules, src as _src
+from .emit_common import max_dims, option_aliases, option_checks, option_rules, scalar_value, src as _src
 from .spec import c_expr
 from .spec_gemm import GemmOperand, GemmSpec
 
@@ -38,7 +38,7 @@ def _rename(spec: GemmSpec, form: str) -> dict[str, str]:
 # ---- prototypes -------------------------------------------------------------------------------
 
 def _params(r: GemmRoutine, prec: str, form: str) -> list[str]:
-    spec, T = r.spec, precision_mod.get(prec).T
+    spec, T = r.spec, precision_mod.get(prec).api
     out = ["shoal_handle handle"]
     out += [f"{o.type.c_type} {o.name}" for o in spec.options]
     if form == "vbatched":
@@ -125,12 +125,15 @@ def _checks(r: GemmRoutine, prec: str, form: str) -> list[str]:
     return out
 
 
-def _packing(r: GemmRoutine, form: str) -> list[str]:
+def _packing(r: GemmRoutine, prec: str, form: str) -> list[str]:
     spec = r.spec
     ty = "shoal_gemm_vparams" if form == "vbatched" else "shoal_gemm_params"
     out = [f"    {ty} p;", "    memset(&p, 0, sizeof p);"]
     out += [f"    p.{d} = {'max_' + d if form == 'vbatched' else d};" for d in spec.dims]
-    out += ["    p.alpha[0] = alpha;", "    p.beta[0] = beta;"]
+    if precision_mod.get(prec).is_complex:
+        out += [f"    p.{s}[0] = {s}.re;\n    p.{s}[1] = {s}.im;" for s in ("alpha", "beta")]
+    else:
+        out += ["    p.alpha[0] = alpha;", "    p.beta[0] = beta;"]
     if form != "vbatched":
         out += [f"    p.{o.ld} = {o.ld};" for o in spec.operands]
     out.append("    p.batch = batch;")
@@ -162,7 +165,7 @@ def api_c(routines: list[GemmRoutine]) -> str:
             *C_MACROS, *OUTPUT_STRIDE_OK]
     empty = ["/* no GEMM-ABI spec */", "typedef int shoal_no_gemm_spec; /* ISO C: a translation unit is not empty */"]
     return entry_points_c(head, routines, empty, lambda r: r.spec.forms, _params,
-                          lambda r, prec, form: _checks(r, prec, form) + _packing(r, form) + [_run(r, prec, form)])
+                          lambda r, prec, form: _checks(r, prec, form) + _packing(r, prec, form) + [_run(r, prec, form)])
 
 
 # ---- argument tests ---------------------------------------------------------------------------
@@ -170,8 +173,9 @@ def api_c(routines: list[GemmRoutine]) -> str:
 def _valid_args(r: GemmRoutine, prec: str, form: str) -> dict[str, str]:
     """A valid call of size 3 in every dimension and batch 2, fake operand addresses (never
     dereferenced: argument errors return before anything is touched) and a NULL handle."""
-    spec, T = r.spec, precision_mod.get(prec).T
-    args = {"handle": "NULL", "batch": "2", "alpha": "1", "beta": "0"}
+    spec, T = r.spec, precision_mod.get(prec).api
+    args = {"handle": "NULL", "batch": "2", "alpha": scalar_value(prec, T, "1", "0"),
+            "beta": scalar_value(prec, T, "0", "0")}
     args.update({o.name: f"({o.type.c_type})0" for o in spec.options})
     for d in spec.dims:
         if form == "vbatched":

@@ -21,7 +21,7 @@ from typing import Any, Callable, TypeVar
 from . import emit_blas2, emit_gemm, emit_lapack, spec_blas2, spec_gemm, spec_lapack
 from . import precision as precision_mod
 from .emit_common import BAD, C_MACROS, HEADER, OK, SIZE, Rule, args_test_c, fname as _fname, option_aliases, option_checks, option_rules
-from .emit_common import src as _doc
+from .emit_common import scalar_value, src as _doc
 from .search_space import DRIVER_DESIGN, SearchSpace
 from .spec import SLOT_NAMES, Operand, Option, Spec, c_expr
 
@@ -59,16 +59,6 @@ def _beta_before(spec: Spec) -> str | None:
 
 
 # ---- the public prototypes -------------------------------------------------------------------
-
-def scalar_value(prec: str, typ: str, re: str, im: str) -> str:
-    """A C value of scalar type `typ` of precision prec from a real and an imaginary part (C
-    expressions): a cast for the real precisions, a compound literal for the complex ones
-    (the public shoal_complex_* and the vendor's cuComplex types: both real part first)."""
-    p = precision_mod.get(prec)
-    if not p.is_complex:
-        return f"({typ}){re}"
-    return f"({typ}){{({p.R}){re}, ({p.R}){im}}}"
-
 
 def _scalar_type(spec: Spec, prec: str) -> str:
     """alpha's and beta's public type: the element type, or its real type where the spec says

@@ -26,7 +26,7 @@ LAUNCH_RULES: tuple[str, ...] = ("grid_y", "smem")
 NO_SLOT = "none"
 MODES: tuple[str, ...] = ("strided", "array")   # index = enum shoal_mode
 SHAPE_NAMES: tuple[str, ...] = ("m", "n", "k", "mode", "ta", "tb")
-PROBLEM_NAMES: tuple[str, ...] = ("m", "n", "k", "elem")
+PROBLEM_NAMES: tuple[str, ...] = ("m", "n", "k", "elem", "cx")
 
 
 class SearchSpaceError(ValueError):
@@ -221,7 +221,9 @@ class SearchSpace:
         return out
 
     def problem_env(self, shape: Shape, prec: str) -> dict[str, Any]:
-        env = {"m": shape.m, "n": shape.n, "k": shape.k, "elem": precision_mod.get(prec).elem}
+        row = precision_mod.get(prec)
+        # cx: a multiply-add's real flops over a real one's (4 in c/z), as in the specs
+        env = {"m": shape.m, "n": shape.n, "k": shape.k, "elem": row.elem, "cx": row.cx}
         env.update(self.spec_env(shape, prec))
         return env
 

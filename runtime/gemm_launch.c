@@ -13,6 +13,8 @@ int shoal_elem_bytes(char precision)
     switch (precision) {
     case 's': return 4;
     case 'd': return 8;
+    case 'c': return 8;
+    case 'z': return 16;
     default: return 0;
     }
 }

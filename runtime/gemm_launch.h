@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/* Bytes of an element of the given precision ('s' 4, 'd' 8), 0 if unknown. */
+/* Bytes of an element of the given precision ('s' 4, 'd' 8, 'c' 8, 'z' 16), 0 if unknown. */
 int shoal_elem_bytes(char precision);
 
 /* Dynamic shared memory the kernel needs for this shape (0 for designs with static tiles). */

@@ -10,7 +10,8 @@
 extern "C" {
 #endif
 
-/* variant = trans_a * 2 + trans_b. cuBLAS takes int batch counts: larger batches go in chunks. */
+/* variant = trans_a * 2 + trans_b; in c and z a transposed operand whose p->conj bit is set (bit 0
+ * A, bit 1 B) is op C. cuBLAS takes int batch counts: larger batches go in chunks. */
 cublasStatus_t shoal_gemm_vendor(cublasHandle_t h, char precision, int variant, const shoal_gemm_params *p);
 
 #ifdef __cplusplus

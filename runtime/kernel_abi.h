@@ -9,7 +9,9 @@
 
 typedef struct shoal_gemm_params {
     int m, n, k;
-    int reserved;                    /* keeps the 64-bit fields aligned the same everywhere */
+    /* complex precisions: bit 0 conjugates A, bit 1 B (op C is op T with this bit: the kernels of
+     * a transpose variant serve it); 0 in s and d. Also keeps the 64-bit fields aligned. */
+    int conj;
     double alpha[2], beta[2];
     /* Strided mode: A_i = A + i * stride_a (elements). Pointer-array mode when A_array != 0. */
     const void *A, *B;

@@ -52,16 +52,23 @@ static dim3 grid_for(long long count)
     return dim3((unsigned)(blocks < 65536 ? (blocks > 0 ? blocks : 1) : 65536));
 }
 
+/* The buffers below hold count elements of prec: the real parts of a complex element (c, z)
+ * are two floats or doubles, each filled, poisoned or compared on its own. */
+static bool single_real(char prec) { return prec == 's' || prec == 'c'; }
+static long long reals(char prec, long long count) { return prec == 'c' || prec == 'z' ? 2 * count : count; }
+
 extern "C" cudaError_t tuner_fill_random(void *buf, char prec, long long count, unsigned long long seed)
 {
-    if (prec == 's') fill_random_kernel<<<grid_for(count), 256>>>((float *)buf, count, seed);
+    count = reals(prec, count);
+    if (single_real(prec)) fill_random_kernel<<<grid_for(count), 256>>>((float *)buf, count, seed);
     else fill_random_kernel<<<grid_for(count), 256>>>((double *)buf, count, seed);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t tuner_fill_nan(void *buf, char prec, long long count)
 {
-    if (prec == 's') fill_value_kernel<<<grid_for(count), 256>>>((float *)buf, count, nanf(""));
+    count = reals(prec, count);
+    if (single_real(prec)) fill_value_kernel<<<grid_for(count), 256>>>((float *)buf, count, nanf(""));
     else fill_value_kernel<<<grid_for(count), 256>>>((double *)buf, count, nan(""));
     return cudaGetLastError();
 }
@@ -78,7 +85,8 @@ extern "C" cudaError_t tuner_max_abs_diff(const void *C, const void *R, char pre
     cudaError_t e = cudaMalloc(&d_out, sizeof *d_out);
     if (e != cudaSuccess) return e;
     cudaMemset(d_out, 0, sizeof *d_out);
-    if (prec == 's') diff_kernel<<<grid_for(count), 256>>>((const float *)C, (const float *)R, count, d_out);
+    count = reals(prec, count);
+    if (single_real(prec)) diff_kernel<<<grid_for(count), 256>>>((const float *)C, (const float *)R, count, d_out);
     else diff_kernel<<<grid_for(count), 256>>>((const double *)C, (const double *)R, count, d_out);
     e = cudaMemcpy(&h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost);
     cudaFree(d_out);

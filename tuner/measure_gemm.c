@@ -150,9 +150,11 @@ void tuner_measure_gemm(measure_env *env, const tuner_task *t, const shoal_kerne
     double diff = 0;
     e = tuner_max_abs_diff(env->C, env->R, t->prec, c_el * vb, &diff);
     if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "check");
-    const double eps = t->prec == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
-    /* operands lie in [-1, 1): |alpha| k max|A| max|B| <= |alpha| k */
-    res->error = diff / (alpha * (t->k > 0 ? t->k : 1) * eps);
+    const int single = t->prec == 's' || t->prec == 'c', cplx = t->prec == 'c' || t->prec == 'z';
+    const double eps = single ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    /* operands lie in [-1, 1) (each part of a complex one): |alpha| k max|A| max|B| <= |alpha| k,
+     * and a part of a complex product is at most 2 */
+    res->error = diff / ((cplx ? 2 : 1) * alpha * (t->k > 0 ? t->k : 1) * eps);
     if (!(res->error <= ERROR_LIMIT)) {
         res->status = "wrong";
         snprintf(res->reason, sizeof res->reason, "normalized error %.3g > %g", res->error, ERROR_LIMIT);

@@ -5,7 +5,7 @@ Codes: h handle, p pointer (device or host), s const char *, i int or enum, l in
 c char, R the precision's scalar (f float for s, d double for d; F shoal_complex_float for c,
 D shoal_complex_double for z, by value). Precision-generic entries are written once with a
 leading '?' in the name and expanded for s and d (and, in _GENERIC_COMPLEX, for c and z: the
-routines that have complex precisions; the package's Python calls serve s and d so far).
+routines that have complex precisions, which the package's Python calls serve too).
 tests/python/test_py_signatures.py checks this table against the header, so a prototype change
 there cannot silently shift the arguments of a call.
 """
@@ -62,7 +62,8 @@ _GENERIC = {
 }
 
 # the generic entries that come in c and z too (the routines listing them in search_space/)
-_GENERIC_COMPLEX = ("shoal_?trsm_batched", "shoal_?trsm_strided_batched")
+_GENERIC_COMPLEX = ("shoal_?gemm_batched", "shoal_?gemm_strided_batched",
+                    "shoal_?trsm_batched", "shoal_?trsm_strided_batched")
 
 _PLAIN = {
     "shoal_status_string": "i",

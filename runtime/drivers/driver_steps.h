@@ -47,8 +47,7 @@ typedef struct shoal_driver_scalar {
 } shoal_driver_scalar;
 
 /* The same in the complex precisions (c, z), with complex scalars and op 2 = C (conjugate
- * transpose): for now by cuBLAS's batched complex GEMM on the handle's stream, since shoal's GEMM
- * has no c and z yet (runtime/drivers/driver_gemm_complex.c). */
+ * transpose), by the dispatched c/z GEMM (runtime/drivers/driver_gemm_complex.c). */
 shoal_status shoal_driver_gemm_complex(struct shoal_context *ctx, const shoal_spec_call *c, int ta, int tb, int m,
                                        int n, int k, shoal_driver_scalar alpha, shoal_operand A, shoal_operand B,
                                        shoal_driver_scalar beta, shoal_operand C);

@@ -3,8 +3,7 @@
  * dispatched GEMM (the panel/update split of blocked LAPACK, applied recursively so that most
  * flops land in few large GEMMs). spec/routines/trsm.toml names this driver.
  * Complex precisions: scalars carry imaginary parts, trans = C reaches the leaves as it is (the
- * kernels solve with A^H) and the coupling GEMM as op C; that GEMM is cuBLAS's for now
- * (shoal_driver_gemm_complex), until shoal's GEMM serves c and z. */
+ * kernels solve with A^H) and the coupling GEMM as op C (shoal_driver_gemm_complex). */
 #include "driver_steps.h"
 
 enum { A_ = 0, B_ = 1 };       /* operand order of the spec */
@@ -48,7 +47,7 @@ static cudaError_t coupling(const trsm_job *j, long long t0, int t1, int slot, s
                         : shoal_driver_sub(j->ctx, j->c, A_, t0 + t1, t0, slot, out);
 }
 
-/* C = alpha op(A) op(B) + beta C: the dispatched GEMM, or in the complex precisions cuBLAS's. */
+/* C = alpha op(A) op(B) + beta C: the dispatched GEMM of the precision. */
 static shoal_status gemm(const trsm_job *j, int ta, int tb, int m, int n, int k, shoal_driver_scalar alpha,
                          shoal_operand A, shoal_operand B, shoal_driver_scalar beta, shoal_operand C)
 {

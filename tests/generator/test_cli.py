@@ -51,9 +51,9 @@ def test_emit_fold_tolerance(tmp_path, capsys):
     assert "must be >= 0" in capsys.readouterr().err
     # on by default, as a cover: one line per routine
     assert main(["emit", *tpl, "--db", db, "--out", out]) == 0
-    assert "[emit] gemm: 8 -> 8 kernels (fold cover, tolerance 0.02)" in capsys.readouterr().out
+    assert "[emit] gemm: 16 -> 16 kernels (fold cover, tolerance 0.02)" in capsys.readouterr().out
     assert main(["emit", *tpl, "--db", db, "--out", out, "--fold-cover", "0"]) == 0
-    assert "[emit] gemm: 8 -> 8 kernels (fold tolerance 0.02)" in capsys.readouterr().out
+    assert "[emit] gemm: 16 -> 16 kernels (fold tolerance 0.02)" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["emit", *tpl, "--db", db, "--out", out, "--fold-cover", "2"])
     assert "--fold-cover" in capsys.readouterr().err

@@ -45,8 +45,9 @@ def test_editing_an_imported_template_changes_the_importers_version():
     gemm = load_routine(project.search_space_dir, "gemm")
     assert "gemv_stream.cu.j2" in imported_templates(project, trsv.templates())
     # GEMM's dmma design runs the variable-size routine's vmma loop (and its DMMA helpers); the
-    # others share only the kernel library's vector types
+    # others share the kernel library's vector types, scalar arithmetic and GEMM scalars
     assert imported_templates(project, gemm.templates()) == ["gemm_vmma.cu.j2", "lib/vec.cu.j2",
+                                                              "lib/arith.cu.j2", "lib/gemm.cu.j2",
                                                               "lib/mma.cu.j2"]
     assert len(template_version(project, trsv)) == 16
 

@@ -168,6 +168,171 @@ def test_conjugate_transpose_is_the_transpose_for_real_dtypes(fake):
     assert conj[1][:2] == ["1", "1"] and conj[1][:5] == args_of(fake.last())[1][:5]
 
 
+# ---- GEMM, complex -----------------------------------------------------------------------
+
+def complex_args(args):
+    """A logged call's arguments with each complex scalar's "(re", "im)" halves joined back
+    into one complex value (the fake's log splits them at the comma)."""
+    out, i = [], 0
+    while i < len(args):
+        if args[i].startswith("("):
+            out.append(complex(float(args[i][1:]), float(args[i + 1][:-1])))
+            i += 2
+        else:
+            out.append(args[i])
+            i += 1
+    return out
+
+
+CMAKE = {"c": col_batch, "r": row_batch}
+
+
+def complex_gemm_operands(transa, transb, orders, m=4, n=2, k=3, b=3, dtype="c16"):
+    A = CMAKE[orders[0]](b, *((k, m) if transa != "N" else (m, k)), dtype)
+    B = CMAKE[orders[1]](b, *((n, k) if transb != "N" else (k, n)), dtype)
+    C = CMAKE[orders[2]](b, m, n, dtype)
+    return A, B, C
+
+
+def check_complex_gemm_call(args, A, B, C, transa, transb, itemsize=16):
+    """Evaluates the logged column-major call on symbolic matrices: every product term of every
+    element of C must be (A's element, conjugated iff transa 'C') x (B's, iff transb 'C')."""
+    op1, op2, mm, nn, kk = (int(v) for v in args[:5])
+    first, ld1, second, ld2, ldc = int(args[6], 16), int(args[7]), int(args[9], 16), int(args[10]), int(args[14])
+    m, n = C.shape[1:]
+
+    def element(arr, i, j):  # address of logical element (i, j) of matrix 0
+        return arr.ptr + (i * arr.strides[1] + j * arr.strides[2]) * itemsize
+
+    def view(ptr, ld, op, i, j):  # (address, conjugated) of element (i, j) of op(view at ptr)
+        r, c = (j, i) if op else (i, j)
+        return ptr + (r + c * ld) * itemsize, op == 2
+
+    where = {element(C, i, j): (i, j) for i in range(m) for j in range(n)}
+    seen = set()
+    for i in range(mm):
+        for j in range(nn):
+            ci, cj = where[C.ptr + (i + j * ldc) * itemsize]
+            seen.add((ci, cj))
+            for l in range(kk):
+                got = {view(first, ld1, op1, i, l), view(second, ld2, op2, l, j)}
+                a_el = element(A, *((l, ci) if transa != "N" else (ci, l)))
+                b_el = element(B, *((cj, l) if transb != "N" else (l, cj)))
+                assert got == {(a_el, transa == "C"), (b_el, transb == "C")}, (i, j, l)
+    assert len(seen) == m * n
+
+
+@pytest.mark.parametrize("transa", "NTC")
+@pytest.mark.parametrize("transb", "NTC")
+@pytest.mark.parametrize("orders", ["ccc", "rcc", "crc", "rrc", "ccr", "rcr", "crr", "rrr"])
+def test_gemm_complex_ops_in_every_memory_order(fake, transa, transb, orders):
+    """C = op(A) op(B) with N, T and C in every memory order: exact where it can be expressed;
+    op 'C' on an operand stored in the other order than C would need a conjugate without
+    transpose and is refused, naming the operand."""
+    A, B, C = complex_gemm_operands(transa, transb, orders)
+    bad = [x for x, t, o in (("A", transa, orders[0]), ("B", transb, orders[1]))
+           if t == "C" and o != orders[2]]
+    if bad:
+        with pytest.raises(ValueError, match=f"trans{bad[0].lower()} 'C' with {bad[0]} and C in "
+                                             "different memory orders.*conjugate without transpose"):
+            shoal.gemm(A, B, C, transa=transa, transb=transb)
+        assert fake.routine_calls() == []
+        return
+    assert shoal.gemm(A, B, C, transa=transa, transb=transb, alpha=2 - 1j, beta=0.5j) is C
+    name, args = args_of(fake.last())
+    args = complex_args(args)
+    assert name == "shoal_zgemm_strided_batched"
+    assert args[5] == 2 - 1j and args[12] == 0.5j and args[-1] == "3"
+    check_complex_gemm_call(args, A, B, C, transa, transb)
+
+
+def test_gemm_complex_column_major_call(fake):
+    A, B, C = col_batch(5, 4, 3, "c8", ld=6), col_batch(5, 2, 3, "c8"), col_batch(5, 4, 2, "c8")
+    shoal.gemm(A, B, C, transb="C", alpha=1, beta=-2 + 0.25j)
+    assert args_of(fake.last()) == ("shoal_cgemm_strided_batched", [
+        "0", "2", "4", "2", "3", "(1", "0)", P(A.ptr), "6", "18", P(B.ptr), "2", "6", "(-2",
+        "0.25)", P(C.ptr), "4", "8", "5"])
+
+
+def test_gemm_complex_row_major_c_keeps_op_c(fake):
+    """All row-major: C^T = op(B)^T op(A)^T with op(X)^T = conj(X) = (X's view)^H for op C."""
+    A, B, C = row_batch(2, 3, 4, "c16"), row_batch(2, 2, 3, "c16"), row_batch(2, 4, 2, "c16")
+    shoal.gemm(A, B, C, transa="C", transb="C")
+    name, a = args_of(fake.last())
+    assert name == "shoal_zgemm_strided_batched"
+    assert a[:5] == ["2", "2", "2", "4", "3"] and a[7] == P(B.ptr) and a[10] == P(A.ptr)
+
+
+def test_gemm_complex_op_c_reads_an_ambiguous_matrix_in_the_tied_order(fake):
+    """A matrix with a dimension of 1 is column- and row-major at once (read column-major by
+    default): under op C it, or C, is read in the order that lets the call be expressed."""
+    # A 1 x 4 (k = 1) either order, C 4 x 2 row-major: A read row-major
+    A, B, C = row_batch(2, 1, 4, "c16"), col_batch(2, 1, 2, "c16"), row_batch(2, 4, 2, "c16")
+    shoal.gemm(A, B, C, transa="C")
+    check_complex_gemm_call(complex_args(args_of(fake.last())[1]), A, B, C, "C", "N")
+    # C 4 x 1 either order, A 3 x 4 row-major: C read row-major
+    A, B, C = row_batch(2, 3, 4, "c16"), col_batch(2, 3, 1, "c16"), row_batch(2, 4, 1, "c16")
+    shoal.gemm(A, B, C, transa="C")
+    check_complex_gemm_call(complex_args(args_of(fake.last())[1]), A, B, C, "C", "N")
+    # B 2 x 1 (k = 1) either order under op C, C column-major: B read column-major
+    A, B, C = row_batch(2, 4, 1, "c16"), row_batch(2, 2, 1, "c16"), col_batch(2, 4, 2, "c16")
+    shoal.gemm(A, B, C, transb="C")
+    check_complex_gemm_call(complex_args(args_of(fake.last())[1]), A, B, C, "N", "C")
+
+
+def test_gemm_complex_new_c_follows_op_c_operands(fake):
+    """With C None the new C is column-major, unless an operand with op C is row-major: then C
+    is row-major, so that the call can be expressed."""
+    A, B = col_batch(2, 3, 4, "c8"), row_batch(2, 3, 2, "c8")
+    C = shoal.gemm(A, B, transa="C")
+    assert C.shape == (2, 4, 2) and C.strides == (8, 1, 4)
+    check_complex_gemm_call(complex_args(args_of(fake.last())[1]), A, B, C, "C", "N", 8)
+    A, B = row_batch(2, 3, 4, "c8"), col_batch(2, 3, 2, "c8")
+    C = shoal.gemm(A, B, transa="C")
+    assert C.shape == (2, 4, 2) and C.strides == (8, 2, 1)
+    assert args_of(fake.last())[0] == "shoal_cgemm_strided_batched"
+    check_complex_gemm_call(complex_args(args_of(fake.last())[1]), A, B, C, "C", "N", 8)
+    with pytest.raises(ValueError, match="conjugate without transpose"):
+        shoal.gemm(row_batch(2, 3, 4, "c8"), col_batch(2, 2, 3, "c8"), transa="C", transb="C")
+
+
+def test_gemm_complex_lists_use_pointer_arrays(fake):
+    As = [FakeArray((4, 3), (1, 4), "c8") for _ in range(3)]
+    Bs = col_batch(3, 2, 3, "c8")
+    Cs = [FakeArray((4, 2), (1, 4), "c8") for _ in range(3)]
+    shoal.gemm(As, Bs, Cs, transb="C", alpha=1j)
+    name, a = args_of(fake.last())
+    assert name == "shoal_cgemm_batched" and a[:7] == ["0", "2", "4", "2", "3", "(0", "1)"]
+    assert ints(upload(fake, int(a[7], 16))[:24]) == [x.ptr for x in As]
+    assert ints(upload(fake, int(a[9], 16))[:24]) == [Bs.ptr + i * 6 * 8 for i in range(3)]
+    assert ints(upload(fake, int(a[13], 16))[:24]) == [x.ptr for x in Cs]
+    assert a[8] == "4" and a[10] == "2" and a[14] == "4" and a[15] == "3"
+    with pytest.raises(ValueError, match="transa 'C' with A and C in different memory orders"):
+        shoal.gemm([FakeArray((3, 4), (4, 1), "c8") for _ in range(3)], col_batch(3, 3, 2, "c8"),
+                   Cs, transa="C")
+
+
+def test_gemm_complex_errors_and_real_calls_unchanged(fake):
+    with pytest.raises(TypeError, match="share a dtype"):
+        shoal.gemm(col_batch(2, 2, 2, "c8"), col_batch(2, 2, 2, "c16"), col_batch(2, 2, 2, "c16"))
+    with pytest.raises(TypeError, match="share a dtype"):
+        shoal.gemm(col_batch(2, 2, 2, "c8"), col_batch(2, 2, 2, "c8"), col_batch(2, 2, 2, "f4"))
+    with pytest.raises(TypeError, match="needs complex operands"):
+        shoal.gemm(col_batch(2, 2, 2), col_batch(2, 2, 2), col_batch(2, 2, 2), alpha=1 + 1j)
+    with pytest.raises(ValueError, match="beta"):
+        shoal.gemm(col_batch(2, 2, 2, "c8"), col_batch(2, 2, 2, "c8"), beta=1j)
+    assert fake.routine_calls() == []
+    # real operands: 'C' is 'T' in every memory order (no refusal), a complex scalar with no
+    # imaginary part is real
+    for orders in ("rcc", "ccr", "crr"):
+        A, B, C = complex_gemm_operands("C", "C", orders, dtype="f8")
+        shoal.gemm(A, B, C, transa="C", transb="C", alpha=2 + 0j)
+        conj = args_of(fake.last())
+        shoal.gemm(A, B, C, transa="T", transb="T", alpha=2.0)
+        assert conj == args_of(fake.last()) and conj[0] == "shoal_dgemm_strided_batched"
+        assert conj[1][5] == "2" and set(conj[1][:2]) <= {"0", "1"}
+
+
 # ---- errors, handles, streams, devices ----------------------------------------------------
 
 def test_bad_status_raises_with_its_name(fake):

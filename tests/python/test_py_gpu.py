@@ -1,5 +1,6 @@
 """The package on a GPU, with PyTorch tensors and CuPy arrays, against numpy references on the
-host: every routine in s and d, column- and row-major operands where the routine takes both.
+host: every routine in s and d (gemm also c and z), column- and row-major operands where the
+routine takes both.
 Skipped without a CUDA device, PyTorch/CuPy, numpy or libshoal (SHOAL_REQUIRE_GPU=1: failures).
 Errors are normalized LAPACK-style, in units of the precision's eps."""
 import pytest
@@ -60,6 +61,69 @@ def test_gemm_new_c_lists_and_shared_operand(xp):
     shoal.gemm(As, xp.from_numpy(b), Cs)
     for i in range(5):
         assert norm(xp.to_numpy(Cs[i]) - a[i] @ b) < 1e-12
+
+
+CDTYPES = ["complex64", "complex128"]
+
+
+def crand(shape, dtype, seed=0):
+    real = "float32" if dtype == "complex64" else "float64"
+    return (rand(shape, real, seed) + 1j * rand(shape, real, seed + 50)).astype(dtype)
+
+
+def cop(a, t):
+    """op(a) for N, T and C (the conjugate transpose)."""
+    return a.swapaxes(-1, -2).conj() if t == "C" else op(a, t)
+
+
+def complex_gemm_error(xp, C, a, b, c0, alpha, beta, transa, transb, dtype):
+    k = a.shape[-2] if transa != "N" else a.shape[-1]
+    ref = alpha * (cop(a.astype("complex128"), transa) @ cop(b, transb)) + beta * c0.astype("complex128")
+    scale = abs(alpha) * k * norm(a) * norm(b) + abs(beta) * norm(c0)
+    return norm(xp.to_numpy(C) - ref) / (scale * eps(dtype))
+
+
+@pytest.mark.parametrize("dtype", CDTYPES)
+@pytest.mark.parametrize("transa, transb, orders", [
+    *((ta, tb, o) for ta in "NTC" for tb in "NTC" for o in ("ccc", "rrr")),
+    # mixed memory orders where op C allows them (an op C operand in C's order)
+    ("N", "T", "rcr"), ("T", "N", "crc"), ("C", "N", "crc"), ("N", "C", "rcc"), ("T", "C", "rrr"),
+    ("C", "T", "rcr")])
+@pytest.mark.parametrize("m, n, k", [(7, 5, 9), (40, 33, 20)])
+def test_gemm_complex(xp, dtype, transa, transb, orders, m, n, k):
+    """complex64 / complex128, every op, complex alpha and beta, against numpy."""
+    a = crand((BATCH,) + ((k, m) if transa != "N" else (m, k)), dtype, 1)
+    b = crand((BATCH,) + ((n, k) if transb != "N" else (k, n)), dtype, 2)
+    c0 = crand((BATCH, m, n), dtype, 3)
+    order = {"c": "col", "r": "row"}
+    A, B, C = (xp.from_numpy(x, order[o]) for x, o in zip((a, b, c0), orders))
+    alpha, beta = 1.5 - 0.5j, -0.5 + 0.25j
+    assert shoal.gemm(A, B, C, alpha=alpha, beta=beta, transa=transa, transb=transb) is C
+    err = complex_gemm_error(xp, C, a, b, c0, alpha, beta, transa, transb, dtype)
+    assert err < 16, err
+    assert norm(xp.to_numpy(A) - a) == 0 and norm(xp.to_numpy(B) - b) == 0  # read only
+
+
+@pytest.mark.parametrize("dtype", CDTYPES)
+def test_gemm_complex_new_c_lists_and_refusal(xp, dtype):
+    """A new C (row-major where an op C operand is), pointer-array lists, a shared operand,
+    and the refusal of op C across memory orders (nothing written)."""
+    a, b = crand((BATCH, 6, 4), dtype, 1), crand((3, 6), dtype, 2)
+    A = xp.from_numpy(a, "row")
+    # A and B row-major under op C: the new C is row-major too; B is shared by the batch
+    C = shoal.gemm(A, xp.from_numpy(b, "row"), transa="C", transb="C")
+    assert xp.is_native(C) and tuple(C.shape) == (BATCH, 4, 3)
+    assert complex_gemm_error(xp, C, a, b, 0 * a[:, :4, :3], 1, 0, "C", "C", dtype) < 16
+    As = [xp.from_numpy(x) for x in a[:5]]  # column-major, as are B and the Cs
+    c0 = crand((5, 4, 3), dtype, 4)
+    Cs = [xp.from_numpy(x) for x in c0]
+    shoal.gemm(As, xp.from_numpy(b), Cs, transa="C", transb="C", alpha=2j, beta=1)
+    for i in range(5):
+        assert complex_gemm_error(xp, Cs[i], a[i], b, c0[i], 2j, 1, "C", "C", dtype) < 16
+    Ccol = xp.from_numpy(c0[:1].repeat(BATCH, 0), "col")
+    with pytest.raises(ValueError, match="conjugate without transpose"):
+        shoal.gemm(A, xp.from_numpy(b), Ccol, transa="C", transb="C")
+    assert norm(xp.to_numpy(Ccol) - c0[:1].repeat(BATCH, 0)) == 0
 
 
 def numpy_zeros(shape, dtype="float64"):
