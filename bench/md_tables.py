@@ -29,9 +29,14 @@ def header(names: list[str]) -> list[str]:
 
 
 def gemm_tables(rows: list[dict[str, str]]) -> list[str]:
+    """The precisions the CSV has: d, s, then z, c (complex: Gflop/s at 8 flops a multiply-add)."""
     out: list[str] = []
     dims = lambda r: (int(r["m"]), int(r["n"]), int(r["k"]))  # noqa: E731
-    for prec, name in (("d", "Double"), ("s", "Single")):
+    present = {r["prec"] for r in rows}
+    names = (("d", "Double"), ("s", "Single"), ("z", "Complex double"), ("c", "Complex single"))
+    for prec, name in names:
+        if prec not in present:
+            continue
         out += [f"{name} precision, NN, square, Gflop/s:", ""]
         out += header(["n", "batch", "shoal", "cuBLAS", "shoal/cuBLAS", "shoal % roof", "own % roof",
                        "shoal array", "cuBLAS array", "array % roof", "own array % roof"])
@@ -41,6 +46,8 @@ def gemm_tables(rows: list[dict[str, str]]) -> list[str]:
             if r["prec"] == prec and r["trans"] == "nn" and m == n == k:
                 square.setdefault(n, {})[r["mode"]] = r
         for n in sorted(square):
+            if len(square[n]) < 2:  # a filtered run with one form only
+                continue
             s, a = square[n]["strided"], square[n]["array"]
             f = lambda r, key, fmt=".0f": format(float(r[key]), fmt)  # noqa: E731
             out.append(row([n, f"{int(s['batch']):,}", f(s, "shoal_gflops"), f(s, "cublas_gflops"),
@@ -51,11 +58,13 @@ def gemm_tables(rows: list[dict[str, str]]) -> list[str]:
     out += ["Own kernels, every transpose and the rectangular shapes with all dimensions <= 16, % of roof "
             "(min / median / max, rows under the bar); dispatched vs cuBLAS where a dimension >= 32:", ""]
     out += header(["precision", "mode", "rows <= 16", "own % roof", "under bar", "rows >= 32", "shoal/cuBLAS"])
-    for prec in "sd":
+    for prec in (p for p in "sdcz" if p in present):
         for mode, bar in (("strided", 90), ("array", 85)):
             mine = [r for r in rows if r["prec"] == prec and r["mode"] == mode]
             small = [float(r["own_pct_roof"]) for r in mine if max(dims(r)) <= 16]
             big = [float(r["ratio_shoal_cublas"]) for r in mine if max(dims(r)) >= 32]
+            if not (small and big):  # a filtered run: no summary
+                continue
             out.append(row([prec, mode, len(small),
                             f"{min(small):.0f} / {statistics.median(small):.0f} / {max(small):.0f}",
                             f"{sum(x < bar for x in small)} (< {bar})", len(big),

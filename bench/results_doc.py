@@ -48,6 +48,13 @@ SECTIONS = (
             "shoal = as dispatched (its own kernel or cuBLAS, as tuned); own = shoal's kernels alone "
             "(vendor dispatch off); array = the pointer-array API. alpha = 1, beta = 0; roof = min(compute "
             "peak, copy bandwidth x flops / bytes) with bytes = A and B read once, C written once.", plots=("gemm",)),
+    Section("Batched GEMM in c and z", "h100-2026-11-27-gemm-complex", "gemm",
+            "As above, complex: peers cublas{C,Z}gemmStridedBatched / gemmBatched; flops 8 m n k (a "
+            "complex multiply-add is 8 real flops), elements of 8 (c) and 16 (z) bytes; the compute peak "
+            "is cuBLAS's c/z GEMM at 8192^3. Ops: nn over the sizes, nc, cn and cc (C = conjugate "
+            "transpose) at 4, 16 and 64 (`run_bench.py --prec cz --quick`). Tables from the first c/z "
+            "tuning (2026-11-27 18:04-18:30; about 800 of c's 15220 tasks were left, resumable); the 99 "
+            "GEMM GPU cases (s, d, c, z) passed on them in the same machine session.", plots=("gemm",)),
     Section("LU with partial pivoting (getrf), strided batches", "h100-2026-11-22-getrf-serial-pf", "lapack",
             "vendor = cublas?getrfBatched (pointer arrays, its only form); ratio = shoal / vendor; Gflop/s "
             "from LAPACK working note 41's flop counts; roof bytes: A read and written.",

@@ -11,8 +11,16 @@ path instead; the .txt and .png go next to it.
 
 Options not listed below go to shoal_bench unchanged, e.g.
   bench/run_bench.py --quick --prec d --filter :nn: --runs 9
-(see `build/bin/shoal_bench --help`). Exit status: shoal_bench's (0 all rows ok, 1 a failure);
-0 with a SKIP line where there is no CUDA device.
+(see `build/bin/shoal_bench --help`). Precisions: --prec picks any of s, d, c, z (default sd,
+the run `make bench` makes); the complex ones are asked for, e.g.
+  bench/run_bench.py --prec sdcz            every precision in one run (one CSV)
+  bench/run_bench.py --prec cz --quick      the complex rows alone, fewer sizes
+where c and z time shoal_{c,z}gemm_* against cublas{C,Z}gemm(Strided)Batched in ops nn, nc, cn
+and cc (c: the conjugate transpose), at 8 flops a complex multiply-add. A run without s or d
+adds its precisions to the default name (<gpu>-<date>-cz.csv), so that it does not replace the
+day's s/d results.
+Exit status: shoal_bench's (0 all rows ok, 1 a failure); 0 with a SKIP line where there is no
+CUDA device.
 """
 import argparse
 import csv
@@ -51,13 +59,29 @@ def device_of(csv_path):
     return ""
 
 
+def precisions(bench_args):
+    """The --prec letters given to shoal_bench (its last --prec wins), or 'sd', its default."""
+    value = "sd"
+    for i, a in enumerate(bench_args):
+        if a == "--prec" and i + 1 < len(bench_args):
+            value = bench_args[i + 1]
+    return "".join(p for p in "sdcz" if p in value)
+
+
+def default_name(slug, date, precs):
+    """<gpu>-<date>.csv, with the precisions appended where the run has neither s nor d."""
+    suffix = "" if set(precs) & set("sd") else f"-{precs}"
+    return f"{slug}-{date}{suffix}.csv"
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", type=pathlib.Path, default=DEFAULT_BIN,
                     help="benchmark program (default: %(default)s)")
     ap.add_argument("--out", type=pathlib.Path,
-                    help="CSV path (default: bench/results/<gpu>-<date>.csv)")
+                    help="CSV path (default: bench/results/<gpu>-<date>.csv; -<precs> before .csv "
+                         "for a run of c and/or z alone)")
     ap.add_argument("--no-plot", action="store_true", help="do not make the PNG")
     args, bench_args = ap.parse_known_args()
     if bench_args[:1] == ["--"]:
@@ -95,7 +119,7 @@ def main():
         csv_path = args.out
     else:
         date = datetime.date.today().isoformat()
-        csv_path = RESULTS_DIR / f"{gpu_slug(device_of(tmp_csv))}-{date}.csv"
+        csv_path = RESULTS_DIR / default_name(gpu_slug(device_of(tmp_csv)), date, precisions(bench_args))
     txt_path = csv_path.with_suffix(".txt")
     os.replace(tmp_csv, csv_path)
     os.replace(tmp_txt, txt_path)

@@ -9,15 +9,23 @@
  * alpha = 1, beta = 0; data random in [-1, 1], never 0; leading dimensions = rows; the batch is
  * large enough for A + B + C to exceed 4 x L2 (so the data streams from memory).
  *
+ * Precisions s, d (default) and c, z (--prec, e.g. sdcz): complex rows take ops N, T and C
+ * (conjugate transpose), against cublas{C,Z}gemmStridedBatched / cublas{C,Z}gemmBatched and
+ * cblas_{c,z}gemm; real and imaginary parts are random in [-1, 1], never 0. Their variants are a
+ * subset that keeps a run short: nn (square and rectangular), nc, cn and cc (square; cc also
+ * rectangular). A complex multiply-add counts 8 real flops (LAPACK Working Note 41): Gflop/s =
+ * 8 m n k batch / time, and elements are 8 (c) or 16 (z) bytes in the roof's bytes.
+ *
  * The roof is measured in the same run: roof = min(compute peak, copy_bw * flops / bytes), where
- * compute peak is a cuBLAS 8192^3 GEMM of that precision (FP32 with CUBLAS_PEDANTIC_MATH, so no
- * TF32), copy_bw a device-to-device cudaMemcpy counted as bytes read + written, and bytes =
+ * compute peak is a cuBLAS 8192^3 GEMM of that precision (FP32 and complex FP32 with
+ * CUBLAS_PEDANTIC_MATH, so no TF32), copy_bw a device-to-device cudaMemcpy counted as bytes read + written, and bytes =
  * (m k + k n + m n) * elem per matrix (A, B read once, C written once), plus its three 8-byte
  * pointers with pointer arrays (from the run of 2026-11-27 on). A kernel at 100% of roof
  * moves its data at copy speed or computes at the large-GEMM rate.
  *
  * Correctness: shoal's and own's C are compared with cuBLAS's on sampled matrices (first, middle,
- * last), error = max |C - C_cublas| / (k max|A| max|B| eps), ok if <= 16.
+ * last), error = max |C - C_cublas| / (k max|A| max|B| eps), ok if <= 16 (|.| the modulus in c
+ * and z, eps that of the real type).
  *
  * Exit: 0 all rows ok, 1 a call failed or an error is too large, 2 usage, 77 no CUDA device.
  */
@@ -50,7 +58,7 @@ static const char *const mode_names[N_MODES] = {"strided", "array"};
 typedef struct opts {
     const char *csv;
     int quick;
-    int precs[2]; /* s, d */
+    int precs[4]; /* s, d, c, z (PRECS order) */
     const char *filters[MAX_FILTERS];
     int n_filters;
     int runs;
@@ -80,7 +88,7 @@ static struct {
     struct cudaDeviceProp prop;
     int64_t l2_bytes;
     double copy_gbs;
-    double peak[2];          /* Gflop/s for s, d */
+    double peak[4];          /* Gflop/s for s, d, c, z */
     FILE *csv;
     int failures;
     int rows;
@@ -108,10 +116,25 @@ static void die_cuda(cudaError_t e, const char *what, int line)
         }                                                                                     \
     } while (0)
 
+/* ta, tb: shoal_operation values (0 N, 1 T, 2 C; C only in the complex precisions) */
 static const char *trans_str(int ta, int tb)
 {
-    static const char *s[4] = {"nn", "nt", "tn", "tt"};
-    return s[ta * 2 + tb];
+    static const char *s[9] = {"nn", "nt", "nc", "tn", "tt", "tc", "cn", "ct", "cc"};
+    return s[ta * 3 + tb];
+}
+
+#define PRECS "sdcz"
+
+static int prec_index(char prec) { return (int)(strchr(PRECS, prec) - PRECS); }
+/* the real type of a precision (the fill kernels' 's' or 'd'), and real values per element */
+static char real_of(char prec) { return prec == 's' || prec == 'c' ? 's' : 'd'; }
+static int64_t reals_per(char prec) { return gc_is_complex(prec) ? 2 : 1; }
+/* real flops of one multiply-add: 8 for complex (LAPACK Working Note 41) */
+static double flops_per_fma(char prec) { return gc_is_complex(prec) ? 8.0 : 2.0; }
+
+static cublasOperation_t cublas_op(int t)
+{
+    return t == 2 ? CUBLAS_OP_C : t == 1 ? CUBLAS_OP_T : CUBLAS_OP_N;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -119,7 +142,7 @@ static const char *trans_str(int ta, int tb)
 
 static double measure_gemm_peak(char prec)
 {
-    size_t es = prec == 's' ? 4 : 8;
+    size_t es = gc_elem_size(prec);
     size_t free_b = 0, total_b = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     int n = 8192;
@@ -130,9 +153,10 @@ static double measure_gemm_peak(char prec)
     CUDA_CHECK(cudaMalloc(&a, bytes));
     CUDA_CHECK(cudaMalloc(&b, bytes));
     CUDA_CHECK(cudaMalloc(&c, bytes));
-    CUDA_CHECK(bench_fill_uniform(prec, a, (int64_t)n * n, 11, G.st));
-    CUDA_CHECK(bench_fill_uniform(prec, b, (int64_t)n * n, 12, G.st));
-    CUBLAS_CHECK(cublasSetMathMode(G.cb, prec == 's' ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH));
+    CUDA_CHECK(bench_fill_uniform(real_of(prec), a, (int64_t)n * n * reals_per(prec), 11, G.st));
+    CUDA_CHECK(bench_fill_uniform(real_of(prec), b, (int64_t)n * n * reals_per(prec), 12, G.st));
+    int pedantic = real_of(prec) == 's';
+    CUBLAS_CHECK(cublasSetMathMode(G.cb, pedantic ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH));
     cudaEvent_t e0, e1;
     CUDA_CHECK(cudaEventCreate(&e0));
     CUDA_CHECK(cudaEventCreate(&e1));
@@ -144,9 +168,17 @@ static double measure_gemm_peak(char prec)
             const float one = 1.0f, zero = 0.0f;
             CUBLAS_CHECK(cublasSgemm(G.cb, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, n, b, n,
                                      &zero, c, n));
-        } else {
+        } else if (prec == 'd') {
             const double one = 1.0, zero = 0.0;
             CUBLAS_CHECK(cublasDgemm(G.cb, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, n, b, n,
+                                     &zero, c, n));
+        } else if (prec == 'c') {
+            const cuComplex one = {1.0f, 0.0f}, zero = {0.0f, 0.0f};
+            CUBLAS_CHECK(cublasCgemm(G.cb, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, n, b, n,
+                                     &zero, c, n));
+        } else {
+            const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+            CUBLAS_CHECK(cublasZgemm(G.cb, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, n, b, n,
                                      &zero, c, n));
         }
         CUDA_CHECK(cudaEventRecord(e1, G.st));
@@ -157,7 +189,7 @@ static double measure_gemm_peak(char prec)
             t[r] = ms;
     }
     double ms = bench_median(t, runs);
-    double gflops = 2.0 * (double)n * n * n / (ms * 1e6);
+    double gflops = flops_per_fma(prec) * (double)n * n * n / (ms * 1e6);
     CUBLAS_CHECK(cublasSetMathMode(G.cb, CUBLAS_DEFAULT_MATH));
     free(t);
     cudaEventDestroy(e0);
@@ -166,7 +198,7 @@ static double measure_gemm_peak(char prec)
     cudaFree(b);
     cudaFree(c);
     printf("# compute peak %cgemm %d^3 (cuBLAS%s): %.0f Gflop/s\n", prec, n,
-           prec == 's' ? ", CUBLAS_PEDANTIC_MATH" : "", gflops);
+           pedantic ? ", CUBLAS_PEDANTIC_MATH" : "", gflops);
     return gflops;
 }
 
@@ -198,6 +230,36 @@ static int build_shapes(shape *out, int quick)
     for (int t = 0; t < (quick ? 1 : 4); ++t)
         for (int i = 0; i < n_rect; ++i)
             out[n++] = (shape){t >> 1, t & 1, rect[i][0], rect[i][1], rect[i][2]};
+    return n;
+}
+
+/* The complex precisions' subset (ta, tb as shoal_operation: 0 N, 2 C): nn square and
+ * rectangular, nc, cn and cc square, cc rectangular; --quick: fewer sizes, rectangles in nn only. */
+static int build_complex_shapes(shape *out, int quick)
+{
+    static const int nn_full[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256};
+    static const int nn_quick[] = {2, 4, 8, 16, 32, 64, 128};
+    static const int other_full[] = {2, 4, 8, 16, 32, 64, 128};
+    static const int other_quick[] = {4, 16, 64};
+    static const int ops[][2] = {{0, 2}, {2, 0}, {2, 2}};
+    static const int rect[][3] = {{4, 8, 2},    {16, 4, 8},    {8, 16, 16},
+                                  {2, 16, 4},   {64, 32, 128}, {256, 64, 32}};
+    int n = 0;
+    const int *nn = quick ? nn_quick : nn_full;
+    int n_nn = quick ? (int)(sizeof nn_quick / sizeof *nn_quick)
+                     : (int)(sizeof nn_full / sizeof *nn_full);
+    const int *ot = quick ? other_quick : other_full;
+    int n_ot = quick ? (int)(sizeof other_quick / sizeof *other_quick)
+                     : (int)(sizeof other_full / sizeof *other_full);
+    for (int i = 0; i < n_nn; ++i)
+        out[n++] = (shape){0, 0, nn[i], nn[i], nn[i]};
+    for (int t = 0; t < 3; ++t)
+        for (int i = 0; i < n_ot; ++i)
+            out[n++] = (shape){ops[t][0], ops[t][1], ot[i], ot[i], ot[i]};
+    int n_rect = quick ? 3 : (int)(sizeof rect / sizeof *rect);
+    for (int t = 0; t < (quick ? 1 : 2); ++t)
+        for (int i = 0; i < n_rect; ++i)
+            out[n++] = (shape){2 * t, 2 * t, rect[i][0], rect[i][1], rect[i][2]};
     return n;
 }
 
@@ -296,7 +358,7 @@ static int setup_shape(shape_data *d, char prec, const shape *s, uint64_t seed, 
 {
     memset(d, 0, sizeof *d);
     d->prec = prec;
-    d->es = prec == 's' ? 4 : 8;
+    d->es = gc_elem_size(prec);
     d->s = *s;
     d->batch = batch_for(s, d->es, limited);
     int64_t rows_a = s->ta ? s->k : s->m, cols_a = s->ta ? s->m : s->k;
@@ -318,9 +380,12 @@ static int setup_shape(shape_data *d, char prec, const shape *s, uint64_t seed, 
         (void)cudaGetLastError();
         return 0;
     }
-    CUDA_CHECK(bench_fill_uniform(prec, d->da, (int64_t)na, gc_mix(seed, 1), G.st));
-    CUDA_CHECK(bench_fill_uniform(prec, d->db, (int64_t)nb, gc_mix(seed, 2), G.st));
-    CUDA_CHECK(bench_fill_uniform(prec, d->dc, (int64_t)nc, gc_mix(seed, 3), G.st));
+    /* complex: real and imaginary parts filled as 2 reals per element */
+    char rp = real_of(prec);
+    int64_t rpe = reals_per(prec);
+    CUDA_CHECK(bench_fill_uniform(rp, d->da, (int64_t)na * rpe, gc_mix(seed, 1), G.st));
+    CUDA_CHECK(bench_fill_uniform(rp, d->db, (int64_t)nb * rpe, gc_mix(seed, 2), G.st));
+    CUDA_CHECK(bench_fill_uniform(rp, d->dc, (int64_t)nc * rpe, gc_mix(seed, 3), G.st));
     CUDA_CHECK(bench_pointer_array(d->dap, d->da, d->sa * (int64_t)d->es, d->batch, G.st));
     CUDA_CHECK(bench_pointer_array(d->dbp, d->db, d->sb * (int64_t)d->es, d->batch, G.st));
     CUDA_CHECK(bench_pointer_array(d->dcp, d->dc, d->sc * (int64_t)d->es, d->batch, G.st));
@@ -358,8 +423,7 @@ static int launch(const shape_data *d, int method, int mode)
 {
     const shape *s = &d->s;
     if (method == M_CUBLAS) {
-        cublasOperation_t ta = s->ta ? CUBLAS_OP_T : CUBLAS_OP_N;
-        cublasOperation_t tb = s->tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+        cublasOperation_t ta = cublas_op(s->ta), tb = cublas_op(s->tb);
         cublasStatus_t st;
         if (d->prec == 's') {
             const float one = 1.0f, zero = 0.0f;
@@ -371,7 +435,7 @@ static int launch(const shape_data *d, int method, int mode)
                                           (const float *const *)d->dap, (int)d->lda,
                                           (const float *const *)d->dbp, (int)d->ldb, &zero,
                                           (float *const *)d->dcp, (int)d->ldc, (int)d->batch);
-        } else {
+        } else if (d->prec == 'd') {
             const double one = 1.0, zero = 0.0;
             st = mode == MODE_STRIDED
                      ? cublasDgemmStridedBatched(G.cb, ta, tb, s->m, s->n, s->k, &one, d->da,
@@ -381,6 +445,27 @@ static int launch(const shape_data *d, int method, int mode)
                                           (const double *const *)d->dap, (int)d->lda,
                                           (const double *const *)d->dbp, (int)d->ldb, &zero,
                                           (double *const *)d->dcp, (int)d->ldc, (int)d->batch);
+        } else if (d->prec == 'c') {
+            const cuComplex one = {1.0f, 0.0f}, zero = {0.0f, 0.0f};
+            st = mode == MODE_STRIDED
+                     ? cublasCgemmStridedBatched(G.cb, ta, tb, s->m, s->n, s->k, &one, d->da,
+                                                 (int)d->lda, d->sa, d->db, (int)d->ldb, d->sb,
+                                                 &zero, d->dc, (int)d->ldc, d->sc, (int)d->batch)
+                     : cublasCgemmBatched(G.cb, ta, tb, s->m, s->n, s->k, &one,
+                                          (const cuComplex *const *)d->dap, (int)d->lda,
+                                          (const cuComplex *const *)d->dbp, (int)d->ldb, &zero,
+                                          (cuComplex *const *)d->dcp, (int)d->ldc, (int)d->batch);
+        } else {
+            const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
+            st = mode == MODE_STRIDED
+                     ? cublasZgemmStridedBatched(G.cb, ta, tb, s->m, s->n, s->k, &one, d->da,
+                                                 (int)d->lda, d->sa, d->db, (int)d->ldb, d->sb,
+                                                 &zero, d->dc, (int)d->ldc, d->sc, (int)d->batch)
+                     : cublasZgemmBatched(G.cb, ta, tb, s->m, s->n, s->k, &one,
+                                          (const cuDoubleComplex *const *)d->dap, (int)d->lda,
+                                          (const cuDoubleComplex *const *)d->dbp, (int)d->ldb,
+                                          &zero, (cuDoubleComplex *const *)d->dcp, (int)d->ldc,
+                                          (int)d->batch);
         }
         return st != CUBLAS_STATUS_SUCCESS;
     }
@@ -396,7 +481,7 @@ static int launch(const shape_data *d, int method, int mode)
                                        (const float *const *)d->dap, d->lda,
                                        (const float *const *)d->dbp, d->ldb, 0.0f,
                                        (float *const *)d->dcp, d->ldc, d->batch);
-    else
+    else if (d->prec == 'd')
         st = mode == MODE_STRIDED
                  ? shoal_dgemm_strided_batched(h, ta, tb, s->m, s->n, s->k, 1.0, d->da, d->lda,
                                                d->sa, d->db, d->ldb, d->sb, 0.0, d->dc, d->ldc,
@@ -405,6 +490,27 @@ static int launch(const shape_data *d, int method, int mode)
                                        (const double *const *)d->dap, d->lda,
                                        (const double *const *)d->dbp, d->ldb, 0.0,
                                        (double *const *)d->dcp, d->ldc, d->batch);
+    else if (d->prec == 'c') {
+        const shoal_complex_float one = {1.0f, 0.0f}, zero = {0.0f, 0.0f};
+        st = mode == MODE_STRIDED
+                 ? shoal_cgemm_strided_batched(h, ta, tb, s->m, s->n, s->k, one, d->da, d->lda,
+                                               d->sa, d->db, d->ldb, d->sb, zero, d->dc, d->ldc,
+                                               d->sc, d->batch)
+                 : shoal_cgemm_batched(h, ta, tb, s->m, s->n, s->k, one,
+                                       (const shoal_complex_float *const *)d->dap, d->lda,
+                                       (const shoal_complex_float *const *)d->dbp, d->ldb, zero,
+                                       (shoal_complex_float *const *)d->dcp, d->ldc, d->batch);
+    } else {
+        const shoal_complex_double one = {1.0, 0.0}, zero = {0.0, 0.0};
+        st = mode == MODE_STRIDED
+                 ? shoal_zgemm_strided_batched(h, ta, tb, s->m, s->n, s->k, one, d->da, d->lda,
+                                               d->sa, d->db, d->ldb, d->sb, zero, d->dc, d->ldc,
+                                               d->sc, d->batch)
+                 : shoal_zgemm_batched(h, ta, tb, s->m, s->n, s->k, one,
+                                       (const shoal_complex_double *const *)d->dap, d->lda,
+                                       (const shoal_complex_double *const *)d->dbp, d->ldb, zero,
+                                       (shoal_complex_double *const *)d->dcp, d->ldc, d->batch);
+    }
     if (st != SHOAL_STATUS_SUCCESS)
         fprintf(stderr, "shoal_bench: %s returned %s\n", method == M_SHOAL ? "shoal" : "own",
                 shoal_status_string(st));
@@ -451,21 +557,29 @@ static double time_method(shape_data *d, int method, int mode)
     return ms;
 }
 
-/* Normalized error of method's sampled C against cuBLAS's. */
+/* Normalized error of method's sampled C against cuBLAS's (gemm_check: moduli in c and z, whose
+ * reference holds (re, im) pairs). */
 static double sample_error(const shape_data *d, int method)
 {
     const shape *s = &d->s;
     int64_t rows_a = s->ta ? s->k : s->m, cols_a = s->ta ? s->m : s->k;
     int64_t rows_b = s->tb ? s->n : s->k, cols_b = s->tb ? s->k : s->n;
-    double *ref = bench_xmalloc(sizeof(double) * (size_t)d->sc);
+    double *ref = bench_xmalloc(sizeof(double) * (size_t)(d->sc * reals_per(d->prec)));
     double worst = 0.0;
     for (int64_t i = 0; i < d->n_sampled; ++i) {
         const char *a = (const char *)d->ha + (size_t)(i * d->sa) * d->es;
         const char *b = (const char *)d->hb + (size_t)(i * d->sb) * d->es;
         const char *cr = (const char *)d->hc[M_CUBLAS] + (size_t)(i * d->sc) * d->es;
         const char *c = (const char *)d->hc[method] + (size_t)(i * d->sc) * d->es;
-        for (int64_t j = 0; j < d->sc; ++j)
-            ref[j] = gc_get(d->prec, cr, j);
+        for (int64_t j = 0; j < d->sc; ++j) {
+            if (gc_is_complex(d->prec)) {
+                gc_complex v = gc_cget(d->prec, cr, j);
+                ref[2 * j] = v.re;
+                ref[2 * j + 1] = v.im;
+            } else {
+                ref[j] = gc_get(d->prec, cr, j);
+            }
+        }
         double scale = gc_gemm_scale(d->prec, s->k, 1.0, 0.0,
                                      gc_max_abs(d->prec, a, rows_a, cols_a, d->lda),
                                      gc_max_abs(d->prec, b, rows_b, cols_b, d->ldb), 0.0);
@@ -485,7 +599,7 @@ static double sample_error(const shape_data *d, int method)
 static void measure_cpu(shape_data *d)
 {
     const shape *s = &d->s;
-    double flops1 = 2.0 * s->m * s->n * s->k;
+    double flops1 = flops_per_fma(d->prec) * s->m * s->n * s->k;
     int threads = omp_get_max_threads();
     int64_t cnt = (int64_t)(G.o.cpu_flops_target / flops1);
     cnt = bench_clamp64(cnt, threads, G.o.cpu_max);
@@ -498,7 +612,10 @@ static void measure_cpu(shape_data *d)
     CUDA_CHECK(cudaMemcpy(a, d->da, (size_t)(cnt * d->sa) * d->es, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(b, d->db, (size_t)(cnt * d->sb) * d->es, cudaMemcpyDeviceToHost));
     memset(c, 0, (size_t)(cnt * d->sc) * d->es);
-    CBLAS_TRANSPOSE ta = s->ta ? CblasTrans : CblasNoTrans, tb = s->tb ? CblasTrans : CblasNoTrans;
+    static const CBLAS_TRANSPOSE cblas_op[3] = {CblasNoTrans, CblasTrans, CblasConjTrans};
+    CBLAS_TRANSPOSE ta = cblas_op[s->ta], tb = cblas_op[s->tb];
+    const float cone[2] = {1.0f, 0.0f}, czero[2] = {0.0f, 0.0f};
+    const double zone[2] = {1.0, 0.0}, zzero[2] = {0.0, 0.0};
     int runs = G.o.runs;
     double *t = bench_xmalloc(sizeof(double) * (size_t)runs);
     for (int r = -1; r < runs; ++r) {
@@ -510,13 +627,27 @@ static void measure_cpu(shape_data *d)
                             (const float *)a + i * d->sa, (int)d->lda,
                             (const float *)b + i * d->sb, (int)d->ldb, 0.0f,
                             (float *)c + i * d->sc, (int)d->ldc);
-        } else {
+        } else if (d->prec == 'd') {
 #pragma omp parallel for schedule(static)
             for (int64_t i = 0; i < cnt; ++i)
                 cblas_dgemm(CblasColMajor, ta, tb, s->m, s->n, s->k, 1.0,
                             (const double *)a + i * d->sa, (int)d->lda,
                             (const double *)b + i * d->sb, (int)d->ldb, 0.0,
                             (double *)c + i * d->sc, (int)d->ldc);
+        } else if (d->prec == 'c') {
+#pragma omp parallel for schedule(static)
+            for (int64_t i = 0; i < cnt; ++i)
+                cblas_cgemm(CblasColMajor, ta, tb, s->m, s->n, s->k, cone,
+                            (const float *)a + 2 * i * d->sa, (int)d->lda,
+                            (const float *)b + 2 * i * d->sb, (int)d->ldb, czero,
+                            (float *)c + 2 * i * d->sc, (int)d->ldc);
+        } else {
+#pragma omp parallel for schedule(static)
+            for (int64_t i = 0; i < cnt; ++i)
+                cblas_zgemm(CblasColMajor, ta, tb, s->m, s->n, s->k, zone,
+                            (const double *)a + 2 * i * d->sa, (int)d->lda,
+                            (const double *)b + 2 * i * d->sb, (int)d->ldb, zzero,
+                            (double *)c + 2 * i * d->sc, (int)d->ldc);
         }
         double dt = omp_get_wtime() - t0;
         if (r >= 0)
@@ -566,12 +697,12 @@ static void csv_num(double v)
 static void emit_row(const shape_data *d, int mode, const row_result *r, int ok, int limited)
 {
     const shape *s = &d->s;
-    double flops = 2.0 * s->m * s->n * s->k * (double)d->batch;
+    double flops = flops_per_fma(d->prec) * s->m * s->n * s->k * (double)d->batch;
     /* pointer arrays: each problem also reads its three pointers (A, B, C) */
     double bytes = (((double)s->m * s->k + (double)s->k * s->n + (double)s->m * s->n) * (double)d->es +
                     (mode == MODE_ARRAY ? 3.0 * sizeof(void *) : 0.0)) *
                    (double)d->batch;
-    double peak = G.peak[d->prec == 'd'];
+    double peak = G.peak[prec_index(d->prec)];
     double roof = fmin(peak, G.copy_gbs * flops / bytes);
     double gf[N_METHODS];
     for (int m = 0; m < N_METHODS; ++m)
@@ -673,10 +804,13 @@ static void usage(FILE *f)
             "and OpenBLAS+OpenMP, with the roof measured in the same run.\n\n"
             "  --csv FILE        also write the rows as CSV to FILE\n"
             "  --quick           fewer sizes (nn 2..512 in powers of 2; nt/tn/tt 4, 16, 64;\n"
-            "                    3 rectangular shapes in nn)\n"
-            "  --prec s|d|sd     precisions to run (default sd)\n"
+            "                    3 rectangular shapes in nn; c, z: nn 2..128, nc/cn/cc 4, 16,\n"
+            "                    64, 3 rectangular shapes in nn)\n"
+            "  --prec LETTERS    precisions to run, any of s, d, c, z (e.g. sd, sdcz, cz or\n"
+            "                    s,d,c,z; default sd). c and z: nn, nc, cn, cc (C = conjugate\n"
+            "                    transpose), 8 m n k flops per product\n"
             "  --filter SUBSTR   only rows whose key contains SUBSTR (repeatable, OR); keys look\n"
-            "                    like d:strided:nn:16x16x16 or s:array:tt:4x8x2\n"
+            "                    like d:strided:nn:16x16x16, s:array:tt:4x8x2 or z:array:nc:8x8x8\n"
             "  --runs N          timed runs per method, median reported (default 7)\n"
             "  --no-cpu          skip the OpenBLAS baseline\n"
             "  --cpu-max N       at most N matrices in the CPU baseline (default 20000)\n"
@@ -688,7 +822,7 @@ static void usage(FILE *f)
 static int parse_args(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->precs[0] = o->precs[1] = 1;
+    o->precs[0] = o->precs[1] = 1; /* s, d; c and z on request */
     o->runs = 7;
     o->cpu = 1;
     o->cpu_max = 20000;
@@ -708,9 +842,10 @@ static int parse_args(int argc, char **argv, opts *o)
             o->csv = v;
             ++i;
         } else if (!strcmp(a, "--prec") && v) {
-            o->precs[0] = strchr(v, 's') != NULL;
-            o->precs[1] = strchr(v, 'd') != NULL;
-            if (!o->precs[0] && !o->precs[1])
+            int any = 0;
+            for (int p = 0; p < 4; ++p)
+                any |= o->precs[p] = strchr(v, PRECS[p]) != NULL;
+            if (!any || v[strspn(v, PRECS ",")] != '\0')
                 return 0;
             ++i;
         } else if (!strcmp(a, "--filter") && v) {
@@ -795,13 +930,14 @@ int main(int argc, char **argv)
     printf("# host: OpenBLAS (%s), %d OpenMP threads\n", openblas_get_config(),
            omp_get_max_threads());
     G.copy_gbs = bench_copy_bandwidth(G.st, G.o.runs);
-    for (int p = 0; p < 2; ++p)
-        G.peak[p] = G.o.precs[p] ? measure_gemm_peak(p ? 'd' : 's') : NAN;
+    for (int p = 0; p < 4; ++p)
+        G.peak[p] = G.o.precs[p] ? measure_gemm_peak(PRECS[p]) : NAN;
     printf("# roof = min(peak, copy * flops / bytes), bytes = (mk + kn + mn) elem per matrix, + 3 pointers with "
            "pointer arrays; "
-           "alpha = 1, beta = 0; Gflop/s = 2mnk batch / median time of %d runs\n",
+           "alpha = 1, beta = 0; Gflop/s = 2mnk batch (8mnk in c and z) / median time of %d runs\n",
            G.o.runs);
-    printf("# error = max|C - C_cublas| / (k max|A| max|B| eps) on sampled matrices, ok <= %g; "
+    printf("# error = max|C - C_cublas| / (k max|A| max|B| eps) on sampled matrices (moduli in c "
+           "and z), ok <= %g; "
            "cpu = OpenBLAS per matrix, OpenMP over <= %lld matrices\n",
            GC_ERROR_LIMIT, (long long)G.o.cpu_max);
     if (G.o.csv) {
@@ -812,15 +948,17 @@ int main(int argc, char **argv)
         }
         csv_header();
     }
-    shape shapes[128];
+    shape shapes[128], cshapes[128];
     int n_shapes = build_shapes(shapes, G.o.quick);
-    for (int p = 0; p < 2; ++p) {
+    int n_cshapes = build_complex_shapes(cshapes, G.o.quick);
+    for (int p = 0; p < 4; ++p) {
         if (!G.o.precs[p])
             continue;
         printf("\n");
         print_table_header();
-        for (int i = 0; i < n_shapes; ++i)
-            bench_shape(p ? 'd' : 's', &shapes[i]);
+        int cplx = gc_is_complex(PRECS[p]);
+        for (int i = 0; i < (cplx ? n_cshapes : n_shapes); ++i)
+            bench_shape(PRECS[p], cplx ? &cshapes[i] : &shapes[i]);
     }
     if (G.csv)
         fclose(G.csv);

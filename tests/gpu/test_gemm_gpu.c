@@ -1,16 +1,21 @@
-/* GPU correctness of shoal_{s,d}gemm_{batched,strided_batched} against a host reference.
+/* GPU correctness of shoal_{s,d,c,z}gemm_{batched,strided_batched} against a host reference.
  *
- * Every run generates fresh random data in [-1, 1] (never 0) from a seed derived from the case
- * name and the run's index, computes the reference in double precision on the host (OpenBLAS
- * cblas_dgemm per matrix, float data widened first), then calls shoal in each requested mode
+ * Every run generates fresh random data in [-1, 1] (never 0; in c and z the real and imaginary
+ * parts each) from a seed derived from the case name and the run's index, computes the reference
+ * in double precision on the host (OpenBLAS cblas_dgemm per matrix for s and d, cblas_zgemm for c
+ * and z, float data widened first), then calls shoal in each requested mode
  * (strided, pointer array) with vendor dispatch on and off, so shoal's own kernels are checked on
  * every shape even where the tuned table routes to cuBLAS; every call with work checks who served
  * it (runtime/served.h) against shoal_gemm_kernel_name (see served_as_named). Per matrix the error is
  *     max |C - Cref| / ((|alpha| k max|A| max|B| + |beta| max|C0|) eps)
- * and a run passes if it is <= 16 for every matrix. Every element of A, B, C outside the matrices
- * proper (rows beyond m when ld > rows, gaps between matrices, a guard after the last one) holds
- * a NaN with a recognizable payload: padding read by mistake turns results into NaN, and padding
- * of C must come back bit for bit. The *_tail cases (issue 29) drop the guard instead: every
+ * and a run passes if it is <= 16 for every matrix; in c and z every |.| is the complex modulus
+ * (gemm_check.h), and the ops are N, T and C (conjugate transpose), alpha and beta complex.
+ * Every element of A, B, C outside the matrices proper (rows beyond m when ld > rows, gaps
+ * between matrices, a guard after the last one) holds a NaN with a recognizable payload (both
+ * parts of a complex element): padding read by mistake turns results into NaN, and padding
+ * of C must come back bit for bit. The *_nan_isolation cases (c, z) make the imaginary part of
+ * one element of one matrix of A, B or C NaN: exactly the entries of that problem's C that
+ * depend on it must come back NaN, every other entry and problem finite and correct. The *_tail cases (issue 29) drop the guard instead: every
  * buffer ends at its last matrix's last element and starts 0..3 elements into its allocation, so
  * a read past an operand leaves the allocation, which memcheck (make sanitize) reports. The
  * *_page_end cases (last in the table) end A, B and C each at the end of a mapped page with the
@@ -43,7 +48,8 @@
 #define GUARD 37 /* poisoned elements after the last matrix of every buffer */
 
 /* Quiet NaNs with a payload naming the buffer (A, B, C): a NaN computed from A's padding and
- * stored into C's padding keeps its payload on some hardware, and must still differ from C's. */
+ * stored into C's padding keeps its payload on some hardware, and must still differ from C's.
+ * s and c use POISON_S for every float (both parts of a c element), d and z POISON_D. */
 static const uint32_t POISON_S[3] = {0x7fc0aaaau, 0x7fc0bbbbu, 0x7fc0ccccu};
 static const uint64_t POISON_D[3] = {0x7ff80000aaaaaaaaull, 0x7ff80000bbbbbbbbull,
                                      0x7ff80000ccccccccull};
@@ -56,6 +62,7 @@ typedef struct gcfg {
     int64_t gap;        /* extra poisoned elements between consecutive matrices */
     int64_t batch;
     double alpha, beta;
+    double alpha_im, beta_im; /* c and z only (0 in s and d): see set_scalars */
     int c_nan;          /* m x n part of C is NaN (with beta == 0 it must not show) */
     int ab_nan;         /* A and B are NaN (with alpha == 0 or k == 0 they must not be read) */
     int share_a, share_b; /* strided: stride 0; array: every pointer to matrix 0 */
@@ -70,10 +77,16 @@ typedef struct gcfg {
     int page_end;       /* no guard, every buffer ends at the end of a mapped page with the next
                            one unmapped (gpu_test_page_end_alloc); in-order pointer arrays, so
                            the last problem's matrices are the ones at the page ends */
+    int nan_op;         /* c and z: 0 none; 1 A, 2 B, 3 C: the imaginary part of one element of
+                           that operand's stored matrix nan_mat is NaN, at row nan_row % rows,
+                           column nan_col % cols of the stored matrix */
+    int64_t nan_mat;
+    int nan_row, nan_col;
 } gcfg;
 
 typedef struct gdata {
-    size_t es;
+    size_t es;                 /* bytes per element (gc_elem_size) */
+    int rw;                    /* doubles per reference element: 1 (s, d) or 2 (c, z) */
     int64_t rows_a, cols_a, rows_b, cols_b;
     int64_t lda, ldb, ldc;
     int64_t sta, stb, stc;     /* storage strides (elements) */
@@ -84,7 +97,10 @@ typedef struct gdata {
     void *allocs[3];           /* what gpu_test_free takes for da, db, dc */
     void **dap, **dbp, **dcp;  /* device pointer arrays */
     int64_t *offa, *offb, *offc; /* matrix i's offsets in the current layout */
-    double *ref, *scale;       /* batch * m * n reference; per-matrix error scale */
+    double *ref, *scale;       /* batch * m * n reference (of rw doubles each); per-matrix
+                                  error scale; a NaN in the reference marks an entry that must
+                                  come back NaN (nan_op) */
+    int64_t nan_index;         /* nan_op: the NaN element's index in its operand's buffer */
     int ref_layout;            /* layout the reference was computed for; -1 none */
 } gdata;
 
@@ -106,31 +122,48 @@ static int64_t tail_length(int64_t nmat, int64_t st, int64_t ld, int64_t rows, i
     return nmat > 0 && rows > 0 && cols > 0 ? (nmat - 1) * st + ld * (cols - 1) + rows : 0;
 }
 
-/* which: 0 A, 1 B, 2 C */
+/* which: 0 A, 1 B, 2 C; count elements (every part of a complex element poisoned alike) */
 static void fill_poison(char prec, void *x, int64_t count, int which)
 {
-    for (int64_t i = 0; i < count; ++i) {
-        if (prec == 's')
+    const int64_t scalars = count * (gc_is_complex(prec) ? 2 : 1);
+    for (int64_t i = 0; i < scalars; ++i) {
+        if (prec == 's' || prec == 'c')
             memcpy((char *)x + 4 * i, &POISON_S[which], 4);
         else
             memcpy((char *)x + 8 * i, &POISON_D[which], 8);
     }
 }
 
-/* Random (or NaN) entries in the rows x cols part of a matrix at x with leading dimension ld. */
-static void fill_matrix(char prec, void *x, int64_t rows, int64_t cols, int64_t ld, gc_rng *r,
-                        int nan_fill)
-{
-    for (int64_t j = 0; j < cols; ++j)
-        for (int64_t i = 0; i < rows; ++i)
-            gc_set(prec, x, i + j * ld, nan_fill ? NAN : gc_rng_uniform(r));
-}
-
+/* ta, tb: SHOAL_OP_N, _T or _C (0, 1, 2) */
 static const char *trans_str(int ta, int tb)
 {
-    static const char *s[4] = {"nn", "nt", "tn", "tt"};
-    return s[ta * 2 + tb];
+    static const char *s[9] = {"nn", "nt", "nc", "tn", "tt", "tc", "cn", "ct", "cc"};
+    return s[ta * 3 + tb];
 }
+
+/* The op pairs a case runs over, as in a case name ("nn tn ..."): those for s and d or those for
+ * c and z, by the precision. Returns how many were written to out (at most 9). */
+typedef struct op_pair {
+    int ta, tb;
+} op_pair;
+#define PAIRS_REAL_ALL "nn nt tn tt"
+#define PAIRS_COMPLEX_ALL "nn nt nc tn tt tc cn ct cc"
+
+static int op_code(char ch) { return ch == 'n' ? SHOAL_OP_N : ch == 't' ? SHOAL_OP_T : SHOAL_OP_C; }
+
+static int op_pairs(char p, const char *real, const char *cplx, op_pair out[9])
+{
+    const char *s = gc_is_complex(p) ? cplx : real;
+    int n = 0;
+    for (; s[0] && s[1] && n < 9; s += s[2] ? 3 : 2) {
+        out[n].ta = op_code(s[0]);
+        out[n].tb = op_code(s[1]);
+        ++n;
+    }
+    return n;
+}
+
+static int is_zero(double re, double im) { return re == 0.0 && im == 0.0; }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Data set-up. */
@@ -162,10 +195,30 @@ static void layout_offsets(const gcfg *c, gdata *d, int mode, gc_rng *r)
             memset(d->covered + d->offc[i] + j * d->ldc, 1, (size_t)c->m);
 }
 
+/* nan_op: the imaginary part of one element of one stored matrix of A, B or C becomes NaN (on
+ * the host, before the upload); d->nan_index says which element of the operand's buffer. */
+static void inject_nan(const gcfg *c, gdata *d)
+{
+    void *x = c->nan_op == 1 ? d->ha : c->nan_op == 2 ? d->hb : d->hc0;
+    int64_t rows = c->nan_op == 1 ? d->rows_a : c->nan_op == 2 ? d->rows_b : c->m;
+    int64_t cols = c->nan_op == 1 ? d->cols_a : c->nan_op == 2 ? d->cols_b : c->n;
+    int64_t ld = c->nan_op == 1 ? d->lda : c->nan_op == 2 ? d->ldb : d->ldc;
+    int64_t st = c->nan_op == 1 ? d->sta : c->nan_op == 2 ? d->stb : d->stc;
+    if (!gc_is_complex(c->prec) || rows == 0 || cols == 0) {
+        fprintf(stderr, "test_gemm_gpu: nan_op needs c or z and a nonempty operand\n");
+        exit(2);
+    }
+    d->nan_index = c->nan_mat * st + c->nan_row % rows + (c->nan_col % cols) * ld;
+    gc_complex v = gc_cget(c->prec, x, d->nan_index);
+    v.im = NAN;
+    gc_cset(c->prec, x, d->nan_index, v);
+}
+
 static void setup_data(const gcfg *c, gdata *d, gc_rng *r)
 {
     memset(d, 0, sizeof *d);
-    d->es = c->prec == 's' ? 4 : 8;
+    d->es = gc_elem_size(c->prec);
+    d->rw = gc_is_complex(c->prec) ? 2 : 1;
     d->rows_a = c->ta == SHOAL_OP_N ? c->m : c->k;
     d->cols_a = c->ta == SHOAL_OP_N ? c->k : c->m;
     d->rows_b = c->tb == SHOAL_OP_N ? c->k : c->n;
@@ -194,7 +247,7 @@ static void setup_data(const gcfg *c, gdata *d, gc_rng *r)
     d->offa = xmalloc((size_t)c->batch * sizeof(int64_t));
     d->offb = xmalloc((size_t)c->batch * sizeof(int64_t));
     d->offc = xmalloc((size_t)c->batch * sizeof(int64_t));
-    d->ref = xmalloc((size_t)c->batch * (size_t)c->m * (size_t)c->n * sizeof(double));
+    d->ref = xmalloc((size_t)c->batch * (size_t)c->m * (size_t)c->n * (size_t)d->rw * sizeof(double));
     d->scale = xmalloc((size_t)c->batch * sizeof(double));
     d->ref_layout = -1;
 
@@ -202,14 +255,16 @@ static void setup_data(const gcfg *c, gdata *d, gc_rng *r)
     fill_poison(c->prec, d->hb, d->nb, 1);
     fill_poison(c->prec, d->hc0, d->nc, 2);
     for (int64_t i = 0; i < nmat_a; ++i)
-        fill_matrix(c->prec, (char *)d->ha + (size_t)(i * d->sta) * d->es, d->rows_a, d->cols_a,
+        gc_fill_matrix(c->prec, (char *)d->ha + (size_t)(i * d->sta) * d->es, d->rows_a, d->cols_a,
                     d->lda, r, c->ab_nan);
     for (int64_t i = 0; i < nmat_b; ++i)
-        fill_matrix(c->prec, (char *)d->hb + (size_t)(i * d->stb) * d->es, d->rows_b, d->cols_b,
+        gc_fill_matrix(c->prec, (char *)d->hb + (size_t)(i * d->stb) * d->es, d->rows_b, d->cols_b,
                     d->ldb, r, c->ab_nan);
     for (int64_t i = 0; i < c->batch; ++i)
-        fill_matrix(c->prec, (char *)d->hc0 + (size_t)(i * d->stc) * d->es, c->m, c->n, d->ldc,
+        gc_fill_matrix(c->prec, (char *)d->hc0 + (size_t)(i * d->stc) * d->es, c->m, c->n, d->ldc,
                     r, c->c_nan);
+    if (c->nan_op)
+        inject_nan(c, d);
 
     const int shift = c->tail ? c->tail - 1 : 0;
     if (c->page_end) {
@@ -266,51 +321,183 @@ static void upload_pointer_arrays(const gcfg *c, gdata *d)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Host reference, in double whatever the precision: Cref_i = alpha op(A_i) op(B_i) + beta C0_i.
- * beta C0 is formed first (exact for the betas used here), and left out when beta == 0 so that
- * NaN in C0 does not reach the reference; alpha == 0 or k == 0 skips the product entirely. */
+ * beta C0 is formed first (exact for the betas used here in s, d and c), and left out when
+ * beta == 0 so that NaN in C0 does not reach the reference; alpha == 0 or k == 0 skips the
+ * product entirely. */
 
-static void compute_reference(const gcfg *c, gdata *d)
+static int product_of(const gcfg *c) { return !is_zero(c->alpha, c->alpha_im) && c->k > 0; }
+
+static void reference_real(const gcfg *c, gdata *d, int64_t i, double *ad, double *bd)
 {
     const char p = c->prec;
     const int64_t m = c->m, n = c->n, k = c->k;
     const int64_t lda_r = max64(1, d->rows_a), ldb_r = max64(1, d->rows_b);
-    const int product = c->alpha != 0.0 && k > 0;
+    const int product = product_of(c);
+    const char *a = (const char *)d->ha + (size_t)d->offa[i] * d->es;
+    const char *b = (const char *)d->hb + (size_t)d->offb[i] * d->es;
+    const char *c0 = (const char *)d->hc0 + (size_t)d->offc[i] * d->es;
+    double *r = d->ref + (size_t)i * (size_t)(m * n);
+    double max_a = product ? gc_max_abs(p, a, d->rows_a, d->cols_a, d->lda) : 0.0;
+    double max_b = product ? gc_max_abs(p, b, d->rows_b, d->cols_b, d->ldb) : 0.0;
+    double max_c = c->beta != 0.0 ? gc_max_abs(p, c0, m, n, d->ldc) : 0.0;
+    d->scale[i] = gc_gemm_scale(p, (int)k, c->alpha, c->beta, max_a, max_b, max_c);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t q = 0; q < m; ++q)
+            r[q + j * m] = c->beta == 0.0 ? 0.0 : c->beta * gc_get(p, c0, q + j * d->ldc);
+    if (!product)
+        return;
+    for (int64_t j = 0; j < d->cols_a; ++j)
+        for (int64_t q = 0; q < d->rows_a; ++q)
+            ad[q + j * lda_r] = gc_get(p, a, q + j * d->lda);
+    for (int64_t j = 0; j < d->cols_b; ++j)
+        for (int64_t q = 0; q < d->rows_b; ++q)
+            bd[q + j * ldb_r] = gc_get(p, b, q + j * d->ldb);
+    cblas_dgemm(CblasColMajor, c->ta == SHOAL_OP_N ? CblasNoTrans : CblasTrans,
+                c->tb == SHOAL_OP_N ? CblasNoTrans : CblasTrans, (int)m, (int)n, (int)k,
+                c->alpha, ad, (int)lda_r, bd, (int)ldb_r, 1.0, r, (int)max64(1, m));
+}
+
+/* Whether the injected NaN (operand op: 1 A, 2 B, 3 C) lies in the rows x cols matrix at element
+ * off of its buffer; if so *row, *col get its place in that matrix. */
+static int nan_hit(const gcfg *c, const gdata *d, int op, int64_t off, int64_t ld, int64_t rows,
+                   int64_t cols, int64_t *row, int64_t *col)
+{
+    const int64_t rel = d->nan_index - off;
+    if (c->nan_op != op || rel < 0 || rel % ld >= rows || rel / ld >= cols)
+        return 0;
+    *row = rel % ld;
+    *col = rel / ld;
+    return 1;
+}
+
+/* x (rows x cols, leading dimension ld, precision p) widened into w (leading dimension rows); the
+ * injected NaN, when in this matrix (operand op), becomes 0 there: the entries of C it reaches are
+ * marked NaN afterwards (mark_nan), and the others do not depend on it. Returns the largest
+ * modulus (without the NaN). */
+static double widen_complex(const gcfg *c, const gdata *d, int op, int64_t off, int64_t rows,
+                            int64_t cols, int64_t ld, gc_complex *w, int64_t *hit_row, int64_t *hit_col)
+{
+    const char *x = (const char *)(op == 1 ? d->ha : op == 2 ? d->hb : d->hc0) + (size_t)off * d->es;
+    for (int64_t j = 0; j < cols; ++j)
+        for (int64_t q = 0; q < rows; ++q)
+            w[q + j * rows] = gc_cget(c->prec, x, q + j * ld);
+    if (nan_hit(c, d, op, off, ld, rows, cols, hit_row, hit_col))
+        w[*hit_row + *hit_col * rows].im = 0.0;
+    else
+        *hit_row = *hit_col = -1;
+    return gc_max_abs('z', w, rows, cols, rows);
+}
+
+/* The entries of the m x n reference r that the injected NaN reaches: a row of C for an element of
+ * A (row i of op(A)), a column for one of B (column j of op(B)), the entry itself for one of C0. */
+static void mark_nan(const gcfg *c, gc_complex *r, int op, int64_t row, int64_t col)
+{
+    const int64_t m = c->m, n = c->n;
+    if (row < 0)
+        return;
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t q = 0; q < m; ++q) {
+            int reached = op == 1 ? q == (c->ta == SHOAL_OP_N ? row : col)
+                        : op == 2 ? j == (c->tb == SHOAL_OP_N ? col : row)
+                                  : q == row && j == col;
+            if (reached)
+                r[q + j * m].re = r[q + j * m].im = NAN;
+        }
+}
+
+static CBLAS_TRANSPOSE cblas_op(int op)
+{
+    return op == SHOAL_OP_N ? CblasNoTrans : op == SHOAL_OP_T ? CblasTrans : CblasConjTrans;
+}
+
+/* c and z: in double complex through cblas_zgemm; |alpha|, |beta| and the maxima are moduli. */
+static void reference_complex(const gcfg *c, gdata *d, int64_t i, gc_complex *ad, gc_complex *bd,
+                              gc_complex *cd)
+{
+    const int64_t m = c->m, n = c->n, k = c->k;
+    const int product = product_of(c), with_c = !is_zero(c->beta, c->beta_im);
+    gc_complex *r = (gc_complex *)d->ref + (size_t)i * (size_t)(m * n);
+    int64_t ar = -1, ac = -1, br = -1, bc = -1, cr = -1, cc = -1;
+    double max_a = 0.0, max_b = 0.0, max_c = 0.0;
+    if (product) {
+        max_a = widen_complex(c, d, 1, d->offa[i], d->rows_a, d->cols_a, d->lda, ad, &ar, &ac);
+        max_b = widen_complex(c, d, 2, d->offb[i], d->rows_b, d->cols_b, d->ldb, bd, &br, &bc);
+    }
+    if (with_c)
+        max_c = widen_complex(c, d, 3, d->offc[i], m, n, d->ldc, cd, &cr, &cc);
+    d->scale[i] = gc_gemm_scale(c->prec, (int)k, hypot(c->alpha, c->alpha_im),
+                                hypot(c->beta, c->beta_im), max_a, max_b, max_c);
+    for (int64_t e = 0; e < m * n; ++e) {
+        gc_complex z = {0.0, 0.0};
+        if (with_c) {
+            z.re = c->beta * cd[e].re - c->beta_im * cd[e].im;
+            z.im = c->beta * cd[e].im + c->beta_im * cd[e].re;
+        }
+        r[e] = z;
+    }
+    if (product) {
+        const gc_complex alpha = {c->alpha, c->alpha_im}, one = {1.0, 0.0};
+        cblas_zgemm(CblasColMajor, cblas_op(c->ta), cblas_op(c->tb), (int)m, (int)n, (int)k, &alpha,
+                    ad, (int)max64(1, d->rows_a), bd, (int)max64(1, d->rows_b), &one, r,
+                    (int)max64(1, m));
+        mark_nan(c, r, 1, ar, ac);
+        mark_nan(c, r, 2, br, bc);
+    }
+    mark_nan(c, r, 3, cr, cc);
+}
+
+static void compute_reference(const gcfg *c, gdata *d)
+{
+    const int cplx = gc_is_complex(c->prec);
+    const size_t es = cplx ? sizeof(gc_complex) : sizeof(double);
+    const size_t na = (size_t)(max64(1, d->rows_a) * d->cols_a), nb = (size_t)(max64(1, d->rows_b) * d->cols_b);
 #pragma omp parallel
     {
-        double *ad = xmalloc((size_t)(lda_r * d->cols_a) * sizeof(double));
-        double *bd = xmalloc((size_t)(ldb_r * d->cols_b) * sizeof(double));
+        void *ad = xmalloc(na * es), *bd = xmalloc(nb * es);
+        gc_complex *cd = cplx ? xmalloc((size_t)(c->m * c->n) * es) : NULL;
 #pragma omp for schedule(dynamic, 64)
         for (int64_t i = 0; i < c->batch; ++i) {
-            const char *a = (const char *)d->ha + (size_t)d->offa[i] * d->es;
-            const char *b = (const char *)d->hb + (size_t)d->offb[i] * d->es;
-            const char *c0 = (const char *)d->hc0 + (size_t)d->offc[i] * d->es;
-            double *r = d->ref + (size_t)i * (size_t)(m * n);
-            double max_a = product ? gc_max_abs(p, a, d->rows_a, d->cols_a, d->lda) : 0.0;
-            double max_b = product ? gc_max_abs(p, b, d->rows_b, d->cols_b, d->ldb) : 0.0;
-            double max_c = c->beta != 0.0 ? gc_max_abs(p, c0, m, n, d->ldc) : 0.0;
-            d->scale[i] = gc_gemm_scale(p, (int)k, c->alpha, c->beta, max_a, max_b, max_c);
-            for (int64_t j = 0; j < n; ++j)
-                for (int64_t q = 0; q < m; ++q)
-                    r[q + j * m] = c->beta == 0.0 ? 0.0 : c->beta * gc_get(p, c0, q + j * d->ldc);
-            if (!product)
-                continue;
-            for (int64_t j = 0; j < d->cols_a; ++j)
-                for (int64_t q = 0; q < d->rows_a; ++q)
-                    ad[q + j * lda_r] = gc_get(p, a, q + j * d->lda);
-            for (int64_t j = 0; j < d->cols_b; ++j)
-                for (int64_t q = 0; q < d->rows_b; ++q)
-                    bd[q + j * ldb_r] = gc_get(p, b, q + j * d->ldb);
-            cblas_dgemm(CblasColMajor, c->ta == SHOAL_OP_N ? CblasNoTrans : CblasTrans,
-                        c->tb == SHOAL_OP_N ? CblasNoTrans : CblasTrans, (int)m, (int)n, (int)k,
-                        c->alpha, ad, (int)lda_r, bd, (int)ldb_r, 1.0, r, (int)max64(1, m));
+            if (cplx)
+                reference_complex(c, d, i, ad, bd, cd);
+            else
+                reference_real(c, d, i, ad, bd);
         }
         free(ad);
         free(bd);
+        free(cd);
     }
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Calling shoal. */
+
+/* c and z; sa, sb, sc: the strides call_shoal chose */
+static shoal_status call_shoal_complex(const gcfg *c, const gdata *d, int mode, int64_t sa,
+                                       int64_t sb, int64_t sc)
+{
+    shoal_operation ta = (shoal_operation)c->ta, tb = (shoal_operation)c->tb;
+    if (c->prec == 'c') {
+        const shoal_complex_float alpha = {(float)c->alpha, (float)c->alpha_im};
+        const shoal_complex_float beta = {(float)c->beta, (float)c->beta_im};
+        typedef shoal_complex_float T;
+        if (mode == MODE_STRIDED)
+            return shoal_cgemm_strided_batched(g_h, ta, tb, c->m, c->n, c->k, alpha,
+                                               (const T *)d->da, d->lda, sa, (const T *)d->db,
+                                               d->ldb, sb, beta, (T *)d->dc, d->ldc, sc, c->batch);
+        return shoal_cgemm_batched(g_h, ta, tb, c->m, c->n, c->k, alpha,
+                                   (const T *const *)d->dap, d->lda, (const T *const *)d->dbp,
+                                   d->ldb, beta, (T *const *)d->dcp, d->ldc, c->batch);
+    }
+    const shoal_complex_double alpha = {c->alpha, c->alpha_im}, beta = {c->beta, c->beta_im};
+    typedef shoal_complex_double T;
+    if (mode == MODE_STRIDED)
+        return shoal_zgemm_strided_batched(g_h, ta, tb, c->m, c->n, c->k, alpha, (const T *)d->da,
+                                           d->lda, sa, (const T *)d->db, d->ldb, sb, beta,
+                                           (T *)d->dc, d->ldc, sc, c->batch);
+    return shoal_zgemm_batched(g_h, ta, tb, c->m, c->n, c->k, alpha, (const T *const *)d->dap,
+                               d->lda, (const T *const *)d->dbp, d->ldb, beta,
+                               (T *const *)d->dcp, d->ldc, c->batch);
+}
 
 static shoal_status call_shoal(const gcfg *c, const gdata *d, int mode)
 {
@@ -318,6 +505,8 @@ static shoal_status call_shoal(const gcfg *c, const gdata *d, int mode)
     int64_t sa = c->share_a ? 0 : d->sta, sb = c->share_b ? 0 : d->stb, sc = d->stc;
     if (c->zero_strides)
         sa = sb = sc = 0;
+    if (gc_is_complex(c->prec))
+        return call_shoal_complex(c, d, mode, sa, sb, sc);
     if (c->prec == 's') {
         if (mode == MODE_STRIDED)
             return shoal_sgemm_strided_batched(g_h, ta, tb, c->m, c->n, c->k, (float)c->alpha,
@@ -345,12 +534,15 @@ static shoal_status call_shoal(const gcfg *c, const gdata *d, int mode)
 static double check_result(const gcfg *c, gdata *d, char *why, size_t why_len)
 {
     double worst = 0.0;
-    int64_t worst_i = -1;
+    int64_t worst_i = -1, nan_missed = 0;
     for (int64_t i = 0; i < c->batch; ++i) {
-        double e = gc_gemm_error(c->prec, c->m, c->n,
-                                 (const char *)d->hc + (size_t)d->offc[i] * d->es, d->ldc,
-                                 d->ref + (size_t)i * (size_t)c->m * (size_t)c->n, c->m,
-                                 d->scale[i]);
+        const char *ci = (const char *)d->hc + (size_t)d->offc[i] * d->es;
+        const double *ri = d->ref + (size_t)i * (size_t)c->m * (size_t)c->n * (size_t)d->rw;
+        int64_t missed = 0;
+        double e = c->nan_op ? gc_gemm_error_nan(c->prec, c->m, c->n, ci, d->ldc, ri, c->m,
+                                                 d->scale[i], &missed)
+                             : gc_gemm_error(c->prec, c->m, c->n, ci, d->ldc, ri, c->m, d->scale[i]);
+        nan_missed += missed;
         if (e > worst || (worst_i < 0 && e >= worst)) {
             worst = e;
             worst_i = i;
@@ -367,6 +559,11 @@ static double check_result(const gcfg *c, gdata *d, char *why, size_t why_len)
     why[0] = '\0';
     if (worst > GC_ERROR_LIMIT)
         snprintf(why, why_len, " worst at matrix %lld", (long long)worst_i);
+    if (nan_missed) {
+        size_t u = strlen(why);
+        snprintf(why + u, why_len - u, " %lld entr%s of C not NaN that the NaN must reach",
+                 (long long)nan_missed, nan_missed == 1 ? "y" : "ies");
+    }
     if (touched) {
         size_t u = strlen(why);
         snprintf(why + u, why_len - u, " %lld padding element(s) of C overwritten, first at %lld",
@@ -395,7 +592,18 @@ static void notes_of(const gcfg *c, int array, char *buf, size_t len)
     NOTE(c->zero_strides, " strides0")
     NOTE(c->tail, " tail+%d", c->tail - 1)
     NOTE(c->page_end, " page_end")
+    NOTE(c->nan_op, " NaN(im) in %c%lld", "ABC"[(c->nan_op - 1) % 3], (long long)c->nan_mat)
 #undef NOTE
+}
+
+/* "%.2f", or "(%.2f,%.2f)" in c and z */
+static const char *scalar_str(char p, double re, double im, char *buf, size_t len)
+{
+    if (gc_is_complex(p))
+        snprintf(buf, len, "(%.2f,%.2f)", re, im);
+    else
+        snprintf(buf, len, "%.2f", re);
+    return buf;
 }
 
 static void print_header(void)
@@ -408,12 +616,14 @@ static void print_header(void)
 static void print_row(const gcfg *c, const gdata *d, const char *mode, int vendor_on, double ms,
                       double err, int ok, const char *kernel, const char *why)
 {
-    char notes[128];
+    char notes[128], alpha[32], beta[32];
     notes_of(c, strstr(mode, "array") != NULL, notes, sizeof notes);
-    printf("  %-2c %-2s %5d %5d %5d %5lld %5lld %5lld %8lld %6.2f %6.2f %-7s %-6s %10.4f %9.2e "
+    printf("  %-2c %-2s %5d %5d %5d %5lld %5lld %5lld %8lld %6s %6s %-7s %-6s %10.4f %9.2e "
            "%-6s %s%s%s\n",
            c->prec, trans_str(c->ta, c->tb), c->m, c->n, c->k, (long long)d->lda,
-           (long long)d->ldb, (long long)d->ldc, (long long)c->batch, c->alpha, c->beta, mode,
+           (long long)d->ldb, (long long)d->ldc, (long long)c->batch,
+           scalar_str(c->prec, c->alpha, c->alpha_im, alpha, sizeof alpha),
+           scalar_str(c->prec, c->beta, c->beta_im, beta, sizeof beta), mode,
            vendor_on ? "on" : "off", ms, err, ok ? "ok" : "FAILED", kernel, notes, why);
     fflush(stdout);
 }
@@ -534,6 +744,8 @@ static void run(gcfg c)
 {
     gdata d;
     c.batch = gpu_test_batch(c.batch); /* SHOAL_TEST_QUICK */
+    if (c.nan_op && c.nan_mat >= c.batch) /* a capped batch: the NaN in its last matrix */
+        c.nan_mat = c.batch - 1;
     gc_rng r;
     gc_rng_seed(&r, gc_mix(g_case_seed, (uint64_t)g_run_index++));
     setup_data(&c, &d, &r);
@@ -600,20 +812,38 @@ static gcfg base_cfg(char prec, int ta, int tb, int m, int n, int k, int64_t bat
     return c;
 }
 
+/* alpha and beta; the imaginary parts count in c and z only (s and d take the real parts, so that
+ * one call serves every precision) */
+static void set_scalars(gcfg *c, double alpha, double alpha_im, double beta, double beta_im)
+{
+    const int cplx = gc_is_complex(c->prec);
+    c->alpha = alpha;
+    c->alpha_im = cplx ? alpha_im : 0.0;
+    c->beta = beta;
+    c->beta_im = cplx ? beta_im : 0.0;
+}
+
 /* ------------------------------------------------------------------------------------------ */
-/* Cases. Each takes the precision and (where it has one) the transpose pair. */
+/* Cases. Each takes the precision and (where it has one) the transpose pair. Those that loop over
+ * op pairs take them from op_pairs: in c and z every pair of N, T and C where s and d take every
+ * pair of N and T, and subsets with C where s and d take subsets. */
 
 static const int square_sizes[] = {1, 2, 3, 15, 16, 17, 31, 33, 100, 511, 512};
 static const int rect_shapes[][3] = {{3, 17, 5},   {33, 2, 100}, {16, 1, 16}, {1, 16, 7},
                                      {100, 31, 64}, {2, 8, 4},   {17, 3, 1},  {5, 64, 2}};
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
+/* The transposing op a fixed-op run uses: T in s and d, C (conjugate transpose) in c and z. */
+static int op_t(char p) { return gc_is_complex(p) ? SHOAL_OP_C : SHOAL_OP_T; }
+
 static void case_sizes(char p, int ta, int tb)
 {
     for (int i = 0; i < COUNT(square_sizes); ++i) {
         int n = square_sizes[i];
         int64_t batch = n <= 33 ? 257 : n <= 100 ? 17 : 2;
-        run(base_cfg(p, ta, tb, n, n, n, batch));
+        gcfg c = base_cfg(p, ta, tb, n, n, n, batch);
+        set_scalars(&c, 1.0, -0.5, 0.0, 0.0);
+        run(c);
     }
 }
 
@@ -624,8 +854,7 @@ static void case_rect(char p, int ta, int tb)
             int m = rect_shapes[i][0], n = rect_shapes[i][1], k = rect_shapes[i][2];
             gcfg c = base_cfg(p, ta, tb, m, n, k, (int64_t)m * n * k > 100000 ? 9 : 129);
             c.pad = pad;
-            c.alpha = 0.75;
-            c.beta = -1.25;
+            set_scalars(&c, 0.75, -0.5, -1.25, 0.25);
             run(c);
         }
 }
@@ -633,32 +862,34 @@ static void case_rect(char p, int ta, int tb)
 static void case_ld_gaps(char p)
 {
     static const int sizes[] = {1, 2, 3, 8, 16, 17, 33};
-    for (int t = 0; t < 4; ++t)
+    op_pair pr[9];
+    const int np = op_pairs(p, PAIRS_REAL_ALL, PAIRS_COMPLEX_ALL, pr);
+    for (int t = 0; t < np; ++t)
         for (int i = 0; i < COUNT(sizes); ++i) {
-            gcfg c = base_cfg(p, t >> 1, t & 1, sizes[i], sizes[i], sizes[i], 65);
+            gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, sizes[i], sizes[i], sizes[i], 65);
             c.pad = 3;
             c.gap = 5;
-            c.beta = 1.0;
+            set_scalars(&c, 1.0, 0.25, 1.0, -0.5);
             run(c);
         }
     /* packed columns, odd gaps between matrices: every matrix starts at another 16-byte phase,
      * so pointer arrays move each problem as a run of its own with partial units at both ends */
-    for (int t = 0; t < 4; ++t)
+    for (int t = 0; t < np; ++t)
         for (int i = 0; i < COUNT(sizes); ++i)
             for (int gap = 1; gap <= 3; gap += 2) {
-                gcfg c = base_cfg(p, t >> 1, t & 1, sizes[i], sizes[i], sizes[i], 65);
+                gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, sizes[i], sizes[i], sizes[i], 65);
                 c.gap = gap;
-                c.beta = gap == 1 ? 0.0 : -0.75;
+                set_scalars(&c, 1.0, -0.75, gap == 1 ? 0.0 : -0.75, gap == 1 ? 0.0 : 0.5);
                 run(c);
             }
-    for (int t = 0; t < 4; ++t) {
-        gcfg c = base_cfg(p, t >> 1, t & 1, 7, 3, 5, 33);
+    for (int t = 0; t < np; ++t) {
+        gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, 7, 3, 5, 33);
         c.pad = 3;
         c.gap = 11;
         run(c);
-        c = base_cfg(p, t >> 1, t & 1, 16, 16, 16, 17);
+        c = base_cfg(p, pr[t].ta, pr[t].tb, 16, 16, 16, 17);
         c.pad = 61;
-        c.beta = -0.5;
+        set_scalars(&c, 1.0, 0.5, -0.5, -0.5);
         run(c);
     }
 }
@@ -666,59 +897,79 @@ static void case_ld_gaps(char p)
 static void case_batch_one(char p)
 {
     static const int sizes[] = {1, 5, 16, 33, 128, 512};
-    for (int t = 0; t < 4; ++t)
+    op_pair pr[9];
+    const int np = op_pairs(p, PAIRS_REAL_ALL, PAIRS_COMPLEX_ALL, pr);
+    for (int t = 0; t < np; ++t)
         for (int i = 0; i < COUNT(sizes); ++i) {
-            gcfg c = base_cfg(p, t >> 1, t & 1, sizes[i], sizes[i], sizes[i], 1);
-            c.beta = -0.5;
+            gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, sizes[i], sizes[i], sizes[i], 1);
+            set_scalars(&c, 1.0, 0.0, -0.5, 0.25);
             c.zero_strides = (i & 1) == 0; /* legal for batch 1 (shoal.h) */
             run(c);
         }
-    gcfg c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_T, 33, 2, 100, 1);
+    gcfg c = base_cfg(p, SHOAL_OP_N, op_t(p), 33, 2, 100, 1);
     c.pad = 3;
     run(c);
 }
 
 static void case_batch_large(char p)
 {
+    const int t = op_t(p);
+    op_pair pr[9];
+    const int np = op_pairs(p, PAIRS_REAL_ALL, PAIRS_COMPLEX_ALL, pr);
     gcfg c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_N, 1, 1, 1, 1048577);
     run(c);
-    for (int t = 0; t < 4; ++t) {
-        c = base_cfg(p, t >> 1, t & 1, 2, 2, 2, 100003);
-        c.beta = 0.5;
+    for (int i = 0; i < np; ++i) {
+        c = base_cfg(p, pr[i].ta, pr[i].tb, 2, 2, 2, 100003);
+        set_scalars(&c, 1.0, 0.0, 0.5, 0.5);
         run(c);
     }
     c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_N, 4, 4, 4, 131071);
     run(c);
-    c = base_cfg(p, SHOAL_OP_T, SHOAL_OP_T, 4, 4, 4, 131071);
-    c.beta = -1.0;
+    c = base_cfg(p, t, t, 4, 4, 4, 131071);
+    set_scalars(&c, 1.0, -0.5, -1.0, 0.5);
     run(c);
     c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_N, 8, 8, 8, 70000);
     run(c);
-    c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_T, 8, 8, 8, 70000);
-    c.beta = 1.0;
+    c = base_cfg(p, SHOAL_OP_N, t, 8, 8, 8, 70000);
+    set_scalars(&c, 1.0, 0.0, 1.0, -1.0);
     run(c);
     c = base_cfg(p, SHOAL_OP_N, SHOAL_OP_N, 2, 4, 3, 100000);
     run(c);
-    c = base_cfg(p, SHOAL_OP_T, SHOAL_OP_N, 16, 16, 16, 66000);
+    c = base_cfg(p, t, SHOAL_OP_N, 16, 16, 16, 66000);
+    set_scalars(&c, 1.0, 0.75, 0.0, 0.0);
     run(c);
 }
+
+typedef struct scalars {
+    double alpha, alpha_im, beta, beta_im;
+    int c_nan, ab_nan;
+} scalars;
 
 static void case_alpha_beta(char p)
 {
     static const int shapes[][4] = {{3, 3, 3, 257}, {16, 16, 16, 257}, {33, 17, 9, 65},
                                     {100, 100, 100, 9}};
-    static const struct {
-        double alpha, beta;
-        int c_nan, ab_nan;
-    } sc[] = {{1.0, 0.0, 1, 0},  {1.0, 1.0, 0, 0},  {1.0, -0.5, 0, 0}, {-1.5, 0.25, 0, 0},
-              {-1.0, 0.0, 1, 0}, {0.0, 2.0, 0, 1},  {0.0, 0.0, 1, 1},  {2.5, 1.0, 0, 0}};
-    for (int t = 0; t < 4; t += 2) /* nn, tn */
+    static const scalars sc_real[] = {
+        {1.0, 0, 0.0, 0, 1, 0},  {1.0, 0, 1.0, 0, 0, 0},  {1.0, 0, -0.5, 0, 0, 0},
+        {-1.5, 0, 0.25, 0, 0, 0}, {-1.0, 0, 0.0, 0, 1, 0}, {0.0, 0, 2.0, 0, 0, 1},
+        {0.0, 0, 0.0, 0, 1, 1},  {2.5, 0, 1.0, 0, 0, 0}};
+    /* alpha purely imaginary must still read A and B (and with C = NaN, beta = 0, not read C) */
+    static const scalars sc_complex[] = {
+        {1.0, 0.0, 0.0, 0.0, 1, 0},    {0.0, 1.5, 0.0, 0.0, 1, 0},   {0.0, -1.0, 0.0, 0.5, 0, 0},
+        {0.5, -0.25, 0.75, 0.5, 0, 0}, {-1.5, 0.75, 1.0, 0.0, 0, 0}, {1.0, 0.0, 0.0, -1.0, 0, 0},
+        {0.0, 0.0, 2.0, -1.0, 0, 1},   {0.0, 0.0, 0.0, 1.5, 0, 1},   {0.0, 0.0, 0.0, 0.0, 1, 1},
+        {2.5, 1.0, -0.5, -0.25, 0, 0}};
+    const int cplx = gc_is_complex(p);
+    const scalars *sc = cplx ? sc_complex : sc_real;
+    const int nsc = cplx ? COUNT(sc_complex) : COUNT(sc_real);
+    op_pair pr[9];
+    const int np = op_pairs(p, "nn tn", "nn cn tc", pr);
+    for (int t = 0; t < np; ++t)
         for (int i = 0; i < COUNT(shapes); ++i)
-            for (int j = 0; j < COUNT(sc); ++j) {
-                gcfg c = base_cfg(p, t >> 1, t & 1, shapes[i][0], shapes[i][1], shapes[i][2],
+            for (int j = 0; j < nsc; ++j) {
+                gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, shapes[i][0], shapes[i][1], shapes[i][2],
                                   shapes[i][3]);
-                c.alpha = sc[j].alpha;
-                c.beta = sc[j].beta;
+                set_scalars(&c, sc[j].alpha, sc[j].alpha_im, sc[j].beta, sc[j].beta_im);
                 c.c_nan = sc[j].c_nan;
                 c.ab_nan = sc[j].ab_nan;
                 run(c);
@@ -728,14 +979,17 @@ static void case_alpha_beta(char p)
 static void case_k_zero(char p)
 {
     static const int mn[][2] = {{1, 1}, {4, 4}, {17, 5}, {64, 64}};
-    static const double betas[] = {0.0, 1.0, -0.5};
-    for (int t = 0; t < 4; ++t)
+    /* s and d: the first three (their real parts) */
+    static const double betas[][2] = {{0.0, 0.0}, {1.0, 0.0}, {-0.5, 0.75}, {0.0, 1.0}};
+    const int nb = gc_is_complex(p) ? 4 : 3;
+    op_pair pr[9];
+    const int np = op_pairs(p, PAIRS_REAL_ALL, PAIRS_COMPLEX_ALL, pr);
+    for (int t = 0; t < np; ++t)
         for (int i = 0; i < COUNT(mn); ++i)
-            for (int j = 0; j < COUNT(betas); ++j) {
-                gcfg c = base_cfg(p, t >> 1, t & 1, mn[i][0], mn[i][1], 0, 33);
-                c.alpha = 1.5;
-                c.beta = betas[j];
-                c.c_nan = betas[j] == 0.0;
+            for (int j = 0; j < nb; ++j) {
+                gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, mn[i][0], mn[i][1], 0, 33);
+                set_scalars(&c, 1.5, -0.5, betas[j][0], betas[j][1]);
+                c.c_nan = is_zero(betas[j][0], betas[j][1]);
                 run(c);
             }
 }
@@ -743,14 +997,16 @@ static void case_k_zero(char p)
 static void case_shared_operand(char p)
 {
     static const int shapes[][3] = {{4, 4, 4}, {16, 16, 16}, {32, 32, 32}, {7, 5, 3}};
-    for (int t = 0; t < 4; t += 3) /* nn, tt */
+    op_pair pr[9];
+    const int np = op_pairs(p, "nn tt", "nn cc tc", pr);
+    for (int t = 0; t < np; ++t)
         for (int i = 0; i < COUNT(shapes); ++i)
             for (int share = 1; share <= 3; ++share) {
-                gcfg c = base_cfg(p, t >> 1, t & 1, shapes[i][0], shapes[i][1], shapes[i][2],
+                gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, shapes[i][0], shapes[i][1], shapes[i][2],
                                   100);
                 c.share_a = share & 1;
                 c.share_b = (share >> 1) & 1;
-                c.beta = 0.5;
+                set_scalars(&c, 1.0, 0.5, 0.5, -0.25);
                 run(c);
             }
 }
@@ -758,14 +1014,16 @@ static void case_shared_operand(char p)
 static void case_array_layout(char p)
 {
     static const int shapes[][3] = {{2, 2, 2}, {8, 8, 8}, {16, 16, 16}, {33, 33, 33}, {5, 9, 3}};
-    for (int t = 0; t < 4; ++t)
+    op_pair pr[9];
+    const int np = op_pairs(p, PAIRS_REAL_ALL, PAIRS_COMPLEX_ALL, pr);
+    for (int t = 0; t < np; ++t)
         for (int i = 0; i < COUNT(shapes); ++i)
             for (int perm = 1; perm <= 2; ++perm) {
-                gcfg c = base_cfg(p, t >> 1, t & 1, shapes[i][0], shapes[i][1], shapes[i][2],
+                gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, shapes[i][0], shapes[i][1], shapes[i][2],
                                   257);
                 c.modes = MODE_ARRAY;
                 c.perm = perm;
-                c.beta = perm == 2 ? -0.5 : 0.0;
+                set_scalars(&c, 1.0, -1.0, perm == 2 ? -0.5 : 0.0, perm == 2 ? 0.5 : 0.0);
                 run(c);
             }
 }
@@ -783,11 +1041,13 @@ static void case_graph(char p)
                got == g_stream ? "as set" : "differs");
         gpu_test_record(0);
     }
-    for (int t = 0; t < 4; t += 3)
+    op_pair pr[9];
+    const int np = op_pairs(p, "nn tt", "nn cc", pr);
+    for (int t = 0; t < np; ++t)
         for (int i = 0; i < COUNT(shapes); ++i) {
-            gcfg c = base_cfg(p, t >> 1, t & 1, shapes[i][0], shapes[i][1], shapes[i][2],
+            gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, shapes[i][0], shapes[i][1], shapes[i][2],
                               shapes[i][3]);
-            c.beta = -0.5;
+            set_scalars(&c, 1.0, 0.5, -0.5, 0.25);
             c.graph = 1;
             run(c);
         }
@@ -811,17 +1071,19 @@ static void case_tail(char p)
     static const int shapes[][4] = {{1, 1, 1, 129},   {3, 5, 7, 129},     {16, 16, 16, 129},
                                     {17, 9, 31, 129},  {33, 33, 33, 129},  {64, 64, 64, 65},
                                     {100, 31, 64, 33}, {129, 67, 65, 9}};
+    op_pair pr[9];
+    const int np = op_pairs(p, PAIRS_REAL_ALL, PAIRS_COMPLEX_ALL, pr);
     for (int tail = 1; tail <= 4; ++tail)
-        for (int t = 0; t < 4; ++t)
+        for (int t = 0; t < np; ++t)
             for (int i = 0; i < COUNT(shapes); ++i) {
-                gcfg c = base_cfg(p, t >> 1, t & 1, shapes[i][0], shapes[i][1], shapes[i][2],
+                gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, shapes[i][0], shapes[i][1], shapes[i][2],
                                   shapes[i][3]);
                 c.tail = tail;
                 c.pad = (i + t) % 2 ? tail : 0;
                 c.gap = (i + tail) % 3 == 0 ? 1 : 0;
                 c.perm = (i + t + tail) % 3;
-                c.alpha = i % 3 == 2 ? -0.75 : 1.0;
-                c.beta = i % 2 ? -0.5 : 0.0;
+                set_scalars(&c, i % 3 == 2 ? -0.75 : 1.0, i % 3 == 2 ? 0.5 : -0.25,
+                            i % 2 ? -0.5 : 0.0, i % 2 ? 0.25 : 0.0);
                 c.vendors = VENDOR_OFF;
                 run(c);
             }
@@ -837,16 +1099,67 @@ static void case_page_end(char p)
     if (!gpu_test_page_end_ready()) return;
     static const int shapes[][4] = {{1, 1, 1, 129},  {3, 5, 7, 129},   {17, 9, 31, 129},
                                     {33, 33, 33, 65}, {64, 64, 64, 33}, {129, 67, 65, 9}};
-    for (int t = 0; t < 4; ++t)
+    op_pair pr[9];
+    const int np = op_pairs(p, PAIRS_REAL_ALL, PAIRS_COMPLEX_ALL, pr);
+    for (int t = 0; t < np; ++t)
         for (int i = 0; i < COUNT(shapes); ++i) {
-            gcfg c = base_cfg(p, t >> 1, t & 1, shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);
+            gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);
             c.page_end = 1;
             c.pad = (i + t) % 2 ? 1 + i % 3 : 0;
             c.gap = (i + t) % 3 == 0 ? 1 : 0;
             c.perm = 0;
-            c.alpha = i % 3 == 2 ? -0.75 : 1.0;
-            c.beta = (i + t) % 2 ? 0.0 : -0.5;
+            set_scalars(&c, i % 3 == 2 ? -0.75 : 1.0, i % 3 == 2 ? 0.5 : -0.25,
+                        (i + t) % 2 ? 0.0 : -0.5, (i + t) % 2 ? 0.0 : 0.25);
             c.vendors = VENDOR_OFF;
+            run(c);
+        }
+}
+
+/* c and z: the imaginary part of one element of one stored matrix of A, B or C is NaN
+ * (inject_nan), in the middle or the last matrix of the batch, strided and pointer arrays in and
+ * out of order. Exactly the entries of that problem's C that depend on it must come back NaN (the
+ * row of C an element of A reaches, the column an element of B reaches, the entry itself of C0
+ * with beta != 0): every other entry of that problem and every other problem finite and correct.
+ * alpha is purely imaginary where the NaN is in A (a kernel that skips the product on a zero real
+ * part misses it), beta 0 where it is in B. Then the NaN must not show at all: in A or B with
+ * alpha = 0, in C with beta = 0 (those operands are not read). */
+static void case_nan_isolation(char p)
+{
+    static const int shapes[][4] = {{3, 5, 7, 129}, {17, 9, 31, 33}, {64, 64, 64, 9},
+                                    {33, 100, 16, 17}};
+    op_pair pr[9];
+    const int np = op_pairs(p, PAIRS_REAL_ALL, PAIRS_COMPLEX_ALL, pr);
+    for (int t = 0; t < np; ++t)
+        for (int i = 0; i < COUNT(shapes); ++i)
+            for (int op = 1; op <= 3; ++op) {
+                gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, shapes[i][0], shapes[i][1], shapes[i][2],
+                                  shapes[i][3]);
+                c.nan_op = op;
+                c.nan_mat = (t + i + op) % 2 ? shapes[i][3] / 2 : shapes[i][3] - 1;
+                c.nan_row = 7 * t + 3 * op + i;
+                c.nan_col = 5 * t + op + 2 * i;
+                c.perm = (t + i + op) % 3;
+                if (op == 1)
+                    set_scalars(&c, 0.0, 1.25, 0.5, -0.5);
+                else if (op == 2)
+                    set_scalars(&c, -0.75, 0.5, 0.0, 0.0);
+                else
+                    set_scalars(&c, 1.0, -0.25, 0.25, 1.0);
+                run(c);
+            }
+    for (int t = 0; t < np; t += 4) /* nn, tt, cc */
+        for (int op = 1; op <= 3; ++op) {
+            gcfg c = base_cfg(p, pr[t].ta, pr[t].tb, 17, 9, 31, 33);
+            c.nan_op = op;
+            c.nan_mat = 16;
+            c.nan_row = 5;
+            c.nan_col = 3;
+            if (op == 1)
+                set_scalars(&c, 0.0, 0.0, 0.5, 0.5);
+            else if (op == 2)
+                set_scalars(&c, 0.0, 0.0, -0.5, 0.25);
+            else
+                set_scalars(&c, 0.0, 1.0, 0.0, 0.0);
             run(c);
         }
 }
@@ -916,27 +1229,30 @@ static void case_handle_info(void)
 
     static const int shapes[][3] = {{1, 1, 1}, {2, 2, 2}, {4, 8, 2}, {16, 16, 16},
                                     {32, 32, 32}, {100, 31, 64}, {512, 512, 512}, {4, 4, 0}};
-    for (int pi = 0; pi < 2; ++pi)
+    for (int pi = 0; pi < 4; ++pi) {
+        const char p = "sdcz"[pi];
+        op_pair pr[9];
+        const int np = op_pairs(p, PAIRS_REAL_ALL, PAIRS_COMPLEX_ALL, pr);
         for (int pa = 0; pa < 2; ++pa)
-            for (int t = 0; t < 4; ++t)
+            for (int t = 0; t < np; ++t)
                 for (int i = 0; i < COUNT(shapes); ++i)
                     for (int vendor = 1; vendor >= 0; --vendor) {
-                        char p = pi ? 'd' : 's';
                         const char *name = NULL;
                         shoal_set_vendor_dispatch(g_h, vendor);
-                        st = shoal_gemm_kernel_name(g_h, p, pa, (shoal_operation)(t >> 1),
-                                                    (shoal_operation)(t & 1), shapes[i][0],
+                        st = shoal_gemm_kernel_name(g_h, p, pa, (shoal_operation)pr[t].ta,
+                                                    (shoal_operation)pr[t].tb, shapes[i][0],
                                                     shapes[i][1], shapes[i][2], &name);
                         ok = st == SHOAL_STATUS_SUCCESS && name && name[0] &&
                              (vendor || strcmp(name, "cublas") != 0);
                         if (!ok || (t == 0 && pa == 0))
                             printf("  kernel %c %s %s %dx%dx%d vendor=%s: %s (%s) %s\n", p,
-                                   pa ? "array  " : "strided", trans_str(t >> 1, t & 1),
+                                   pa ? "array  " : "strided", trans_str(pr[t].ta, pr[t].tb),
                                    shapes[i][0], shapes[i][1], shapes[i][2],
                                    vendor ? "on " : "off", name ? name : "(null)",
                                    shoal_status_string(st), ok ? "ok" : "FAILED");
                         gpu_test_record(ok);
                     }
+    }
     shoal_set_vendor_dispatch(g_h, 1);
 
     /* A second handle lives beside the first. */
@@ -956,7 +1272,7 @@ static void case_handle_info(void)
 /* Case table. */
 
 enum kind { K_SIZES, K_RECT, K_LD, K_ONE, K_LARGE, K_AB, K_K0, K_SHARED, K_ARRAY, K_GRAPH,
-            K_ZERO, K_HANDLE, K_TAIL, K_PAGE_END };
+            K_ZERO, K_HANDLE, K_TAIL, K_PAGE_END, K_NAN };
 
 typedef struct tcase {
     char name[48];
@@ -965,7 +1281,7 @@ typedef struct tcase {
     int ta, tb;
 } tcase;
 
-static tcase g_cases[64];
+static tcase g_cases[128];
 static int g_ncases;
 
 static void add_case(enum kind kind, char prec, int ta, int tb, const char *suffix)
@@ -986,12 +1302,14 @@ static void add_case(enum kind kind, char prec, int ta, int tb, const char *suff
 static void build_cases(void)
 {
     add_case(K_HANDLE, 0, 0, 0, "handle_info");
-    for (int pi = 0; pi < 2; ++pi) {
-        char p = pi ? 'd' : 's';
-        for (int t = 0; t < 4; ++t)
-            add_case(K_SIZES, p, t >> 1, t & 1, "sizes");
-        for (int t = 0; t < 4; ++t)
-            add_case(K_RECT, p, t >> 1, t & 1, "rect");
+    for (int pi = 0; pi < 4; ++pi) {
+        const char p = "sdcz"[pi];
+        op_pair pr[9];
+        const int np = op_pairs(p, PAIRS_REAL_ALL, PAIRS_COMPLEX_ALL, pr);
+        for (int t = 0; t < np; ++t)
+            add_case(K_SIZES, p, pr[t].ta, pr[t].tb, "sizes");
+        for (int t = 0; t < np; ++t)
+            add_case(K_RECT, p, pr[t].ta, pr[t].tb, "rect");
         add_case(K_LD, p, 0, 0, "ld_gaps");
         add_case(K_ONE, p, 0, 0, "batch_one");
         add_case(K_LARGE, p, 0, 0, "batch_large");
@@ -1002,10 +1320,12 @@ static void build_cases(void)
         add_case(K_GRAPH, p, 0, 0, "graph");
         add_case(K_ZERO, p, 0, 0, "zero_work");
         add_case(K_TAIL, p, 0, 0, "tail");
+        if (gc_is_complex(p))
+            add_case(K_NAN, p, 0, 0, "nan_isolation");
     }
     /* last: a kernel fault there loses the CUDA context (and the cases after it) */
-    for (int pi = 0; pi < 2; ++pi)
-        add_case(K_PAGE_END, pi ? 'd' : 's', 0, 0, "page_end");
+    for (int pi = 0; pi < 4; ++pi)
+        add_case(K_PAGE_END, "sdcz"[pi], 0, 0, "page_end");
 }
 
 static void run_case(const tcase *t)
@@ -1029,6 +1349,7 @@ static void run_case(const tcase *t)
     case K_HANDLE: case_handle_info(); break;
     case K_TAIL: case_tail(t->prec); break;
     case K_PAGE_END: case_page_end(t->prec); break;
+    case K_NAN: case_nan_isolation(t->prec); break;
     }
 }
 
