@@ -100,7 +100,7 @@ shoal_status shoal_set_vendor_dispatch(shoal_handle handle, int enabled);
  * end of this file). */
 
 /* The kernel a call with these arguments would run ("cublas" where routed to the vendor);
- * for logs and tests. precision is 's' or 'd'; pointer_array selects the _batched table. */
+ * for logs and tests. precision is 's', 'd', 'c' or 'z'; pointer_array selects the _batched table. */
 shoal_status shoal_gemm_kernel_name(shoal_handle handle, char precision, int pointer_array,
                                     shoal_operation transa, shoal_operation transb,
                                     int m, int n, int k, const char **name);
