@@ -205,6 +205,28 @@ static double measure_gemm_peak(char prec)
 /* ------------------------------------------------------------------------------------------ */
 /* Shapes. */
 
+#define COUNT(a) ((int)(sizeof(a) / sizeof *(a)))
+
+/* Appends square shapes of the given sizes in op pair (ta, tb) at out[n]; returns the new count. */
+static int add_squares(shape *out, int n, const int *sizes, int count, int ta, int tb)
+{
+    for (int i = 0; i < count; ++i)
+        out[n++] = (shape){ta, tb, sizes[i], sizes[i], sizes[i]};
+    return n;
+}
+
+/* The rectangular shapes (m, n, k), the first `count` of them, in op pair (ta, tb). */
+static int add_rects(shape *out, int n, int count, int ta, int tb)
+{
+    static const int rect[][3] = {{4, 8, 2},    {16, 4, 8},    {8, 16, 16},
+                                  {2, 16, 4},   {64, 32, 128}, {256, 64, 32}};
+    for (int i = 0; i < count && i < COUNT(rect); ++i)
+        out[n++] = (shape){ta, tb, rect[i][0], rect[i][1], rect[i][2]};
+    return n;
+}
+
+/* s and d: nn square over the sizes, nt, tn and tt square, every op pair rectangular; --quick:
+ * fewer sizes, three rectangles in nn only. */
 static int build_shapes(shape *out, int quick)
 {
     static const int nn_full[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64, 96, 128,
@@ -212,24 +234,13 @@ static int build_shapes(shape *out, int quick)
     static const int nn_quick[] = {2, 4, 8, 16, 32, 64, 128, 256, 512};
     static const int other_full[] = {2, 4, 8, 16, 32, 64, 128, 256};
     static const int other_quick[] = {4, 16, 64};
-    static const int rect[][3] = {{4, 8, 2},    {16, 4, 8},    {8, 16, 16},
-                                  {2, 16, 4},   {64, 32, 128}, {256, 64, 32}};
-    int n = 0;
-    const int *nn = quick ? nn_quick : nn_full;
-    int n_nn = quick ? (int)(sizeof nn_quick / sizeof *nn_quick)
-                     : (int)(sizeof nn_full / sizeof *nn_full);
-    const int *ot = quick ? other_quick : other_full;
-    int n_ot = quick ? (int)(sizeof other_quick / sizeof *other_quick)
-                     : (int)(sizeof other_full / sizeof *other_full);
-    for (int i = 0; i < n_nn; ++i)
-        out[n++] = (shape){0, 0, nn[i], nn[i], nn[i]};
+    int n = quick ? add_squares(out, 0, nn_quick, COUNT(nn_quick), 0, 0)
+                  : add_squares(out, 0, nn_full, COUNT(nn_full), 0, 0);
     for (int t = 1; t < 4; ++t)
-        for (int i = 0; i < n_ot; ++i)
-            out[n++] = (shape){t >> 1, t & 1, ot[i], ot[i], ot[i]};
-    int n_rect = quick ? 3 : (int)(sizeof rect / sizeof *rect);
+        n = quick ? add_squares(out, n, other_quick, COUNT(other_quick), t >> 1, t & 1)
+                  : add_squares(out, n, other_full, COUNT(other_full), t >> 1, t & 1);
     for (int t = 0; t < (quick ? 1 : 4); ++t)
-        for (int i = 0; i < n_rect; ++i)
-            out[n++] = (shape){t >> 1, t & 1, rect[i][0], rect[i][1], rect[i][2]};
+        n = add_rects(out, n, quick ? 3 : 6, t >> 1, t & 1);
     return n;
 }
 
@@ -242,24 +253,13 @@ static int build_complex_shapes(shape *out, int quick)
     static const int other_full[] = {2, 4, 8, 16, 32, 64, 128};
     static const int other_quick[] = {4, 16, 64};
     static const int ops[][2] = {{0, 2}, {2, 0}, {2, 2}};
-    static const int rect[][3] = {{4, 8, 2},    {16, 4, 8},    {8, 16, 16},
-                                  {2, 16, 4},   {64, 32, 128}, {256, 64, 32}};
-    int n = 0;
-    const int *nn = quick ? nn_quick : nn_full;
-    int n_nn = quick ? (int)(sizeof nn_quick / sizeof *nn_quick)
-                     : (int)(sizeof nn_full / sizeof *nn_full);
-    const int *ot = quick ? other_quick : other_full;
-    int n_ot = quick ? (int)(sizeof other_quick / sizeof *other_quick)
-                     : (int)(sizeof other_full / sizeof *other_full);
-    for (int i = 0; i < n_nn; ++i)
-        out[n++] = (shape){0, 0, nn[i], nn[i], nn[i]};
-    for (int t = 0; t < 3; ++t)
-        for (int i = 0; i < n_ot; ++i)
-            out[n++] = (shape){ops[t][0], ops[t][1], ot[i], ot[i], ot[i]};
-    int n_rect = quick ? 3 : (int)(sizeof rect / sizeof *rect);
+    int n = quick ? add_squares(out, 0, nn_quick, COUNT(nn_quick), 0, 0)
+                  : add_squares(out, 0, nn_full, COUNT(nn_full), 0, 0);
+    for (int t = 0; t < COUNT(ops); ++t)
+        n = quick ? add_squares(out, n, other_quick, COUNT(other_quick), ops[t][0], ops[t][1])
+                  : add_squares(out, n, other_full, COUNT(other_full), ops[t][0], ops[t][1]);
     for (int t = 0; t < (quick ? 1 : 2); ++t)
-        for (int i = 0; i < n_rect; ++i)
-            out[n++] = (shape){2 * t, 2 * t, rect[i][0], rect[i][1], rect[i][2]};
+        n = add_rects(out, n, quick ? 3 : 6, 2 * t, 2 * t);
     return n;
 }
 
