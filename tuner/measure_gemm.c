@@ -9,6 +9,7 @@
 #include "device_util.h"
 #include "gemm_launch.h"
 #include "gemm_vendor.h"
+#include "host_math.h"
 
 #define VERIFY_BYTES (64LL << 20) /* operands checked per candidate */
 #define ERROR_LIMIT 16.0          /* in units of eps, see docs/internals.md */
@@ -150,8 +151,8 @@ void tuner_measure_gemm(measure_env *env, const tuner_task *t, const shoal_kerne
     double diff = 0;
     e = tuner_max_abs_diff(env->C, env->R, t->prec, c_el * vb, &diff);
     if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "check");
-    const int single = t->prec == 's' || t->prec == 'c', cplx = t->prec == 'c' || t->prec == 'z';
-    const double eps = single ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    const int cplx = t->prec == 'c' || t->prec == 'z';
+    const double eps = oracle_eps(t->prec);
     /* operands lie in [-1, 1) (each part of a complex one): |alpha| k max|A| max|B| <= |alpha| k,
      * and a part of a complex product is at most 2 */
     res->error = diff / ((cplx ? 2 : 1) * alpha * (t->k > 0 ? t->k : 1) * eps);
