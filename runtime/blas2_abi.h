@@ -11,7 +11,7 @@
 typedef struct shoal_blas2_params {
     int m, n;                        /* A is m x n (trsv: n x n, m == n); vbatched: the maxima */
     int diag_unit;                   /* trsv: 1 when the diagonal is taken as ones (not read) */
-    int reserved;                    /* keeps the 64-bit fields aligned the same everywhere */
+    int conj;                        /* gemv, trsv in c and z: 1 for op C (A conjugated as it is read; the variant is t) */
     double alpha[2], beta[2];        /* gemv: y = alpha op(A) x + beta y (y not read when beta = 0) */
     const void *A;
     const void *const *A_array;

@@ -44,7 +44,18 @@ typedef double2 cuDoubleComplex;
         const R r = a.x / a.y, d = a.x * r + a.y;                                                    \
         return shoal_cmake##S(r / d, R(-1) / d);                                                     \
     }                                                                                                \
-    __device__ __forceinline__ R shoal_cabs1##S(C a) { return FABS(a.x) + FABS(a.y); }
+    __device__ __forceinline__ R shoal_cabs1##S(C a) { return FABS(a.x) + FABS(a.y); }             \
+    __device__ __forceinline__ C shoal_cadd##S(C a, C b) { return shoal_cmake##S(a.x + b.x, a.y + b.y); } \
+    __device__ __forceinline__ C shoal_csub##S(C a, C b) { return shoal_cmake##S(a.x - b.x, a.y - b.y); } \
+    /* warp shuffles of both parts (the level-2 designs' reductions and broadcasts) */               \
+    __device__ __forceinline__ C shoal_shfl_xor_sync(unsigned mask, C a, int o, int w = 32)          \
+    {                                                                                                \
+        return shoal_cmake##S(__shfl_xor_sync(mask, a.x, o, w), __shfl_xor_sync(mask, a.y, o, w));   \
+    }                                                                                                \
+    __device__ __forceinline__ C shoal_shfl_sync(unsigned mask, C a, int j, int w = 32)              \
+    {                                                                                                \
+        return shoal_cmake##S(__shfl_sync(mask, a.x, j, w), __shfl_sync(mask, a.y, j, w));           \
+    }
 
 SHOAL_COMPLEX_OPS(cuFloatComplex, float, f, fabsf, fmaf)
 SHOAL_COMPLEX_OPS(cuDoubleComplex, double, , fabs, fma)
