@@ -10,13 +10,14 @@
 The kernels, tables and dispatch stay runtime/blas2_api.c's and runtime/lapack_routines.c's."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from . import precision as precision_mod
 from .emit_common import BAD, C_MACROS, OK, SIZE, Rule, abi_header, args_test_c, entry_points_c, fname
 # enum shoal_lapack_routine lists the level-2 routines too
 from .emit_lapack import routine_id
-from .emit_common import max_dims, option_aliases, option_checks, option_rules, src as _src
+from .emit_common import max_dims, option_aliases, option_checks, option_rules, scalar_value, src as _src
 from .spec import OPTION_TYPES, c_expr
 from .spec_blas2 import Blas2Operand, Blas2Spec
 
@@ -44,7 +45,7 @@ def _c(e: object, spec: Blas2Spec, form: str) -> str:
 # ---- prototypes -------------------------------------------------------------------------------
 
 def _params(r: Blas2Routine, prec: str, form: str) -> list[str]:
-    spec, T = r.spec, precision_mod.get(prec).T
+    spec, T = r.spec, precision_mod.get(prec).api
     out = ["shoal_handle handle"]
     out += [f"{o.type.c_type} {o.name}" for o in spec.options]
     if form == "vbatched":
@@ -112,7 +113,7 @@ def header_blocks(routines: list[Blas2Routine]) -> list[str]:
 def _checks(r: Blas2Routine, prec: str, form: str) -> list[str]:
     spec = r.spec
     out = []
-    out += option_checks(spec.options) + option_aliases(spec.options, prec)
+    out += option_checks(spec.options) + option_aliases(spec.options, prec) + _conj_alias(spec, prec)
     work = _c(spec.work, spec, form)
     if form == "vbatched":
         out += [f"    if (max_{d} < 0) return BAD;" for d in spec.dims]
@@ -137,15 +138,43 @@ def _checks(r: Blas2Routine, prec: str, form: str) -> list[str]:
     return out
 
 
-def _packing(r: Blas2Routine, form: str) -> list[str]:
+def _conj_alias(spec: Blas2Spec, prec: str) -> list[str]:
+    """c and z: an option whose real alias is op C -> op T (trans) reaches the kernels of the
+    alias (the t variants) with shoal_blas2_params.conj set: they conjugate A as they read it."""
+    if not precision_mod.get(prec).is_complex:
+        return []
+    out = []
+    for o in spec.options:
+        if o.type.real_alias:
+            a, b = o.type.real_alias
+            out.append(f"    const int conj_{o.name} = {o.name} == {a}; /* op C: op T on conj(A) */")
+            out.append(f"    if (conj_{o.name}) {o.name} = {b};")
+    return out
+
+
+def _quick(spec: Blas2Spec, prec: str, form: str) -> str:
+    """The quick-return test; in c and z a comparison of a scalar with a constant compares both
+    parts (alpha == 0: both zero; beta == 1: 1 + 0i)."""
+    q = _c(spec.quick, spec, form)
+    if precision_mod.get(prec).is_complex:
+        for sc in spec.scalars:
+            q = re.sub(rf"\({sc} == (\d+)\)", rf"({sc}.re == \1 && {sc}.im == 0)", q)
+    return q
+
+
+def _packing(r: Blas2Routine, prec: str, form: str) -> list[str]:
     spec = r.spec
     out = ["    shoal_blas2_params p;", "    memset(&p, 0, sizeof p);"]
     out += [f"    p.{f} = {_c(e, spec, form)};" for f, e in spec.shape]
     for o in spec.options:
         if o.type is OPTION_TYPES["diag"]:
             out.append(f"    p.diag_unit = {o.name} == SHOAL_DIAG_UNIT;")
-    if spec.scalars:
+    if spec.scalars and precision_mod.get(prec).is_complex:
+        out += [f"    p.{sc}[0] = {sc}.re;\n    p.{sc}[1] = {sc}.im;" for sc in ("alpha", "beta")]
+    elif spec.scalars:
         out += ["    p.alpha[0] = alpha;", "    p.beta[0] = beta;"]
+    out += [f"    p.conj = conj_{o.name};" for o in spec.options
+            if o.type.real_alias and precision_mod.get(prec).is_complex]
     filled = {o.slot: o for o in spec.operands}
     for slot, field in (("A", "lda"), ("x", "incx"), ("y", "incy")):
         o = filled.get(slot)
@@ -179,8 +208,8 @@ def api_c(routines: list[Blas2Routine]) -> str:
         return (_checks(r, prec, form)
                 + ["    struct shoal_context *ctx = shoal_context_get(handle);",
                    "    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;",
-                   f"    if ({_c(spec.quick, spec, form)}) return SHOAL_STATUS_SUCCESS;"]
-                + _packing(r, form)
+                   f"    if ({_quick(spec, prec, form)}) return SHOAL_STATUS_SUCCESS;"]
+                + _packing(r, prec, form)
                 + [f"    return shoal_blas2_run(ctx, {routine_id(r.name)}, '{prec}', {variant}, &p);"])
 
     head = [HEADER, "/* Entry points of the level-2 routines: argument checks in the documented order, the",
@@ -209,8 +238,10 @@ def _valid_args(r: Blas2Routine, prec: str, form: str) -> dict[str, str]:
     """A valid call of size 3 in every dimension and batch 2, alpha 1 and beta 0 (no quick
     return), fake operand addresses (never dereferenced: argument errors return before
     anything is touched) and a NULL handle."""
-    spec, T = r.spec, precision_mod.get(prec).T
+    spec, T = r.spec, precision_mod.get(prec).api
     args = {"handle": "NULL", "batch": "2", "alpha": "1", "beta": "0"}
+    if precision_mod.get(prec).is_complex:
+        args.update(alpha=scalar_value(prec, T, "1", "0"), beta=scalar_value(prec, T, "0", "0"))
     args.update({o.name: f"({o.type.c_type})0" for o in spec.options})
     for d in spec.dims:
         if form == "vbatched":

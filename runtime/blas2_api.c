@@ -55,6 +55,9 @@ static int vendor_allowed(const struct shoal_context *ctx, int routine, int poin
 shoal_status shoal_blas2_run(struct shoal_context *ctx, int routine, char prec, int variant, shoal_blas2_params *p)
 {
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
+    /* op C (c and z): the entry points pass the t variant with p->conj set; the kernels and the
+     * vendor conjugate A as they read it. s and d have no conjugate. */
+    if (prec != 'c' && prec != 'z') p->conj = 0;
     const int mode = p->A_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED, array = mode == SHOAL_MODE_ARRAY;
     const int dims[3] = {p->m, p->n, 1};
     const int vendor = vendor_allowed(ctx, routine, p->A_array != 0, p->lda, p->incx, p->incy);
@@ -96,8 +99,9 @@ shoal_status shoal_blas2_kernel_name(shoal_handle handle, const char *routine, c
                                      const char *variant, int m, int n, const char **name)
 {
     const int r = shoal_lapack_routine_id(routine);
-    if ((r != SHOAL_GEMV && r != SHOAL_TRSV && r != SHOAL_GEMV_VBATCHED && r != SHOAL_GEMM_VBATCHED) || (precision != 's' && precision != 'd') ||
-        m < 1 || n < 1 || !name)
+    const int complex_ok = (precision == 'c' || precision == 'z') && (r == SHOAL_GEMV || r == SHOAL_TRSV);
+    if ((r != SHOAL_GEMV && r != SHOAL_TRSV && r != SHOAL_GEMV_VBATCHED && r != SHOAL_GEMM_VBATCHED) ||
+        (precision != 's' && precision != 'd' && !complex_ok) || m < 1 || n < 1 || !name)
         return BAD;
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[r];
     const int v = shoal_routine_variant_index(ri, variant);

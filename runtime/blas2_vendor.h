@@ -1,6 +1,7 @@
 /* The cuBLAS candidates of the level-2 routines, on the arguments a shoal call got. Shared by
  * the library (shapes the vendor won) and the tuner.
- *   gemv  cublas?gemvStridedBatched (strided) / cublas?gemvBatched (pointer arrays)
+ *   gemv  cublas?gemvStridedBatched (strided) / cublas?gemvBatched (pointer arrays); s, d, c, z
+ *         (op C where shoal_blas2_params.conj is set)
  *   trsv  cublas?trsmBatched with one right-hand side (cuBLAS has no batched TRSV): pointer
  *         arrays and incx == 1 only
  * Leading dimensions and increments must fit an int; batches beyond INT_MAX go in chunks. */

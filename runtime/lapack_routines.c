@@ -46,7 +46,8 @@ int shoal_routine_variant_index(const shoal_lapack_routine_info *ri, const char 
     return -1;
 }
 
-static int precision_index(char prec) { return prec == 'd' ? 1 : 0; }
+/* the search spaces' precision order (s, d, c, z; a routine lists a prefix of it) */
+static int precision_index(char prec) { return prec == 'd' ? 1 : prec == 'c' ? 2 : prec == 'z' ? 3 : 0; }
 
 int shoal_routine_choose(struct shoal_context *ctx, int routine, char prec, int mode, int variant, const int dims[3],
                          int vendor, shoal_fits_fn fits, const void *fits_ctx)

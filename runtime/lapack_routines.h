@@ -22,7 +22,7 @@ typedef struct shoal_lapack_routine_info {
     const int *n_kernels;
     const shoal_table *tables;
     const int *n_tables;
-    const short *default_kernel;      /* [precision index (s 0, d 1) * n_variants + variant] */
+    const short *default_kernel;      /* [precision index (s 0, d 1, c 2, z 3) * n_variants + variant] */
 } shoal_lapack_routine_info;
 
 extern const shoal_lapack_routine_info shoal_lapack_routines[SHOAL_LAPACK_N_ROUTINES];
