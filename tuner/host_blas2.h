@@ -31,6 +31,17 @@ double blas2_gemv_error(int trans, int m, int n, double alpha, const double *A, 
 double blas2_trsv_error(int upper, int trans, int unit, int n, const double *A, long long lda, const double *b,
                         const double *x, long long incx, double eps);
 
+/* Complex (c, z): every element an (re, im) pair of doubles (A, x, y, b; lda and increments in
+ * elements); blas2_random fills them with 2 count values. trans: 0 N, 1 T, 2 C (conjugate
+ * transpose); the errors use |z| = sqrt(re^2 + im^2) and eps of the real type. The triangle's
+ * diagonal has |re| in [1, 2), |im| < 1; the referenced off-diagonal parts are uniform / n. */
+void blas2_ctriangular(int n, long long lda, int upper, unsigned long long seed, int single, double *A);
+double blas2_cgemv_error(int trans, int m, int n, const double alpha[2], const double *A, long long lda,
+                         const double *x, long long incx, const double beta[2], const double *y0, const double *y,
+                         long long incy, double eps);
+double blas2_ctrsv_error(int upper, int trans, int unit, int n, const double *A, long long lda, const double *b,
+                         const double *x, long long incx, double eps);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,7 +3,10 @@
  * the host reference, then the whole batch timed. gemv is verified twice (beta != 0, then
  * beta = 0 over a NaN-poisoned y, which must not be read) and timed with beta = 0, as its
  * memory roof counts it; trsv gets its right-hand sides restored before every run, outside the
- * timed events. The vendor takes pointer arrays for trsv (it has no strided batched call). */
+ * timed events. The vendor takes pointer arrays for trsv (it has no strided batched call).
+ * c and z: host elements are (re, im) pairs of doubles, alpha and beta complex, errors in complex
+ * arithmetic with eps of the real type; a t variant is also verified with shoal_blas2_params.conj
+ * (op C, which shares its kernels); timing is op T's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@ typedef struct blas2_bufs {
     enum family fam;
     char prec;
     int m, n, variant, elem, nx, ny;   /* maxima; x and y lengths of a full-size problem */
+    int cx;                            /* doubles per element on the host: 2 for c and z */
     long long batch, distinct;
     long long a_el;                    /* elements per problem slot of A (packed at the maxima) */
     void *A, *x, *x0, *y, *y0;
@@ -79,11 +83,13 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, enum fam
     B->nx = ta ? B->m : B->n;
     B->ny = fam == TRSV ? B->n : (ta ? B->n : B->m);
     B->elem = shoal_elem_bytes(t->prec);
+    B->cx = t->prec == 'c' || t->prec == 'z' ? 2 : 1;
     B->batch = t->batch;
     B->distinct = t->batch < DISTINCT_MAX ? t->batch : DISTINCT_MAX;
     B->a_el = (long long)B->m * B->n;
     const long long nb = B->batch, es = B->elem, G = B->distinct;
-    const int single = t->prec == 's';
+    const int single = t->prec == 's' || t->prec == 'c';
+    const long long cx = B->cx;
     cudaError_t e;
     if ((e = tuner_alloc(&B->A, nb * B->a_el * es)) != cudaSuccess) return e;
     if ((e = tuner_alloc(&B->x, nb * B->nx * es)) != cudaSuccess) return e;
@@ -97,19 +103,24 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, enum fam
     tuner_make_pointers(B->xp, B->x, B->nx * es, nb);
     tuner_make_pointers(B->yp, B->y, B->ny * es, nb);
 
-    B->hA = malloc((size_t)(G * B->a_el + 1) * sizeof(double));
-    B->hx = malloc((size_t)(G * B->nx + 1) * sizeof(double));
-    B->hy = malloc((size_t)(G * B->ny + 1) * sizeof(double));
+    B->hA = malloc((size_t)(cx * G * B->a_el + 1) * sizeof(double));
+    B->hx = malloc((size_t)(cx * G * B->nx + 1) * sizeof(double));
+    B->hy = malloc((size_t)(cx * G * B->ny + 1) * sizeof(double));
     if (!B->hA || !B->hx || !B->hy) return cudaErrorMemoryAllocation;
     const unsigned long long seed = tuner_key_seed(key);
     if (fam == TRSV) {
-        for (long long i = 0; i < G; ++i)
-            blas2_triangular(B->n, B->n, t->variant >> 1, seed + (unsigned long long)i, single, B->hA + i * B->a_el);
+        for (long long i = 0; i < G; ++i) {
+            if (cx == 2)
+                blas2_ctriangular(B->n, B->n, t->variant >> 1, seed + (unsigned long long)i, single,
+                                  B->hA + 2 * i * B->a_el);
+            else
+                blas2_triangular(B->n, B->n, t->variant >> 1, seed + (unsigned long long)i, single, B->hA + i * B->a_el);
+        }
     } else {
-        blas2_random(B->hA, G * B->a_el, seed, single);
+        blas2_random(B->hA, cx * G * B->a_el, seed, single);
     }
-    blas2_random(B->hx, G * B->nx, seed ^ 0x5bd1e995ULL, single);
-    blas2_random(B->hy, G * B->ny, seed ^ 0x27d4eb2fULL, single);
+    blas2_random(B->hx, cx * G * B->nx, seed ^ 0x5bd1e995ULL, single);
+    blas2_random(B->hy, cx * G * B->ny, seed ^ 0x27d4eb2fULL, single);
     if (fam == GEMV_V) {
         /* sizes uniform in [1, max], leading dimension = rows (packed in a maximum-size slot) */
         B->hm = malloc((size_t)G * sizeof(int));
@@ -152,14 +163,20 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, enum fam
     return cudaSuccess;
 }
 
-static shoal_blas2_params params_for(const blas2_bufs *B, long long batch, int array, double alpha, double beta)
+static shoal_blas2_params params_for(const blas2_bufs *B, long long batch, int array, const double alpha[2],
+                                     const double beta[2], int conj)
 {
     shoal_blas2_params p;
     memset(&p, 0, sizeof p);
     p.m = B->m;
     p.n = B->n;
-    p.alpha[0] = alpha;
-    p.beta[0] = beta;
+    p.alpha[0] = alpha[0];
+    p.beta[0] = beta[0];
+    if (B->cx == 2) { /* complex scalars; real rows keep the imaginary parts 0 */
+        p.alpha[1] = alpha[1];
+        p.beta[1] = beta[1];
+        p.conj = conj;
+    }
     p.lda = B->m;
     p.incx = 1;
     p.incy = 1;
@@ -216,23 +233,30 @@ static cudaError_t restore(void *ctx)
 }
 
 /* Max normalized error of the first vb problems; the worst problem's index. */
-static cudaError_t check(const blas2_bufs *B, long long vb, double alpha, double beta, double eps, double *worst,
-                         long long *where)
+static cudaError_t check(const blas2_bufs *B, long long vb, const double alpha[2], const double beta[2], int conj,
+                         double eps, double *worst, long long *where)
 {
-    const long long out_el = B->fam == TRSV ? B->nx : B->ny;
-    double *out = malloc((size_t)(vb * out_el + 1) * sizeof(double));
+    const long long out_el = B->fam == TRSV ? B->nx : B->ny, cx = B->cx;
+    double *out = malloc((size_t)(cx * vb * out_el + 1) * sizeof(double));
     if (!out) return cudaErrorMemoryAllocation;
     cudaError_t e = tuner_download(out, B->fam == TRSV ? B->x : B->y, vb * out_el, B->prec);
     *worst = 0;
     *where = -1;
     for (long long i = 0; i < vb && e == cudaSuccess; ++i) {
-        const double *A = B->hA + i * B->a_el, *x = B->hx + i * B->nx, *y0 = B->hy + i * B->ny;
+        const double *A = B->hA + cx * i * B->a_el, *x = B->hx + cx * i * B->nx, *y0 = B->hy + cx * i * B->ny;
         double err;
-        if (B->fam == TRSV) {
+        if (cx == 2) {
+            /* op C: the t variant with conj set */
+            const int op = (B->fam == TRSV ? B->variant & 1 : B->variant) ? (conj ? 2 : 1) : 0;
+            if (B->fam == TRSV)
+                err = blas2_ctrsv_error(B->variant >> 1, op, 0, B->n, A, B->n, x, out + 2 * i * out_el, 1, eps);
+            else
+                err = blas2_cgemv_error(op, B->m, B->n, alpha, A, B->m, x, 1, beta, y0, out + 2 * i * out_el, 1, eps);
+        } else if (B->fam == TRSV) {
             err = blas2_trsv_error(B->variant >> 1, B->variant & 1, 0, B->n, A, B->n, x, out + i * out_el, 1, eps);
         } else {
             const int m = B->fam == GEMV_V ? B->hm[i] : B->m, n = B->fam == GEMV_V ? B->hn[i] : B->n;
-            err = blas2_gemv_error(B->variant, m, n, alpha, A, m, x, 1, beta, y0, out + i * out_el, 1, eps);
+            err = blas2_gemv_error(B->variant, m, n, alpha[0], A, m, x, 1, beta[0], y0, out + i * out_el, 1, eps);
         }
         if (!(err <= *worst)) {
             *worst = isnan(err) ? INFINITY : err;
@@ -245,16 +269,17 @@ static cudaError_t check(const blas2_bufs *B, long long vb, double alpha, double
 }
 
 /* One verification run on the first vb problems: y (gemv) from y0 or NaN, x (trsv) from x0. */
-static int verify(blas2_run *r, long long vb, int array, double alpha, double beta, task_result *res)
+static int verify(blas2_run *r, long long vb, int array, const double alpha[2], const double beta[2], int conj,
+                  task_result *res)
 {
     const blas2_bufs *B = r->B;
     const long long es = B->elem;
     cudaError_t e = cudaMemcpy(B->x, B->x0, (size_t)(vb * B->nx * es), cudaMemcpyDeviceToDevice);
     if (e == cudaSuccess && B->fam != TRSV)
-        e = beta != 0 ? cudaMemcpy(B->y, B->y0, (size_t)(vb * B->ny * es), cudaMemcpyDeviceToDevice)
+        e = beta[0] != 0 || beta[1] != 0 ? cudaMemcpy(B->y, B->y0, (size_t)(vb * B->ny * es), cudaMemcpyDeviceToDevice)
                       : tuner_fill_nan(B->y, B->prec, vb * B->ny);
     if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "prepare"), 1;
-    r->p = params_for(B, vb, array, alpha, beta);
+    r->p = params_for(B, vb, array, alpha, beta, conj);
     e = run_once(r);
     if (!r->kd && r->vendor_result == SHOAL_VENDOR_UNSUPPORTED) {
         res->status = "pruned";
@@ -263,17 +288,17 @@ static int verify(blas2_run *r, long long vb, int array, double alpha, double be
     }
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "run"), 1;
-    const double eps = B->prec == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    const double eps = B->prec == 's' || B->prec == 'c' ? ldexp(1.0, -24) : ldexp(1.0, -53);
     const double limit = B->fam == TRSV ? BLAS2_ERROR_LIMIT * 2 : BLAS2_ERROR_LIMIT;
     double err = 0;
     long long where = -1;
-    if ((e = check(B, vb, alpha, beta, eps, &err, &where)) != cudaSuccess)
+    if ((e = check(B, vb, alpha, beta, conj, eps, &err, &where)) != cudaSuccess)
         return tuner_fail(res, "launch_failed", e, "check"), 1;
     if (err > res->error) res->error = err;
     if (!(err <= limit)) {
         res->status = "wrong";
-        snprintf(res->reason, sizeof res->reason, "normalized error %.3g > %g (problem %lld, beta %g)", err, limit,
-                 where, beta);
+        snprintf(res->reason, sizeof res->reason, "normalized error %.3g > %g (problem %lld, beta %g%s)", err, limit,
+                 where, beta[0], conj ? ", op C" : "");
         return 1;
     }
     return 0;
@@ -291,10 +316,19 @@ void tuner_measure_blas2(measure_env *env, const tuner_task *t, const shoal_kern
     const long long vb = B->distinct < VERIFY_MAX ? B->distinct : VERIFY_MAX;
     blas2_run r = {env, t, kd, B, {0}, SHOAL_VENDOR_OK};
     res->error = 0;
-    if (fam != TRSV && verify(&r, vb, array, 0.75, -0.5, res)) return;
-    if (verify(&r, vb, array, 1.25, 0.0, res)) return;
+    /* imaginary parts: read by c and z only */
+    const double a1[2] = {0.75, 0.5}, b1[2] = {-0.5, 0.25}, a2[2] = {1.25, -0.5}, b0[2] = {0.0, 0.0};
+    const double one[2] = {1.0, 0.0};
+    if (fam != TRSV && verify(&r, vb, array, a1, b1, 0, res)) return;
+    if (verify(&r, vb, array, a2, b0, 0, res)) return;
+    /* c, z: op C runs the t variant's kernel with conj set */
+    const int transposed = fam == TRSV ? (t->variant & 1) : t->variant;
+    if (B->cx == 2 && transposed && fam != GEMV_V) {
+        if (fam != TRSV && verify(&r, vb, array, a1, b1, 1, res)) return;
+        if (fam == TRSV && verify(&r, vb, array, one, b0, 1, res)) return;
+    }
 
-    r.p = params_for(B, t->batch, array, 1.0, 0.0);
+    r.p = params_for(B, t->batch, array, one, b0, 0);
     e = tuner_time_runs(env->timed_runs, fam == TRSV ? restore : NULL, run_once, &r, res);
     if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "timing");
 }

@@ -1,5 +1,6 @@
-/* GPU correctness of shoal's level-2 routines through the public API: shoal_{s,d}gemv_batched /
- * _strided_batched, shoal_{s,d}trsv_batched / _strided_batched, shoal_{s,d}gemv_vbatched,
+/* GPU correctness of shoal's level-2 routines through the public API: shoal_{s,d,c,z}gemv_batched /
+ * _strided_batched, shoal_{s,d,c,z}trsv_batched / _strided_batched (c, z: ops N, T, C, the
+ * complex cases near the end), shoal_{s,d}gemv_vbatched,
  * shoal_imax_device and shoal_blas2_kernel_name.
  *
  * Inputs come from the host references (tuner/host_blas2.c): uniform entries in [-1, 1) (rounded
@@ -1640,6 +1641,316 @@ static void case_vgemv_page_end(char p)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Complex precisions (c, z): shoal_{c,z}gemv_* and shoal_{c,z}trsv_*, ops N, T and C (C runs the
+ * t kernels with A conjugated as it is read), complex alpha and beta. A runner of its own: host
+ * elements are (re, im) pairs of doubles (tuner/host_blas2.h's complex references), A padded
+ * past m with NaN (ld > m: the padding must not be read), y NaN under beta == 0, and optionally
+ * one NaN in an imaginary part of one problem's x (nan_imag: that problem's output must show
+ * it, every other problem must stay correct). Each run goes through both forms (strided and
+ * pointer arrays). */
+
+typedef struct cx_cfg {
+    enum family fam;           /* F_GEMV or F_TRSV */
+    char prec;                 /* 'c' or 'z' */
+    int trans;                 /* 0 N, 1 T, 2 C */
+    int upper, unit;           /* trsv */
+    int m, n;                  /* trsv: n */
+    int pad;                   /* lda = rows + pad */
+    int64_t incx, incy;
+    double alpha[2], beta[2];
+    int64_t batch;
+    int nan_imag;              /* problem 1's x: NaN in the imaginary part of element 0 */
+} cx_cfg;
+
+static size_t cx_es(char prec) { return prec == 'c' ? 8 : 16; }
+
+/* count complex elements between host doubles and device elements of prec */
+static void cx_upload(void *dst, const double *src, int64_t count, char prec)
+{
+    if (prec == 'z') {
+        CUDA_CHECK(cudaMemcpy(dst, src, (size_t)count * 16, cudaMemcpyHostToDevice));
+        return;
+    }
+    float *t = xmalloc((size_t)(2 * count + 1) * sizeof(float));
+    for (int64_t i = 0; i < 2 * count; ++i) t[i] = (float)src[i];
+    CUDA_CHECK(cudaMemcpy(dst, t, (size_t)count * 8, cudaMemcpyHostToDevice));
+    free(t);
+}
+
+static void cx_download(double *dst, const void *src, int64_t count, char prec)
+{
+    if (prec == 'z') {
+        CUDA_CHECK(cudaMemcpy(dst, src, (size_t)count * 16, cudaMemcpyDeviceToHost));
+        return;
+    }
+    float *t = xmalloc((size_t)(2 * count + 1) * sizeof(float));
+    CUDA_CHECK(cudaMemcpy(t, src, (size_t)count * 8, cudaMemcpyDeviceToHost));
+    for (int64_t i = 0; i < 2 * count; ++i) dst[i] = t[i];
+    free(t);
+}
+
+static void **cx_pointers(void *base, int64_t stride_bytes, int64_t batch)
+{
+    void **h = xmalloc((size_t)batch * sizeof(void *)), **d = NULL;
+    for (int64_t b = 0; b < batch; ++b) h[b] = (char *)base + b * stride_bytes;
+    CUDA_CHECK(cudaMalloc((void **)&d, (size_t)batch * sizeof(void *)));
+    CUDA_CHECK(cudaMemcpy(d, h, (size_t)batch * sizeof(void *), cudaMemcpyHostToDevice));
+    free(h);
+    return d;
+}
+
+static shoal_status cx_call(const cx_cfg *c, int arr, int64_t lda, void *A, void *x, void *y, int64_t sta,
+                            int64_t stx, int64_t sty, void **Ap, void **xp, void **yp)
+{
+    const shoal_operation op = c->trans == 0 ? SHOAL_OP_N : c->trans == 1 ? SHOAL_OP_T : SHOAL_OP_C;
+    const shoal_fill_mode uplo = c->upper ? SHOAL_FILL_UPPER : SHOAL_FILL_LOWER;
+    const shoal_diag diag = c->unit ? SHOAL_DIAG_UNIT : SHOAL_DIAG_NON_UNIT;
+    const int64_t nb = c->batch;
+    if (c->prec == 'c') {
+        const shoal_complex_float al = {(float)c->alpha[0], (float)c->alpha[1]},
+                                  be = {(float)c->beta[0], (float)c->beta[1]};
+        if (c->fam == F_GEMV)
+            return arr ? shoal_cgemv_batched(g_h, op, c->m, c->n, al, (const shoal_complex_float *const *)Ap, lda,
+                                             (const shoal_complex_float *const *)xp, c->incx, be,
+                                             (shoal_complex_float *const *)yp, c->incy, nb)
+                       : shoal_cgemv_strided_batched(g_h, op, c->m, c->n, al, A, lda, sta, x, c->incx, stx, be, y,
+                                                     c->incy, sty, nb);
+        return arr ? shoal_ctrsv_batched(g_h, uplo, op, diag, c->n, (const shoal_complex_float *const *)Ap, lda,
+                                         (shoal_complex_float *const *)xp, c->incx, nb)
+                   : shoal_ctrsv_strided_batched(g_h, uplo, op, diag, c->n, A, lda, sta, x, c->incx, stx, nb);
+    }
+    const shoal_complex_double al = {c->alpha[0], c->alpha[1]}, be = {c->beta[0], c->beta[1]};
+    if (c->fam == F_GEMV)
+        return arr ? shoal_zgemv_batched(g_h, op, c->m, c->n, al, (const shoal_complex_double *const *)Ap, lda,
+                                         (const shoal_complex_double *const *)xp, c->incx, be,
+                                         (shoal_complex_double *const *)yp, c->incy, nb)
+                   : shoal_zgemv_strided_batched(g_h, op, c->m, c->n, al, A, lda, sta, x, c->incx, stx, be, y, c->incy,
+                                                 sty, nb);
+    return arr ? shoal_ztrsv_batched(g_h, uplo, op, diag, c->n, (const shoal_complex_double *const *)Ap, lda,
+                                     (shoal_complex_double *const *)xp, c->incx, nb)
+               : shoal_ztrsv_strided_batched(g_h, uplo, op, diag, c->n, A, lda, sta, x, c->incx, stx, nb);
+}
+
+static int cx_has_nan(const double *v, int len, int64_t inc)
+{
+    for (int i = 0; i < len; ++i) {
+        const double *e = v + 2 * blas2_vec_index(i, len, inc);
+        if (isnan(e[0]) || isnan(e[1])) return 1;
+    }
+    return 0;
+}
+
+static void cx_run(const cx_cfg *wanted)
+{
+    if (!gpu_test_run_taken()) return;
+    cx_cfg q = *wanted;
+    q.batch = gpu_test_batch(q.batch);
+    const cx_cfg *c = &q;
+    const int trsv = c->fam == F_TRSV, m = trsv ? c->n : c->m, n = c->n;
+    const int lx = trsv ? n : c->trans ? m : n, ly = trsv ? 0 : c->trans ? n : m;
+    const int64_t lda = (m > 1 ? m : 1) + c->pad, nb = c->batch;
+    const int64_t sta = lda * n, stx = span(lx, c->incx), sty = span(ly, c->incy);
+    const size_t es = cx_es(c->prec);
+    const int single = c->prec == 'c';
+    const double eps = single ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    const int beta_zero = c->beta[0] == 0 && c->beta[1] == 0;
+    double *hA = xmalloc((size_t)(2 * nb * sta + 2) * sizeof(double));
+    double *hx = xmalloc((size_t)(2 * nb * stx + 2) * sizeof(double));
+    double *hy = xmalloc((size_t)(2 * nb * sty + 2) * sizeof(double));
+    double *out = xmalloc((size_t)(2 * nb * (trsv ? stx : sty) + 2) * sizeof(double));
+    for (int64_t b = 0; b < nb; ++b) {
+        const uint64_t seed = mix(mix(g_case_seed, (uint64_t)g_run_index), (uint64_t)b);
+        double *A = hA + 2 * b * sta;
+        for (int64_t i = 0; i < 2 * sta; ++i) A[i] = NAN; /* padding and (trsv) the other triangle */
+        if (trsv) {
+            blas2_ctriangular(n, lda, c->upper, mix(seed, 1), single, A);
+        } else {
+            double *col = xmalloc((size_t)(2 * m + 1) * sizeof(double));
+            for (int j = 0; j < n; ++j) {
+                blas2_random(col, 2 * m, mix(seed, 100 + (uint64_t)j), single);
+                memcpy(A + 2 * (int64_t)j * lda, col, (size_t)(2 * m) * sizeof(double));
+            }
+            free(col);
+        }
+        double *x = hx + 2 * b * stx;
+        for (int64_t i = 0; i < 2 * stx; ++i) x[i] = NAN; /* between increments: not read */
+        double *v = xmalloc((size_t)(2 * lx + 1) * sizeof(double));
+        blas2_random(v, 2 * lx, mix(seed, 2), single);
+        for (int i = 0; i < lx; ++i) memcpy(x + 2 * blas2_vec_index(i, lx, c->incx), v + 2 * i, 2 * sizeof(double));
+        free(v);
+        if (c->nan_imag && b == 1 && lx > 0) x[2 * blas2_vec_index(0, lx, c->incx) + 1] = NAN;
+        if (!trsv) {
+            double *y = hy + 2 * b * sty;
+            blas2_random(y, 2 * sty, mix(seed, 3), single);
+            if (beta_zero)
+                for (int64_t i = 0; i < 2 * sty; ++i) y[i] = NAN; /* must not be read */
+        }
+    }
+    void *dA = NULL, *dx = NULL, *dy = NULL;
+    CUDA_CHECK(cudaMalloc(&dA, (size_t)(nb * sta) * es + 16));
+    CUDA_CHECK(cudaMalloc(&dx, (size_t)(nb * stx) * es + 16));
+    CUDA_CHECK(cudaMalloc(&dy, (size_t)(nb * sty) * es + 16));
+    cx_upload(dA, hA, nb * sta, c->prec);
+    void **Ap = cx_pointers(dA, sta * (int64_t)es, nb), **xp = cx_pointers(dx, stx * (int64_t)es, nb),
+         **yp = cx_pointers(dy, sty * (int64_t)es, nb);
+    for (int arr = 0; arr < 2; ++arr) {
+        cx_upload(dx, hx, nb * stx, c->prec);
+        if (!trsv) cx_upload(dy, hy, nb * sty, c->prec);
+        const char *kernel = NULL;
+        const char *variant = trsv ? (c->upper ? (c->trans ? "ut" : "un") : (c->trans ? "lt" : "ln"))
+                                   : (c->trans ? "t" : "n");
+        if (m < 1 || n < 1 ||
+            shoal_blas2_kernel_name(g_h, trsv ? "trsv" : "gemv", c->prec, arr, variant, m, n, &kernel) !=
+                SHOAL_STATUS_SUCCESS)
+            kernel = NULL;
+        const shoal_status st = cx_call(c, arr, lda, dA, dx, dy, sta, stx, sty, Ap, xp, yp);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        int ok = st == SHOAL_STATUS_SUCCESS;
+        double worst = 0;
+        char why[160] = "";
+        if (!ok) snprintf(why, sizeof why, " status %s", shoal_status_string(st));
+        const int64_t per = trsv ? stx : sty;
+        if (ok) cx_download(out, trsv ? dx : dy, nb * per, c->prec);
+        for (int64_t b = 0; ok && b < nb; ++b) {
+            const double *A = hA + 2 * b * sta, *x = hx + 2 * b * stx, *o = out + 2 * b * per;
+            const int nan_here = c->nan_imag && b == 1 && lx > 0;
+            if (nan_here) { /* the NaN shows in its own problem */
+                if (!cx_has_nan(o, trsv ? lx : ly, trsv ? c->incx : c->incy) && !(c->alpha[0] == 0 && c->alpha[1] == 0)) {
+                    ok = 0;
+                    snprintf(why, sizeof why, " problem 1: the imaginary NaN did not reach the output");
+                }
+                continue;
+            }
+            const double err =
+                trsv ? blas2_ctrsv_error(c->upper, c->trans, c->unit, n, A, lda, x, o, c->incx, eps)
+                     : blas2_cgemv_error(c->trans, m, n, c->alpha, A, lda, x, c->incx, c->beta, hy + 2 * b * sty, o,
+                                         c->incy, eps);
+            if (!(err <= worst)) worst = isnan(err) ? INFINITY : err;
+            if (!(err <= (trsv ? 2 * BLAS2_ERROR_LIMIT : BLAS2_ERROR_LIMIT))) {
+                ok = 0;
+                snprintf(why, sizeof why, " problem %lld: error %.3g", (long long)b, err);
+            }
+            /* elements between the increments: untouched */
+            const int len = trsv ? lx : ly;
+            const int64_t inc = trsv ? c->incx : c->incy;
+            const double *in = trsv ? x : hy + 2 * b * sty;
+            for (int64_t i = 0; ok && i < per; ++i) {
+                if (abs64(inc) == 1 || i % abs64(inc) == 0) continue;
+                if (!(isnan(in[2 * i]) && isnan(o[2 * i])) && in[2 * i] != o[2 * i]) {
+                    ok = 0;
+                    snprintf(why, sizeof why, " problem %lld: element %lld between increments written", (long long)b,
+                             (long long)i);
+                }
+            }
+            (void)len;
+        }
+        const char ops[] = "NTC";
+        printf("  %-6s %c  %-7s %c%s %5d %5d %5lld %4lld %4lld %7lld %10.3g %-6s %s%s\n", trsv ? "trsv" : "gemv",
+               c->prec, arr ? "array" : "strided", ops[c->trans], trsv ? (c->upper ? "u" : "l") : " ", m, n,
+               (long long)lda, (long long)c->incx, (long long)c->incy, (long long)nb, worst, ok ? "ok" : "FAILED",
+               kernel ? kernel : "-", why);
+        gpu_test_record(ok);
+    }
+    CUDA_CHECK(cudaFree(Ap));
+    CUDA_CHECK(cudaFree(xp));
+    CUDA_CHECK(cudaFree(yp));
+    CUDA_CHECK(cudaFree(dA));
+    CUDA_CHECK(cudaFree(dx));
+    CUDA_CHECK(cudaFree(dy));
+    free(hA);
+    free(hx);
+    free(hy);
+    free(out);
+    ++g_run_index;
+}
+
+static const double CX_ALPHA[2] = {0.5, -0.75}, CX_BETA[2] = {-0.25, 0.5};
+
+/* every op, odd and round sizes through every gemv design's range, ld > m, increments */
+static void case_cgemv_ops(char p)
+{
+    static const int sizes[][2] = {{1, 1}, {3, 5}, {7, 2}, {8, 8}, {17, 31}, {32, 32}, {33, 65}, {100, 37},
+                                   {129, 257}, {512, 8}, {8, 512}};
+    for (int t = 0; t < 3; ++t)
+        for (int s = 0; s < COUNT(sizes); ++s) {
+            cx_cfg c = {F_GEMV, p, t, 0, 0, sizes[s][0], sizes[s][1], s % 3, 1, 1,
+                        {CX_ALPHA[0], CX_ALPHA[1]}, {CX_BETA[0], CX_BETA[1]}, 3 + s, 0};
+            if (s % 4 == 1) c.incx = -2;
+            if (s % 4 == 2) c.incy = 3;
+            cx_run(&c);
+        }
+}
+
+/* complex alpha and beta: beta == 0 over a NaN y (not read), alpha == 0 (A and x not read, only
+ * beta y), purely imaginary scalars */
+static void case_cgemv_alpha_beta(char p)
+{
+    static const double ab[][4] = {{0.5, -0.75, 0, 0}, {0, 0, -0.25, 0.5}, {0, 1, 0, -1}, {1, 0, 1, 0}, {2, 0.5, 0, 0}};
+    for (int t = 0; t < 3; ++t)
+        for (int i = 0; i < COUNT(ab); ++i) {
+            cx_cfg c = {F_GEMV, p, t, 0, 0, 13, 9, 2, 1, 1, {ab[i][0], ab[i][1]}, {ab[i][2], ab[i][3]}, 5, 0};
+            cx_run(&c);
+        }
+}
+
+/* one NaN in an imaginary part of problem 1's x: its own output shows it, the others are right */
+static void case_cgemv_nan_imag(char p)
+{
+    static const int sizes[][2] = {{4, 4}, {16, 24}, {100, 100}};
+    for (int t = 0; t < 3; ++t)
+        for (int s = 0; s < COUNT(sizes); ++s) {
+            cx_cfg c = {F_GEMV, p, t, 0, 0, sizes[s][0], sizes[s][1], 1, 1, 1,
+                        {CX_ALPHA[0], CX_ALPHA[1]}, {CX_BETA[0], CX_BETA[1]}, 4, 1};
+            cx_run(&c);
+        }
+}
+
+static void case_cgemv_batch(char p)
+{
+    for (int t = 0; t < 3; ++t) {
+        cx_cfg one = {F_GEMV, p, t, 0, 0, 37, 19, 0, 1, 1, {CX_ALPHA[0], CX_ALPHA[1]}, {CX_BETA[0], CX_BETA[1]}, 1, 0};
+        cx_run(&one);
+        cx_cfg big = {F_GEMV, p, t, 0, 0, 5, 7, 0, 1, 1, {CX_ALPHA[0], CX_ALPHA[1]}, {0, 0}, g_big_batch, 0};
+        cx_run(&big);
+    }
+}
+
+/* every uplo x op (N, T, C), unit and non-unit, sizes through the team, fixed-width, wide and
+ * blocked paths, ld > n, increments */
+static void case_ctrsv_ops(char p)
+{
+    static const int sizes[] = {1, 2, 3, 5, 8, 13, 16, 31, 32, 33, 48, 64, 65, 100, 257};
+    for (int up = 0; up < 2; ++up)
+        for (int t = 0; t < 3; ++t)
+            for (int s = 0; s < COUNT(sizes); ++s) {
+                cx_cfg c = {F_TRSV, p, t, up, s % 5 == 4, sizes[s], sizes[s], s % 3, s % 4 == 1 ? -2 : 1, 1,
+                            {1, 0}, {0, 0}, 3 + s % 4, 0};
+                cx_run(&c);
+            }
+}
+
+static void case_ctrsv_nan_imag(char p)
+{
+    static const int sizes[] = {4, 32, 100};
+    for (int up = 0; up < 2; ++up)
+        for (int t = 0; t < 3; ++t)
+            for (int s = 0; s < COUNT(sizes); ++s) {
+                cx_cfg c = {F_TRSV, p, t, up, 0, sizes[s], sizes[s], 1, 1, 1, {1, 0}, {0, 0}, 4, 1};
+                cx_run(&c);
+            }
+}
+
+static void case_ctrsv_batch(char p)
+{
+    for (int t = 0; t < 3; ++t) {
+        cx_cfg one = {F_TRSV, p, t, 1, 0, 45, 45, 0, 1, 1, {1, 0}, {0, 0}, 1, 0};
+        cx_run(&one);
+        cx_cfg big = {F_TRSV, p, t, 0, 0, 6, 6, 0, 1, 1, {1, 0}, {0, 0}, g_big_batch, 0};
+        cx_run(&big);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* shoal_blas2_kernel_name. */
 
 static void case_kernel_name(void)
@@ -1650,7 +1961,7 @@ static void case_kernel_name(void)
     static const int sizes[][2] = {{1, 1}, {8, 8}, {32, 32}, {100, 100}, {512, 512}, {3, 100}, {512, 8}, {1024, 1024}};
     for (int vendor = 0; vendor < 2; ++vendor) {
         shoal_set_vendor_dispatch(g_h, vendor);
-        for (int pi = 0; pi < 2; ++pi)
+        for (int pi = 0; pi < 4; ++pi)
             for (int pa = 0; pa < 2; ++pa)
                 for (int i = 0; i < COUNT(q); ++i)
                     for (int s = 0; s < COUNT(sizes); ++s) {
@@ -1658,12 +1969,16 @@ static void case_kernel_name(void)
                         const int m = sizes[s][0], n = is_trsv ? sizes[s][0] : sizes[s][1];
                         if (is_trsv && sizes[s][0] != sizes[s][1]) continue;
                         const char *name = NULL;
+                        const char prec = "sdcz"[pi];
+                        /* c and z: gemv and trsv only (gemv_vbatched refuses them) */
+                        const int served = prec == 's' || prec == 'd' || !strcmp(q[i].routine, "gemv") || is_trsv;
                         const shoal_status st =
-                            shoal_blas2_kernel_name(g_h, q[i].routine, pi ? 'd' : 's', pa, q[i].variant, m, n, &name);
-                        const int ok = st == SHOAL_STATUS_SUCCESS && name && name[0];
+                            shoal_blas2_kernel_name(g_h, q[i].routine, prec, pa, q[i].variant, m, n, &name);
+                        const int ok = served ? st == SHOAL_STATUS_SUCCESS && name && name[0]
+                                              : st == SHOAL_STATUS_INVALID_VALUE;
                         if (!ok || (s == 0 && pa == 1))
                             printf("  kernel_name %s %s %c %s %dx%d vendor=%d: status %d \"%s\": %s\n", q[i].routine,
-                                   q[i].variant, pi ? 'd' : 's', pa ? "array" : "strided", m, n, vendor, (int)st,
+                                   q[i].variant, prec, pa ? "array" : "strided", m, n, vendor, (int)st,
                                    name ? name : "(null)", ok ? "ok" : "FAILED");
                         gpu_test_record(ok);
                     }
@@ -1678,7 +1993,8 @@ enum case_kind {
     K_GEMV_SIZES_N, K_GEMV_SIZES_T, K_GEMV_LD, K_GEMV_INC, K_GEMV_ALPHA_BETA, K_GEMV_BATCH, K_GEMV_MISALIGNED,
     K_GEMV_VENDOR, K_TRSV_SIZES, K_TRSV_UNIT, K_TRSV_SMALL, K_TRSV_LD_INC, K_TRSV_BATCH, K_TRSV_MISALIGNED, K_TRSV_VENDOR,
     K_VGEMV_UNIFORM, K_VGEMV_EQUAL, K_VGEMV_SKEWED, K_VGEMV_IMAX, K_KERNEL_NAME, K_GEMV_TAIL, K_TRSV_TAIL,
-    K_VGEMV_TAIL, K_GEMV_PAGE_END, K_TRSV_PAGE_END, K_VGEMV_PAGE_END
+    K_VGEMV_TAIL, K_GEMV_PAGE_END, K_TRSV_PAGE_END, K_VGEMV_PAGE_END, K_CGEMV_OPS, K_CGEMV_ALPHA_BETA,
+    K_CGEMV_NAN_IMAG, K_CGEMV_BATCH, K_CTRSV_OPS, K_CTRSV_NAN_IMAG, K_CTRSV_BATCH
 };
 
 typedef struct tcase {
@@ -1687,7 +2003,7 @@ typedef struct tcase {
     char prec;
 } tcase;
 
-static tcase g_cases[64];
+static tcase g_cases[80];
 static int g_ncases;
 
 static void add_case(enum case_kind kind, char p, const char *name)
@@ -1727,6 +2043,16 @@ static void build_cases(void)
         add_case(K_VGEMV_SKEWED, p, "gemv_vbatched_skewed");
         add_case(K_VGEMV_IMAX, p, "gemv_vbatched_imax");
         add_case(K_VGEMV_TAIL, p, "gemv_vbatched_tail");
+    }
+    for (int pi = 0; pi < 2; ++pi) { /* complex: gemv and trsv */
+        const char p = pi ? 'z' : 'c';
+        add_case(K_CGEMV_OPS, p, "gemv_ops");
+        add_case(K_CGEMV_ALPHA_BETA, p, "gemv_alpha_beta");
+        add_case(K_CGEMV_NAN_IMAG, p, "gemv_nan_imag");
+        add_case(K_CGEMV_BATCH, p, "gemv_batch");
+        add_case(K_CTRSV_OPS, p, "trsv_ops");
+        add_case(K_CTRSV_NAN_IMAG, p, "trsv_nan_imag");
+        add_case(K_CTRSV_BATCH, p, "trsv_batch");
     }
     add_case(K_KERNEL_NAME, 0, "blas2_kernel_name");
     /* last: a kernel fault there loses the CUDA context (and the cases after it) */
@@ -1771,6 +2097,13 @@ static void run_case(const tcase *t)
     case K_GEMV_PAGE_END: case_gemv_page_end(p); break;
     case K_TRSV_PAGE_END: case_trsv_page_end(p); break;
     case K_VGEMV_PAGE_END: case_vgemv_page_end(p); break;
+    case K_CGEMV_OPS: case_cgemv_ops(p); break;
+    case K_CGEMV_ALPHA_BETA: case_cgemv_alpha_beta(p); break;
+    case K_CGEMV_NAN_IMAG: case_cgemv_nan_imag(p); break;
+    case K_CGEMV_BATCH: case_cgemv_batch(p); break;
+    case K_CTRSV_OPS: case_ctrsv_ops(p); break;
+    case K_CTRSV_NAN_IMAG: case_ctrsv_nan_imag(p); break;
+    case K_CTRSV_BATCH: case_ctrsv_batch(p); break;
     }
 }
 
