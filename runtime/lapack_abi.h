@@ -11,7 +11,7 @@
 typedef struct shoal_lapack_params {
     int m, n;                        /* A is m x n (m = n except getrf and geqrf) */
     int nrhs;                        /* columns of B for the solves */
-    int reserved;                    /* keeps the 64-bit fields aligned the same everywhere */
+    int conj;                        /* c/z getrs: 1 = op C (A^H), served by the t variant; 0 otherwise */
     void *A;
     void *const *A_array;
     long long lda, stride_a;
