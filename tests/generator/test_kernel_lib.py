@@ -213,9 +213,9 @@ def test_complex_operations_exist_in_kernel_util():
 
 @pytest.mark.parametrize("prec", sorted(PRECISIONS))
 def test_lu_spellings_render_the_real_text_and_complex_operations(prec):
-    """lib/arith.cu.j2's LU block: real rows render what the LU designs were written with (so
-    their tuning carries); complex rows the row's functions, kernel_util's Smith division below
-    sfmin, and lib/pivot keys of abs1 (izamax's measure)."""
+    """lib/arith.cu.j2's LU block and lib/scalar's *_any declarations: real rows render what the
+    LU designs were written with (so their tuning carries); complex rows the row's functions,
+    kernel_util's Smith division below sfmin, and lib/pivot keys of abs1 (izamax's measure)."""
     env = render.environment(REAL)
     P = PRECISIONS[prec]
 
@@ -230,8 +230,8 @@ def test_lu_spellings_render_the_real_text_and_complex_operations(prec):
         assert r("rcp_nr(P, 'x')") == "shoal_util::rcp_nr(x)"
         assert r("nr_ok(P, 'x')") == "shoal_util::nr_ok(x)"
         assert r("shfl_mask(P, 'M', 'v', 'j', 'W')") == "__shfl_sync(M, v, j, W)"
-        for decl, lib_macro in (("sfmin_decl", "sfmin"), ("rcp_decl", "rcp"), ("nan_decl", "nan_value")):
-            assert r(f"{decl}(P)") == r(f"{lib_macro}(P)", "lib/scalar.cu.j2")
+        for decl, lib_macro in (("sfmin_any", "sfmin"), ("rcp_any", "rcp"), ("nan_any", "nan_value")):
+            assert r(f"{decl}(P)", "lib/scalar.cu.j2") == r(f"{lib_macro}(P)", "lib/scalar.cu.j2")
         assert f"{P.as_key}(v) &" in keys
     else:
         cdiv = P.fma.replace("cfma", "cdiv")
@@ -242,9 +242,9 @@ def test_lu_spellings_render_the_real_text_and_complex_operations(prec):
         assert r("rcp_nr(P, 'x')") == f"{P.inv}(x)"
         assert r("nr_ok(P, 'x')") == f"({P.abs1}(x) >= {P.R}({P.sfmin}))"
         assert r("shfl_mask(P, 'M', 'v', 'j', 'W')") == "shoal_shfl_sync(M, v, j, W)"
-        assert f"constexpr {P.R} SFMIN" in r("sfmin_decl(P)")
-        assert f"return {P.inv}(x);" in r("rcp_decl(P)")
-        assert r("nan_decl(P)").count(P.nan) == 2
+        assert f"constexpr {P.R} SFMIN" in r("sfmin_any(P)", "lib/scalar.cu.j2")
+        assert f"return {P.inv}(x);" in r("rcp_any(P)", "lib/scalar.cu.j2")
+        assert r("nan_any(P)", "lib/scalar.cu.j2").count(P.nan) == 2
         assert f"{P.as_key}({P.abs1}(v)) &" in keys
         util = (REAL.include_dir / "kernel_util.cuh").read_text()
         assert "shoal_cdiv##S" in util
