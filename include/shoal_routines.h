@@ -43,10 +43,6 @@ shoal_status shoal_sgesv_batched(shoal_handle handle, int n, int nrhs, float *co
 shoal_status shoal_sgesv_strided_batched(shoal_handle handle, int n, int nrhs, float *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
 shoal_status shoal_dgesv_batched(shoal_handle handle, int n, int nrhs, double *const A[], int64_t lda, int *ipiv, double *const B[], int64_t ldb, int *info, int64_t batch);
 shoal_status shoal_dgesv_strided_batched(shoal_handle handle, int n, int nrhs, double *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
-shoal_status shoal_cgesv_batched(shoal_handle handle, int n, int nrhs, cuFloatComplex *const A[], int64_t lda, int *ipiv, cuFloatComplex *const B[], int64_t ldb, int *info, int64_t batch);
-shoal_status shoal_cgesv_strided_batched(shoal_handle handle, int n, int nrhs, cuFloatComplex *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, cuFloatComplex *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
-shoal_status shoal_zgesv_batched(shoal_handle handle, int n, int nrhs, cuDoubleComplex *const A[], int64_t lda, int *ipiv, cuDoubleComplex *const B[], int64_t ldb, int *info, int64_t batch);
-shoal_status shoal_zgesv_strided_batched(shoal_handle handle, int n, int nrhs, cuDoubleComplex *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, cuDoubleComplex *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
 
 /* getrf: LU with partial pivoting, A_i = P_i L_i U_i, m x n (m != n allowed), in place.
  * A is m x n (inout), lda >= max(1, m).
@@ -64,10 +60,6 @@ shoal_status shoal_sgetrf_batched(shoal_handle handle, int m, int n, float *cons
 shoal_status shoal_sgetrf_strided_batched(shoal_handle handle, int m, int n, float *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, int64_t batch);
 shoal_status shoal_dgetrf_batched(shoal_handle handle, int m, int n, double *const A[], int64_t lda, int *ipiv, int *info, int64_t batch);
 shoal_status shoal_dgetrf_strided_batched(shoal_handle handle, int m, int n, double *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, int64_t batch);
-shoal_status shoal_cgetrf_batched(shoal_handle handle, int m, int n, cuFloatComplex *const A[], int64_t lda, int *ipiv, int *info, int64_t batch);
-shoal_status shoal_cgetrf_strided_batched(shoal_handle handle, int m, int n, cuFloatComplex *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, int64_t batch);
-shoal_status shoal_zgetrf_batched(shoal_handle handle, int m, int n, cuDoubleComplex *const A[], int64_t lda, int *ipiv, int *info, int64_t batch);
-shoal_status shoal_zgetrf_strided_batched(shoal_handle handle, int m, int n, cuDoubleComplex *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, int64_t batch);
 
 /* getri: Out-of-place inverse from the LU factors and pivots of getrf: C_i = inv(A_i), A_i unchanged (as cublas?getriBatched).
  * info_i = i > 0 when U(i,i) is exactly zero; C_i is then all NaN.
@@ -87,10 +79,6 @@ shoal_status shoal_sgetri_batched(shoal_handle handle, int n, const float *const
 shoal_status shoal_sgetri_strided_batched(shoal_handle handle, int n, const float *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, float *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
 shoal_status shoal_dgetri_batched(shoal_handle handle, int n, const double *const A[], int64_t lda, const int *ipiv, double *const C[], int64_t ldc, int *info, int64_t batch);
 shoal_status shoal_dgetri_strided_batched(shoal_handle handle, int n, const double *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, double *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
-shoal_status shoal_cgetri_batched(shoal_handle handle, int n, const cuFloatComplex *const A[], int64_t lda, const int *ipiv, cuFloatComplex *const C[], int64_t ldc, int *info, int64_t batch);
-shoal_status shoal_cgetri_strided_batched(shoal_handle handle, int n, const cuFloatComplex *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, cuFloatComplex *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
-shoal_status shoal_zgetri_batched(shoal_handle handle, int n, const cuDoubleComplex *const A[], int64_t lda, const int *ipiv, cuDoubleComplex *const C[], int64_t ldc, int *info, int64_t batch);
-shoal_status shoal_zgetri_strided_batched(shoal_handle handle, int n, const cuDoubleComplex *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, cuDoubleComplex *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
 
 /* getri_fused: Fused factor-and-invert of the original matrices in one kernel (LU on [A | I]): C_i = inv(A_i), A_i unchanged (as cublas?matinvBatched).
  * info as getrf; where info_i > 0, C_i is all NaN.
@@ -109,10 +97,6 @@ shoal_status shoal_sgetri_fused_batched(shoal_handle handle, int n, const float 
 shoal_status shoal_sgetri_fused_strided_batched(shoal_handle handle, int n, const float *A, int64_t lda, int64_t strideA, float *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
 shoal_status shoal_dgetri_fused_batched(shoal_handle handle, int n, const double *const A[], int64_t lda, double *const C[], int64_t ldc, int *info, int64_t batch);
 shoal_status shoal_dgetri_fused_strided_batched(shoal_handle handle, int n, const double *A, int64_t lda, int64_t strideA, double *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
-shoal_status shoal_cgetri_fused_batched(shoal_handle handle, int n, const cuFloatComplex *const A[], int64_t lda, cuFloatComplex *const C[], int64_t ldc, int *info, int64_t batch);
-shoal_status shoal_cgetri_fused_strided_batched(shoal_handle handle, int n, const cuFloatComplex *A, int64_t lda, int64_t strideA, cuFloatComplex *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
-shoal_status shoal_zgetri_fused_batched(shoal_handle handle, int n, const cuDoubleComplex *const A[], int64_t lda, cuDoubleComplex *const C[], int64_t ldc, int *info, int64_t batch);
-shoal_status shoal_zgetri_fused_strided_batched(shoal_handle handle, int n, const cuDoubleComplex *A, int64_t lda, int64_t strideA, cuDoubleComplex *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
 
 /* getrs: op(A_i) X_i = B_i with the LU factors and pivots of getrf; B_i (n x nrhs) is overwritten by X_i. trans selects op(A) = A or A^T.
  * A is n x n (in), lda >= max(1, n).
@@ -130,10 +114,6 @@ shoal_status shoal_sgetrs_batched(shoal_handle handle, shoal_operation trans, in
 shoal_status shoal_sgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const float *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, float *B, int64_t ldb, int64_t strideB, int64_t batch);
 shoal_status shoal_dgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const double *const A[], int64_t lda, const int *ipiv, double *const B[], int64_t ldb, int64_t batch);
 shoal_status shoal_dgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const double *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, double *B, int64_t ldb, int64_t strideB, int64_t batch);
-shoal_status shoal_cgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const cuFloatComplex *const A[], int64_t lda, const int *ipiv, cuFloatComplex *const B[], int64_t ldb, int64_t batch);
-shoal_status shoal_cgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const cuFloatComplex *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, cuFloatComplex *B, int64_t ldb, int64_t strideB, int64_t batch);
-shoal_status shoal_zgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const cuDoubleComplex *const A[], int64_t lda, const int *ipiv, cuDoubleComplex *const B[], int64_t ldb, int64_t batch);
-shoal_status shoal_zgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const cuDoubleComplex *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, cuDoubleComplex *B, int64_t ldb, int64_t strideB, int64_t batch);
 
 /* posv: Cholesky factor and solve in one kernel; A_i <- factor, B_i <- X_i.
  * Where info_i > 0, A_i is as potrf leaves it and B_i is unchanged. With nrhs == 0
