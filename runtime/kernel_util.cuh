@@ -218,4 +218,49 @@ __device__ __forceinline__ void regs_store(const T (&a)[N][N], T *dst, int ld, i
 
 } /* namespace shoal_util */
 
+/* ---- LU family (getrf, getrs, gesv, getri) in c and z ---- */
+
+/* a / b (Smith: no overflow or underflow of |b|^2): the LU designs divide by a pivot whose
+ * reciprocal would not be finite (abs1 below the smallest normal), as zgetf2 does. */
+#define SHOAL_COMPLEX_DIV(C, R, S, FABS)                                                                   \
+    __device__ __forceinline__ C shoal_cdiv##S(C a, C b)                                              \
+    {                                                                                                \
+        if (FABS(b.x) >= FABS(b.y)) {                                                                \
+            const R r = b.y / b.x, d = b.x + b.y * r;                                                \
+            return shoal_cmake##S((a.x + a.y * r) / d, (a.y - a.x * r) / d);                          \
+        }                                                                                            \
+        const R r = b.x / b.y, d = b.x * r + b.y;                                                    \
+        return shoal_cmake##S((a.x * r + a.y) / d, (a.y * r - a.x) / d);                              \
+    }
+
+SHOAL_COMPLEX_DIV(cuFloatComplex, float, f, fabsf)
+SHOAL_COMPLEX_DIV(cuDoubleComplex, double, , fabs)
+#undef SHOAL_COMPLEX_DIV
+
+namespace shoal_util {
+
+/* regs_load for complex elements (getrf serial in c and z): cuComplex has no constructor from 0,
+ * so the zeros outside m x n are value-initialized; overload resolution prefers these to the
+ * generic regs_load for cuFloatComplex and cuDoubleComplex arrays. */
+template <int N, typename C>
+__device__ __forceinline__ void regs_load_complex(C (&a)[N][N], const C *src, int ld, int m, int n, bool valid)
+{
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+#pragma unroll
+        for (int i = 0; i < N; ++i) a[i][j] = (valid && i < m && j < n) ? src[i + j * ld] : C{};
+}
+template <int N>
+__device__ __forceinline__ void regs_load(cuFloatComplex (&a)[N][N], const cuFloatComplex *src, int ld, int m, int n, bool valid)
+{
+    regs_load_complex<N>(a, src, ld, m, n, valid);
+}
+template <int N>
+__device__ __forceinline__ void regs_load(cuDoubleComplex (&a)[N][N], const cuDoubleComplex *src, int ld, int m, int n, bool valid)
+{
+    regs_load_complex<N>(a, src, ld, m, n, valid);
+}
+
+} /* namespace shoal_util */
+
 #endif

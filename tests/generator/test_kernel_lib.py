@@ -209,3 +209,54 @@ def test_complex_operations_exist_in_kernel_util():
             stem = op[:-1] if suffix else op
             assert f"{stem}##S" in util, op
         assert f"typedef {'float2' if P.R == 'float' else 'double2'} {P.T};" in util
+
+
+@pytest.mark.parametrize("prec", sorted(PRECISIONS))
+def test_lu_spellings_render_the_real_text_and_complex_operations(prec):
+    """lib/arith.cu.j2's LU block and lib/scalar's *_any declarations: real rows render what the
+    LU designs were written with (so their tuning carries); complex rows the row's functions,
+    kernel_util's Smith division below sfmin, and lib/pivot keys of abs1 (izamax's measure)."""
+    env = render.environment(REAL)
+    P = PRECISIONS[prec]
+
+    def r(call: str, lib: str = "lib/arith.cu.j2") -> str:
+        return env.from_string(f'{{% import "{lib}" as a %}}{{{{ a.{call} }}}}').render(P=P)
+
+    keys = r("keys(P)", "lib/pivot.cu.j2")
+    if not P.is_complex:
+        assert r("mag_t(P)") == "T"
+        assert r("abs1(P, 'x')") == "fabs(x)"
+        assert r("div(P, 'a', 'b')") == "a / b" and r("div_by(P, 'x', 'd')") == "x /= d"
+        assert r("rcp_nr(P, 'x')") == "shoal_util::rcp_nr(x)"
+        assert r("nr_ok(P, 'x')") == "shoal_util::nr_ok(x)"
+        assert r("shfl_mask(P, 'M', 'v', 'j', 'W')") == "__shfl_sync(M, v, j, W)"
+        for decl, lib_macro in (("sfmin_any", "sfmin"), ("rcp_any", "rcp"), ("nan_any", "nan_value")):
+            assert r(f"{decl}(P)", "lib/scalar.cu.j2") == r(f"{lib_macro}(P)", "lib/scalar.cu.j2")
+        assert f"{P.as_key}(v) &" in keys
+    else:
+        cdiv = P.fma.replace("cfma", "cdiv")
+        assert r("mag_t(P)") == P.R
+        assert r("abs1(P, 'x')") == f"{P.abs1}(x)"
+        assert r("div(P, 'a', 'b')") == f"{cdiv}(a, b)"
+        assert r("div_by(P, 'x', 'd')") == f"x = {cdiv}(x, d)"
+        assert r("rcp_nr(P, 'x')") == f"{P.inv}(x)"
+        assert r("nr_ok(P, 'x')") == f"({P.abs1}(x) >= {P.R}({P.sfmin}))"
+        assert r("shfl_mask(P, 'M', 'v', 'j', 'W')") == "shoal_shfl_sync(M, v, j, W)"
+        assert f"constexpr {P.R} SFMIN" in r("sfmin_any(P)", "lib/scalar.cu.j2")
+        assert f"return {P.inv}(x);" in r("rcp_any(P)", "lib/scalar.cu.j2")
+        assert r("nan_any(P)", "lib/scalar.cu.j2").count(P.nan) == 2
+        assert f"{P.as_key}({P.abs1}(v)) &" in keys
+        util = (REAL.include_dir / "kernel_util.cuh").read_text()
+        assert "shoal_cdiv##S" in util
+
+
+def test_lu_family_counts_real_flops_in_every_precision():
+    """The LU search spaces list c and z, and count 4x the flops there (cx), the bytes by elem."""
+    spaces = {s.routine.name: s for s in discover(REAL.search_space_dir)}
+    for name in ("getrf", "getrs", "gesv", "getri", "getri_fused"):
+        space = spaces[name]
+        assert set("sdcz") <= set(space.routine.precisions), name
+        shape = next(iter(space.shapes()))
+        flops = {p: space.flops(shape, p) for p in "sdcz"}
+        assert flops["s"] == flops["d"] > 0 and flops["c"] == flops["z"] == 4 * flops["d"], name
+        assert space.bytes(shape, "z") > space.bytes(shape, "c") > space.bytes(shape, "s"), name
