@@ -62,7 +62,7 @@ def test_library_macros_render_for_every_row(prec):
         "lib/pivot.cu.j2": ["keys(P)", "pivot_key()", "team_argmax(P)"],
         "lib/team.cu.j2": ["opaque()", "team_of()", "team_mask()"],
         "lib/regs.cu.j2": ["helpers(P, true)"],
-        "lib/chol.cu.j2": ["factor()", "solve()"],
+        "lib/chol.cu.j2": ["factor(P)", "solve(P)"],
     }
     for name, macros in calls.items():
         for m in macros:
@@ -73,6 +73,13 @@ def test_library_macros_render_for_every_row(prec):
     assert f"typedef {P.key_t} K;" in keys
     io = env.from_string('{% import "lib/vec.cu.j2" as l %}{{ l.row_io(P) }}').render(P=P)
     assert f"constexpr int V = {P.V};" in io and P.vec_t in io
+    # Hermitian Cholesky: the pivot, its square root and 1 / F(i, i) are real (the real part of
+    # the diagonal entry; its imaginary part is not read), the update conjugates F(j, k)
+    chol = env.from_string('{% import "lib/chol.cu.j2" as l %}{{ l.factor(P) }}{{ l.solve(P) }}').render(P=P)
+    real = "T" if not P.is_complex else P.R
+    assert f"int factor(T (&a)[N], {real} &inv" in chol and f"void solve(const T (&a)[N], {real} inv" in chol
+    assert f"const {real} piv = bk[k]{'.x' if P.is_complex else ''};" in chol
+    assert (f"{P.conj}(xs[w])" in chol) == P.is_complex
 
 
 def test_pitch_rule():
