@@ -204,7 +204,7 @@ __device__ __forceinline__ void regs_load(T (&a)[N][N], const T *src, int ld, in
 #pragma unroll
     for (int j = 0; j < N; ++j)
 #pragma unroll
-        for (int i = 0; i < N; ++i) a[i][j] = (valid && i < m && j < n) ? src[i + j * ld] : T(0);
+        for (int i = 0; i < N; ++i) a[i][j] = (valid && i < m && j < n) ? src[i + j * ld] : T();
 }
 template <int N, typename T>
 __device__ __forceinline__ void regs_store(const T (&a)[N][N], T *dst, int ld, int m, int n)
@@ -237,29 +237,32 @@ SHOAL_COMPLEX_DIV(cuFloatComplex, float, f, fabsf)
 SHOAL_COMPLEX_DIV(cuDoubleComplex, double, , fabs)
 #undef SHOAL_COMPLEX_DIV
 
+/* ---- QR (geqrf) in c and z ---- */
 namespace shoal_util {
 
-/* regs_load for complex elements (getrf serial in c and z): cuComplex has no constructor from 0,
- * so the zeros outside m x n are value-initialized; overload resolution prefers these to the
- * generic regs_load for cuFloatComplex and cuDoubleComplex arrays. */
-template <int N, typename C>
-__device__ __forceinline__ void regs_load_complex(C (&a)[N][N], const C *src, int ld, int m, int n, bool valid)
-{
-#pragma unroll
-    for (int j = 0; j < N; ++j)
-#pragma unroll
-        for (int i = 0; i < N; ++i) a[i][j] = (valid && i < m && j < n) ? src[i + j * ld] : C{};
-}
-template <int N>
-__device__ __forceinline__ void regs_load(cuFloatComplex (&a)[N][N], const cuFloatComplex *src, int ld, int m, int n, bool valid)
-{
-    regs_load_complex<N>(a, src, ld, m, n, valid);
-}
-template <int N>
-__device__ __forceinline__ void regs_load(cuDoubleComplex (&a)[N][N], const cuDoubleComplex *src, int ld, int m, int n, bool valid)
-{
-    regs_load_complex<N>(a, src, ld, m, n, valid);
-}
+/* 1 / a of a complex a: Smith's formula (no |a|^2, which could overflow or underflow) with
+ * rcp_nr for its two divisions, so it holds where rcp_nr does for the larger part of a and for
+ * the denominator, which lies between that part and twice it. geqrf's fast path takes
+ * 1 / (alpha - beta) from it: there the real part |Re alpha| + ||(alpha, x)|| is the larger one
+ * and lies in [sqrt(SMALL), 2 sqrt(BIG)], inside rcp_nr's range. */
+#define SHOAL_CRCP_NR(C, R)                                                                         \
+    __device__ __forceinline__ C rcp_nr(C a)                                                        \
+    {                                                                                               \
+        C z;                                                                                        \
+        if (fabs(a.x) >= fabs(a.y)) {                                                               \
+            const R r = a.y * rcp_nr(a.x), d = rcp_nr(fma(a.y, r, a.x));                            \
+            z.x = d;                                                                                \
+            z.y = -r * d;                                                                           \
+        } else {                                                                                    \
+            const R r = a.x * rcp_nr(a.y), d = rcp_nr(fma(a.x, r, a.y));                            \
+            z.x = r * d;                                                                            \
+            z.y = -d;                                                                               \
+        }                                                                                           \
+        return z;                                                                                   \
+    }
+SHOAL_CRCP_NR(cuFloatComplex, float)
+SHOAL_CRCP_NR(cuDoubleComplex, double)
+#undef SHOAL_CRCP_NR
 
 } /* namespace shoal_util */
 
