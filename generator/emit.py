@@ -275,6 +275,8 @@ def _tables_c(space: SearchSpace, version: str, tables: list[Table],
     out.append(f"/* Portable default per (precision, variant): {groups}. */")
     out.append(f"const short shoal_{r}_default_kernel[{len(defaults)}] = "
                f"{{{', '.join(map(str, defaults))}}};")
+    # the runtime refuses a precision the routine does not list before it indexes the defaults
+    out.append(f"const char shoal_{r}_precisions[] = {_c_string(''.join(space.routine.precisions))};")
     return "\n".join(out) + "\n"
 
 

@@ -17,7 +17,8 @@ from . import precision as precision_mod
 from .emit_common import BAD, C_MACROS, OK, SIZE, Rule, abi_header, args_test_c, entry_points_c, fname
 # enum shoal_lapack_routine lists the level-2 routines too
 from .emit_lapack import routine_id
-from .emit_common import max_dims, option_aliases, option_checks, option_rules, scalar_value, src as _src
+from .emit_common import conj_alias, conj_packing, max_dims, option_aliases, option_checks, option_rules
+from .emit_common import scalar_value, src as _src
 from .spec import OPTION_TYPES, c_expr
 from .spec_blas2 import Blas2Operand, Blas2Spec
 
@@ -113,7 +114,8 @@ def header_blocks(routines: list[Blas2Routine]) -> list[str]:
 def _checks(r: Blas2Routine, prec: str, form: str) -> list[str]:
     spec = r.spec
     out = []
-    out += option_checks(spec.options) + option_aliases(spec.options, prec) + _conj_alias(spec, prec)
+    out += option_checks(spec.options) + option_aliases(spec.options, prec)
+    out += conj_alias(spec.options, prec)
     work = _c(spec.work, spec, form)
     if form == "vbatched":
         out += [f"    if (max_{d} < 0) return BAD;" for d in spec.dims]
@@ -138,20 +140,6 @@ def _checks(r: Blas2Routine, prec: str, form: str) -> list[str]:
     return out
 
 
-def _conj_alias(spec: Blas2Spec, prec: str) -> list[str]:
-    """c and z: an option whose real alias is op C -> op T (trans) reaches the kernels of the
-    alias (the t variants) with shoal_blas2_params.conj set: they conjugate A as they read it."""
-    if not precision_mod.get(prec).is_complex:
-        return []
-    out = []
-    for o in spec.options:
-        if o.type.real_alias:
-            a, b = o.type.real_alias
-            out.append(f"    const int conj_{o.name} = {o.name} == {a}; /* op C: op T on conj(A) */")
-            out.append(f"    if (conj_{o.name}) {o.name} = {b};")
-    return out
-
-
 def _quick(spec: Blas2Spec, prec: str, form: str) -> str:
     """The quick-return test; in c and z a comparison of a scalar with a constant compares both
     parts (alpha == 0: both zero; beta == 1: 1 + 0i)."""
@@ -173,8 +161,7 @@ def _packing(r: Blas2Routine, prec: str, form: str) -> list[str]:
         out += [f"    p.{sc}[0] = {sc}.re;\n    p.{sc}[1] = {sc}.im;" for sc in ("alpha", "beta")]
     elif spec.scalars:
         out += ["    p.alpha[0] = alpha;", "    p.beta[0] = beta;"]
-    out += [f"    p.conj = conj_{o.name};" for o in spec.options
-            if o.type.real_alias and precision_mod.get(prec).is_complex]
+    out += conj_packing(spec.options, prec)
     filled = {o.slot: o for o in spec.operands}
     for slot, field in (("A", "lda"), ("x", "incx"), ("y", "incy")):
         o = filled.get(slot)

@@ -70,6 +70,28 @@ def option_aliases(options: Iterable[Any], prec: str) -> list[str]:
             for o in options if o.type.real_alias]
 
 
+def conj_alias(options: Iterable[Any], prec: str) -> list[str]:
+    """c and z: an option whose real alias is op C -> op T (trans) reaches the kernels of the
+    alias (the t variants) with the ABI's `conj` field set from conj_<option>: they conjugate A
+    as they read it. Nothing in s and d (option_aliases already made op C op T there)."""
+    if not precision.get(prec).is_complex:
+        return []
+    out = []
+    for o in options:
+        if o.type.real_alias:
+            a, b = o.type.real_alias
+            out.append(f"    const int conj_{o.name} = {o.name} == {a}; /* op C: op T on conj(A) */")
+            out.append(f"    if (conj_{o.name}) {o.name} = {b};")
+    return out
+
+
+def conj_packing(options: Iterable[Any], prec: str) -> list[str]:
+    """The packing of conj_alias's flags into the argument block's `conj` (c and z only)."""
+    if not precision.get(prec).is_complex:
+        return []
+    return [f"    p.conj = conj_{o.name};" for o in options if o.type.real_alias]
+
+
 def option_rules(options: Iterable[Any]) -> list[Rule]:
     """Each option's two out-of-range values (one past its largest enumerator, and -1), each
     enumerator it refuses, each alias accepted, and where its enumerators are not 0, 1, ... each

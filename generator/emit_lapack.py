@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from . import precision as precision_mod
 from .emit_common import BAD, C_MACROS, OK, OUTPUT_STRIDE_OK, SIZE, Rule, abi_header, args_test_c, entry_points_c
 from .emit_common import fname as _fname
-from .emit_common import option_aliases, option_checks, option_rules, src as _src
+from .emit_common import conj_alias, conj_packing, option_aliases, option_checks, option_rules, src as _src
 from .spec import c_expr
 from .spec_lapack import LapackOperand, LapackSpec
 
@@ -40,7 +40,8 @@ def routine_id(name: str) -> str:
 # ---- prototypes -------------------------------------------------------------------------------
 
 def _params(r: LapackRoutine, prec: str, form: str) -> list[str]:
-    spec, T = r.spec, precision_mod.get(prec).T
+    # the row's public element type (shoal_complex_* in c and z, the layout of cuComplex)
+    spec, T = r.spec, precision_mod.get(prec).api
     batched = form == "batched"
     out = ["shoal_handle handle"]
     out += [f"{o.type.c_type} {o.name}" for o in spec.options]
@@ -116,6 +117,7 @@ def _checks(r: LapackRoutine, prec: str, form: str) -> list[str]:
     spec = r.spec
     out = []
     out += option_checks(spec.options) + option_aliases(spec.options, prec)
+    out += conj_alias(spec.options, prec)
     for d in spec.dims:
         out.append(f"    if ({d} < 0) return BAD;")
     out.append("    if (batch < 0) return BAD;")
@@ -139,11 +141,12 @@ def _checks(r: LapackRoutine, prec: str, form: str) -> list[str]:
     return out
 
 
-def _packing(r: LapackRoutine, form: str) -> list[str]:
+def _packing(r: LapackRoutine, prec: str, form: str) -> list[str]:
     spec = r.spec
     batched = form == "batched"
     out = ["    shoal_lapack_params p;", "    memset(&p, 0, sizeof p);"]
     out += [f"    p.{f} = {c_expr(e)};" for f, e in spec.shape]
+    out += conj_packing(spec.options, prec)
     filled = {o.slot: o for o in spec.operands}
     for slot in ("A", "B"):
         # a slot no operand fills keeps ld 1, as the kernels and the vendor calls expect
@@ -180,7 +183,7 @@ def api_c(routines: list[LapackRoutine]) -> str:
 
     def body(r: LapackRoutine, prec: str, form: str) -> list[str]:
         variant = f"(int){r.spec.variant}" if r.spec.variant else "0"
-        return (_checks(r, prec, form) + _packing(r, form)
+        return (_checks(r, prec, form) + _packing(r, prec, form)
                 + [f"    return shoal_lapack_run(handle, {_routine_expr(r.spec)}, '{prec}', {variant}, &p);"])
 
     head = [HEADER, "/* Entry points of the factorizations: argument checks in the documented order, then the",
@@ -197,7 +200,7 @@ def api_c(routines: list[LapackRoutine]) -> str:
 def _valid_args(r: LapackRoutine, prec: str, form: str) -> dict[str, str]:
     """A valid call of size 3 in every dimension and batch 2, with fake operand addresses (never
     dereferenced: argument errors return before anything is touched) and a NULL handle."""
-    spec, T = r.spec, precision_mod.get(prec).T
+    spec, T = r.spec, precision_mod.get(prec).api
     batched = form == "batched"
     args = {"handle": "NULL", "batch": "2"}
     args.update({o.name: f"({o.type.c_type})0" for o in spec.options})

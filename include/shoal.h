@@ -129,8 +129,9 @@ typedef enum shoal_fill_mode {
 
 /* The kernel a factorization call would run ("cublas"/"cusolver" where routed to the vendor);
  * routine is one of "getrf", "getrs", "gesv", "getri", "getri_fused", "potrf", "potrs", "posv",
- * "geqrf"; variant is the option letter ('n'/'t' for getrs, 'l'/'u' for the Cholesky routines,
- * 'n' otherwise). For logs, tests and the query tool. */
+ * "geqrf"; precision 's', 'd', 'c' or 'z' (one the routine serves: else INVALID_VALUE); variant
+ * is the option letter ('n'/'t' for getrs, whose op C in c and z is 't' too; 'l'/'u' for the
+ * Cholesky routines, 'n' otherwise). For logs, tests and the query tool. */
 shoal_status shoal_lapack_kernel_name(shoal_handle handle, const char *routine, char precision,
                                       int pointer_array, char variant, int m, int n, int nrhs,
                                       const char **name);

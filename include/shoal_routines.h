@@ -9,6 +9,8 @@ extern "C" {
 
 /* geqrf: Householder QR, m x n (m >= n and m < n), LAPACK output: R on and above the diagonal, the vectors v_j below it (v_j(j) = 1 implied), tau_i[j] its scalar factor, min(m, n) of them.
  * The pointer-array call takes one tau pointer per matrix (as cublas?geqrfBatched).
+ * Q = H_1 ... H_k, H_j = I - tau_j v_j v_j^H; in c and z tau_j is complex and beta = R(j,j) real
+ * (LAPACK's zgeqrf / zlarfg).
  * A is m x n (inout), lda >= max(1, m).
  * tau: (min(m, n)) elements per problem (out): tau[i] (_batched) or tau + i * strideTau (strided).
  * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
@@ -44,7 +46,7 @@ shoal_status shoal_sgesv_strided_batched(shoal_handle handle, int n, int nrhs, f
 shoal_status shoal_dgesv_batched(shoal_handle handle, int n, int nrhs, double *const A[], int64_t lda, int *ipiv, double *const B[], int64_t ldb, int *info, int64_t batch);
 shoal_status shoal_dgesv_strided_batched(shoal_handle handle, int n, int nrhs, double *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
 
-/* getrf: LU with partial pivoting, A_i = P_i L_i U_i, m x n (m != n allowed), in place.
+/* getrf: LU with partial pivoting, A_i = P_i L_i U_i, m x n (m != n allowed), in place; the pivot is the largest |a| (|re| + |im| in c and z, as BLAS i?amax).
  * A is m x n (inout), lda >= max(1, m).
  * ipiv: (min(m, n)) 1-based pivots per problem (out), a device array: problem i's at ipiv + i * (min(m, n)) (_batched) or + i * strideP (strided).
  * info: one int per problem (out), a device array: info[i].
@@ -98,7 +100,7 @@ shoal_status shoal_sgetri_fused_strided_batched(shoal_handle handle, int n, cons
 shoal_status shoal_dgetri_fused_batched(shoal_handle handle, int n, const double *const A[], int64_t lda, double *const C[], int64_t ldc, int *info, int64_t batch);
 shoal_status shoal_dgetri_fused_strided_batched(shoal_handle handle, int n, const double *A, int64_t lda, int64_t strideA, double *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
 
-/* getrs: op(A_i) X_i = B_i with the LU factors and pivots of getrf; B_i (n x nrhs) is overwritten by X_i. trans selects op(A) = A or A^T.
+/* getrs: op(A_i) X_i = B_i with the LU factors and pivots of getrf; B_i (n x nrhs) is overwritten by X_i. trans selects op(A) = A, A^T or A^H (SHOAL_OP_C: the conjugate transpose in c and z, A^T in s and d).
  * A is n x n (in), lda >= max(1, n).
  * ipiv: n 1-based pivots per problem (in), a device array: problem i's at ipiv + i * n (_batched) or + i * strideP (strided).
  * B is n x nrhs (inout), ldb >= max(1, n).
@@ -117,7 +119,8 @@ shoal_status shoal_dgetrs_strided_batched(shoal_handle handle, shoal_operation t
 
 /* posv: Cholesky factor and solve in one kernel; A_i <- factor, B_i <- X_i.
  * Where info_i > 0, A_i is as potrf leaves it and B_i is unchanged. With nrhs == 0
- * the call is potrf's and B is not referenced.
+ * the call is potrf's and B is not referenced. In c and z A_i is Hermitian (potrf: the imaginary
+ * parts of its diagonal are not read, the factor's diagonal is real).
  * A is n x n (inout), lda >= max(1, n).
  * B is n x nrhs (inout, referenced only where nrhs > 0), ldb >= max(1, n).
  * info: one int per problem (out), a device array: info[i].
@@ -134,9 +137,11 @@ shoal_status shoal_sposv_strided_batched(shoal_handle handle, shoal_fill_mode up
 shoal_status shoal_dposv_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, double *const A[], int64_t lda, double *const B[], int64_t ldb, int *info, int64_t batch);
 shoal_status shoal_dposv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, double *A, int64_t lda, int64_t strideA, double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
 
-/* potrf: Cholesky A_i = L L^T (uplo LOWER) or U^T U (UPPER), in place in that triangle; the other triangle is not referenced.
+/* potrf: Cholesky A_i = L L^H (uplo LOWER) or U^H U (UPPER), in place in that triangle; the other triangle is not referenced (L^H = L^T in s and d).
  * Where info_i = j > 0, columns (rows for UPPER) 1..j-1 hold the factor, the diagonal
  * entry j holds the non-positive pivot, and the rest of the triangle holds intermediate values.
+ * In c and z A_i is Hermitian: the imaginary parts of its diagonal are not read (as LAPACK's
+ * zpotrf), and the factor's diagonal is real (written with imaginary part 0).
  * A is n x n (inout), lda >= max(1, n).
  * info: one int per problem (out), a device array: info[i].
  * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
@@ -152,7 +157,7 @@ shoal_status shoal_spotrf_strided_batched(shoal_handle handle, shoal_fill_mode u
 shoal_status shoal_dpotrf_batched(shoal_handle handle, shoal_fill_mode uplo, int n, double *const A[], int64_t lda, int *info, int64_t batch);
 shoal_status shoal_dpotrf_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, double *A, int64_t lda, int64_t strideA, int *info, int64_t batch);
 
-/* potrs: A_i X_i = B_i with the Cholesky factor of potrf (uplo as it was factored); B_i <- X_i.
+/* potrs: A_i X_i = B_i with the Cholesky factor of potrf (uplo as it was factored: A = L L^H or U^H U, Hermitian in c and z); B_i <- X_i.
  * A is n x n (in), lda >= max(1, n).
  * B is n x nrhs (inout, referenced only where nrhs > 0), ldb >= max(1, n).
  * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written

@@ -68,13 +68,14 @@ typedef struct shoal_table {
 
 /* Emitted by the generator, one set per routine. The portable default per (precision,
  * variant) indexes the kernel array: [precision index * n_variants + variant], precisions in
- * the search space's order (s, d). */
+ * the search space's order (shoal_<r>_precisions: "sd", "sdcz"). */
 #define SHOAL_ROUTINE_TABLES(r)                                                                  \
     extern const shoal_kernel_desc shoal_##r##_kernels[];                                        \
     extern const int shoal_##r##_n_kernels;                                                      \
     extern const shoal_table shoal_##r##_tables[];                                               \
     extern const int shoal_##r##_n_tables;                                                       \
-    extern const short shoal_##r##_default_kernel[];
+    extern const short shoal_##r##_default_kernel[];                                             \
+    extern const char shoal_##r##_precisions[];
 
 SHOAL_ROUTINE_TABLES(gemm)
 SHOAL_ROUTINE_TABLES(getrf)

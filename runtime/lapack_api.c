@@ -32,7 +32,9 @@ static int choose_kernel(struct shoal_context *ctx, int routine, char prec, int 
                                 &shoal_lapack_routines[routine]);
 }
 
-/* lapack_run.h; the arguments have been checked by the entry point. */
+/* lapack_run.h; the arguments have been checked by the entry point (which, in c and z, turned
+ * op C into the t variant with p->conj set: the kernels and the vendor conjugate A as they read
+ * it; s and d have no conjugate). */
 shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int variant, shoal_lapack_params *p)
 {
     struct shoal_context *ctx = shoal_context_get(handle);
@@ -73,9 +75,11 @@ shoal_status shoal_lapack_kernel_name(shoal_handle handle, const char *routine, 
                                       char variant, int m, int n, int nrhs, const char **name)
 {
     const int r = shoal_lapack_routine_id(routine);
-    if (r < 0 || r >= SHOAL_GEMV || (precision != 's' && precision != 'd') || m < 1 || n < 1 || nrhs < 0 || !name)
-        return BAD;
+    if (r < 0 || r >= SHOAL_GEMV || m < 1 || n < 1 || nrhs < 0 || !name) return BAD;
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[r];
+    /* s and d, and c and z where the routine's search space lists them; op C of a c/z getrs is
+     * its variant 't' (the entry point sets p.conj, which picks no other kernel) */
+    if (shoal_routine_precision_index(ri, precision) < 0) return BAD;
     const char name1[2] = {variant, 0};
     const int v = shoal_routine_variant_index(ri, name1);
     if (v < 0) return BAD;

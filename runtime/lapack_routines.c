@@ -6,7 +6,7 @@
 
 #define ROUTINE(r, variants, n_variants, has_nrhs)                                                      \
     {#r, variants, n_variants, has_nrhs, shoal_##r##_kernels, &shoal_##r##_n_kernels, shoal_##r##_tables,          \
-     &shoal_##r##_n_tables, shoal_##r##_default_kernel}
+     &shoal_##r##_n_tables, shoal_##r##_default_kernel, shoal_##r##_precisions}
 
 const shoal_lapack_routine_info shoal_lapack_routines[SHOAL_LAPACK_N_ROUTINES] = {
     [SHOAL_GETRF] = ROUTINE(getrf, "n", 1, 0),
@@ -46,8 +46,11 @@ int shoal_routine_variant_index(const shoal_lapack_routine_info *ri, const char 
     return -1;
 }
 
-/* the search spaces' precision order (s, d, c, z; a routine lists a prefix of it) */
-static int precision_index(char prec) { return prec == 'd' ? 1 : prec == 'c' ? 2 : prec == 'z' ? 3 : 0; }
+int shoal_routine_precision_index(const shoal_lapack_routine_info *ri, char prec)
+{
+    const char *p = prec ? strchr(ri->precisions, prec) : NULL;
+    return p ? (int)(p - ri->precisions) : -1;
+}
 
 int shoal_routine_choose(struct shoal_context *ctx, int routine, char prec, int mode, int variant, const int dims[3],
                          int vendor, shoal_fits_fn fits, const void *fits_ctx)
@@ -59,7 +62,7 @@ int shoal_routine_choose(struct shoal_context *ctx, int routine, char prec, int 
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
     int kernel = shoal_pick_kernel(ctx->lapack_table[routine], prec, mode, variant, dims, vendor, fits, fits_ctx);
     if (kernel < 0 && kernel != SHOAL_KERNEL_VENDOR)
-        kernel = ri->default_kernel[precision_index(prec) * ri->n_variants + variant];
+        kernel = ri->default_kernel[shoal_routine_precision_index(ri, prec) * ri->n_variants + variant];
     c->valid = 1;
     c->precision = prec;
     c->mode = (unsigned char)mode;

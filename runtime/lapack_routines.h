@@ -22,7 +22,8 @@ typedef struct shoal_lapack_routine_info {
     const int *n_kernels;
     const shoal_table *tables;
     const int *n_tables;
-    const short *default_kernel;      /* [precision index (s 0, d 1, c 2, z 3) * n_variants + variant] */
+    const short *default_kernel;      /* [precision index * n_variants + variant] */
+    const char *precisions;           /* the search space's, in its order ("sd", "sdcz"): the index */
 } shoal_lapack_routine_info;
 
 extern const shoal_lapack_routine_info shoal_lapack_routines[SHOAL_LAPACK_N_ROUTINES];
@@ -30,12 +31,16 @@ extern const shoal_lapack_routine_info shoal_lapack_routines[SHOAL_LAPACK_N_ROUT
 /* enum shoal_lapack_routine of a name, -1 if unknown. */
 int shoal_lapack_routine_id(const char *name);
 
+/* Index of a precision ('s', 'd', 'c', 'z') in the routine's precisions, -1 if it serves none such. */
+int shoal_routine_precision_index(const shoal_lapack_routine_info *ri, char prec);
+
 /* Index of a variant name ("t", "un") in the routine's variants, -1 if it has none such. */
 int shoal_routine_variant_index(const shoal_lapack_routine_info *ri, const char *variant);
 
 struct shoal_context;
-/* The kernel for a call: the tuned rule nearest to dims whose kernel fits (fits(fits_ctx, ...)),
- * else the routine's portable default; SHOAL_KERNEL_VENDOR where the vendor won and vendor != 0.
+/* The kernel for a call in a precision the routine serves (shoal_routine_precision_index >= 0):
+ * the tuned rule nearest to dims whose kernel fits (fits(fits_ctx, ...)), else the routine's
+ * portable default; SHOAL_KERNEL_VENDOR where the vendor won and vendor != 0.
  * Cached per handle and routine, so repeating one shape costs a comparison. */
 int shoal_routine_choose(struct shoal_context *ctx, int routine, char prec, int mode, int variant, const int dims[3],
                          int vendor, shoal_fits_fn fits, const void *fits_ctx);

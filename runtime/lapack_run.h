@@ -8,10 +8,11 @@
 #include "lapack_abi.h"
 #include "lapack_routines.h"
 
-/* Runs routine (enum shoal_lapack_routine) in precision prec ('s', 'd') and variant (the index
- * of the option's letter, 0 without one) on p, whose arguments are valid: a NULL handle ->
- * NOT_INITIALIZED; no work -> SUCCESS; a matrix above SHOAL_LAPACK_MAX_N -> NOT_SUPPORTED;
- * else the dispatched kernel or vendor call. */
+/* Runs routine (enum shoal_lapack_routine) in precision prec (s, d, c, z: one its search space
+ * lists, as only those have entry points) and variant (the index of the option's letter, 0
+ * without one) on p, whose arguments are valid: a NULL handle -> NOT_INITIALIZED; no work ->
+ * SUCCESS; a matrix above SHOAL_LAPACK_MAX_N -> NOT_SUPPORTED; else the dispatched kernel or
+ * vendor call. */
 shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int variant, shoal_lapack_params *p);
 
 #endif

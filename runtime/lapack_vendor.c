@@ -16,7 +16,7 @@ static int is_chol_qr(const char *r)
 int shoal_lapack_vendor(const shoal_vendor_handles *h, const char *routine, char precision, int variant,
                         const shoal_lapack_params *p)
 {
-    if (precision != 's' && precision != 'd') return SHOAL_VENDOR_UNSUPPORTED;
+    if (!shoal_vendor_precision_ok(precision)) return SHOAL_VENDOR_UNSUPPORTED;
     if (is_lu(routine)) return shoal_vendor_lu(h, routine, precision, variant, p);
     if (is_chol_qr(routine)) return shoal_vendor_chol_qr(h, routine, precision, variant, p);
     return SHOAL_VENDOR_UNSUPPORTED;

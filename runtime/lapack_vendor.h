@@ -25,8 +25,16 @@ enum shoal_vendor_result {
     SHOAL_VENDOR_FAILED = 2       /* the vendor call returned an error */
 };
 
+/* The precisions the vendor has calls for: s, d, c, z (cuComplex / cuDoubleComplex are the
+ * layout of shoal_complex_float / _double). */
+static inline int shoal_vendor_precision_ok(char precision)
+{
+    return precision == 's' || precision == 'd' || precision == 'c' || precision == 'z';
+}
+
 /* Dispatches on routine (docs/lapack.md) to the functions below. variant: index in the
- * routine's variants ('n'/'t' -> 0/1, 'l'/'u' -> 0/1). */
+ * routine's variants ('n'/'t' -> 0/1, 'l'/'u' -> 0/1); getrs' variant 1 is op C where a c/z
+ * call set p->conj. */
 int shoal_lapack_vendor(const shoal_vendor_handles *h, const char *routine, char precision, int variant,
                         const shoal_lapack_params *p);
 /* The name recorded for the vendor candidate of a routine ("cublas" or "cusolver"). */

@@ -1,4 +1,5 @@
-/* The vendor candidates of potrf, potrs, posv (cuSOLVER) and geqrf (cuBLAS); see
+/* The vendor candidates of potrf, potrs, posv (cuSOLVER) and geqrf (cuBLAS), in s, d, c and z
+ * (c/z: cuSOLVER's Hermitian Cholesky, cuBLAS's complex Householder QR); see
  * runtime/lapack_vendor.h. Pointer arrays only; batches beyond INT_MAX go in chunks. No
  * allocation and no synchronization: every call is enqueued on the handles' streams.
  *
@@ -23,43 +24,79 @@ static cublasFillMode_t fill_of(int variant)
     return variant == 1 ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
 }
 
+/* The calls below switch on the precision (cuSOLVER's and cuBLAS's S, D, C, Z functions) as
+ * gemm_vendor.c's chunk() does; each takes the chunk [b0, b0 + nb). */
+
 static int potrf_chunk(const shoal_vendor_handles *h, char precision, cublasFillMode_t uplo,
                        const shoal_lapack_params *p, long long b0, int nb)
 {
+    const int n = p->n, lda = (int)p->lda;
+    int *info = p->info + b0;
     cusolverStatus_t st;
-    if (precision == 's')
-        st = cusolverDnSpotrfBatched(h->cusolver, uplo, p->n, (float **)p->A_array + b0, (int)p->lda,
-                                     p->info + b0, nb);
-    else
-        st = cusolverDnDpotrfBatched(h->cusolver, uplo, p->n, (double **)p->A_array + b0, (int)p->lda,
-                                     p->info + b0, nb);
+    switch (precision) {
+    case 's': st = cusolverDnSpotrfBatched(h->cusolver, uplo, n, (float **)p->A_array + b0, lda, info, nb); break;
+    case 'd': st = cusolverDnDpotrfBatched(h->cusolver, uplo, n, (double **)p->A_array + b0, lda, info, nb); break;
+    case 'c': st = cusolverDnCpotrfBatched(h->cusolver, uplo, n, (cuComplex **)p->A_array + b0, lda, info, nb); break;
+    case 'z':
+        st = cusolverDnZpotrfBatched(h->cusolver, uplo, n, (cuDoubleComplex **)p->A_array + b0, lda, info, nb);
+        break;
+    default: return SHOAL_VENDOR_UNSUPPORTED;
+    }
     return st == CUSOLVER_STATUS_SUCCESS ? SHOAL_VENDOR_OK : SHOAL_VENDOR_FAILED;
 }
 
 static int potrs_chunk(const shoal_vendor_handles *h, char precision, cublasFillMode_t uplo,
                        const shoal_lapack_params *p, long long b0, int nb)
 {
+    const int n = p->n, lda = (int)p->lda, ldb = (int)p->ldb;
     cusolverStatus_t st;
-    if (precision == 's')
-        st = cusolverDnSpotrsBatched(h->cusolver, uplo, p->n, 1, (float **)p->A_array + b0, (int)p->lda,
-                                     (float **)p->B_array + b0, (int)p->ldb, p->info, nb);
-    else
-        st = cusolverDnDpotrsBatched(h->cusolver, uplo, p->n, 1, (double **)p->A_array + b0, (int)p->lda,
-                                     (double **)p->B_array + b0, (int)p->ldb, p->info, nb);
+    switch (precision) {
+    case 's':
+        st = cusolverDnSpotrsBatched(h->cusolver, uplo, n, 1, (float **)p->A_array + b0, lda,
+                                     (float **)p->B_array + b0, ldb, p->info, nb);
+        break;
+    case 'd':
+        st = cusolverDnDpotrsBatched(h->cusolver, uplo, n, 1, (double **)p->A_array + b0, lda,
+                                     (double **)p->B_array + b0, ldb, p->info, nb);
+        break;
+    case 'c':
+        st = cusolverDnCpotrsBatched(h->cusolver, uplo, n, 1, (cuComplex **)p->A_array + b0, lda,
+                                     (cuComplex **)p->B_array + b0, ldb, p->info, nb);
+        break;
+    case 'z':
+        st = cusolverDnZpotrsBatched(h->cusolver, uplo, n, 1, (cuDoubleComplex **)p->A_array + b0, lda,
+                                     (cuDoubleComplex **)p->B_array + b0, ldb, p->info, nb);
+        break;
+    default: return SHOAL_VENDOR_UNSUPPORTED;
+    }
     return st == CUSOLVER_STATUS_SUCCESS ? SHOAL_VENDOR_OK : SHOAL_VENDOR_FAILED;
 }
 
 static int geqrf_chunk(const shoal_vendor_handles *h, char precision, const shoal_lapack_params *p,
                        long long b0, int nb)
 {
+    const int m = p->m, n = p->n, lda = (int)p->lda;
     int info = 0;
     cublasStatus_t st;
-    if (precision == 's')
-        st = cublasSgeqrfBatched(h->cublas, p->m, p->n, (float *const *)p->A_array + b0, (int)p->lda,
+    switch (precision) {
+    case 's':
+        st = cublasSgeqrfBatched(h->cublas, m, n, (float *const *)p->A_array + b0, lda,
                                  (float *const *)p->tau_array + b0, &info, nb);
-    else
-        st = cublasDgeqrfBatched(h->cublas, p->m, p->n, (double *const *)p->A_array + b0, (int)p->lda,
+        break;
+    case 'd':
+        st = cublasDgeqrfBatched(h->cublas, m, n, (double *const *)p->A_array + b0, lda,
                                  (double *const *)p->tau_array + b0, &info, nb);
+        break;
+    case 'c':
+        st = cublasCgeqrfBatched(h->cublas, m, n, (cuComplex *const *)p->A_array + b0, lda,
+                                 (cuComplex *const *)p->tau_array + b0, &info, nb);
+        break;
+    case 'z':
+        st = cublasZgeqrfBatched(h->cublas, m, n, (cuDoubleComplex *const *)p->A_array + b0, lda,
+                                 (cuDoubleComplex *const *)p->tau_array + b0, &info, nb);
+        break;
+    default: return SHOAL_VENDOR_UNSUPPORTED;
+    }
     return st == CUBLAS_STATUS_SUCCESS && info == 0 ? SHOAL_VENDOR_OK : SHOAL_VENDOR_FAILED;
 }
 
@@ -67,7 +104,7 @@ int shoal_vendor_chol_qr(const shoal_vendor_handles *h, const char *routine, cha
                          const shoal_lapack_params *p)
 {
     enum { POTRF, POTRS, POSV, GEQRF } which;
-    if (!h || !routine || !p || (precision != 's' && precision != 'd'))
+    if (!h || !routine || !p || !shoal_vendor_precision_ok(precision))
         return SHOAL_VENDOR_UNSUPPORTED;
     if (strcmp(routine, "potrf") == 0)
         which = POTRF;

@@ -1,11 +1,17 @@
 """Factorizations, solves and inversion of small matrices (n <= 32): LU, Cholesky, QR.
 
+float32, float64, complex64 and complex128 (LAPACK's s, d, c, z). In the complex dtypes the
+Cholesky routines take Hermitian A (A = L L^H; the imaginary parts of its diagonal are not read,
+the factor's diagonal comes out real), getrs takes trans 'C' (A^H X = B), getrf pivots on
+|re| + |im| (BLAS i?amax) and geqrf's tau is complex (zgeqrf's reflectors I - tau v v^H).
 LAPACK semantics per matrix: ipiv is 1-based (int32, like torch.linalg.lu_factor's pivots),
 info[i] > 0 reports a zero pivot (LU) or a non-positive-definite leading minor (Cholesky) of
 matrix i and never stops the others. Nothing raises on info > 0: check it.
 The factors are written in place, so the matrices that receive them (getrf, gesv, geqrf's A,
 getri's C) and the right-hand sides B of the solves must be column-major per matrix; the
-Cholesky routines also take row-major A (the view's other triangle is used).
+Cholesky routines also take row-major A (the view's other triangle is used), except a complex
+one in potrs and posv: the view of a row-major Hermitian matrix is its conjugate, and the
+solve would be with conj(A).
 """
 from __future__ import annotations
 
@@ -17,6 +23,8 @@ from ._layout import Matrices, common_batch, matrices, require_column_major
 
 _WHY_FACTORS = "the factors are written in place in LAPACK's column-major form"
 _WHY_RHS = "the solutions are written in place and a row-major B would be B^T"
+_WHY_HERMITIAN = ("a row-major complex matrix read column-major is its transpose, which for a Hermitian "
+                  "matrix is its conjugate: the solve would be with conj(A)")
 
 
 def _square(M: Matrices, routine: str) -> int:
@@ -48,7 +56,7 @@ def getrf(A: Any, *, ipiv: Any = None, info: Any = None, stream: Any = None) -> 
     Returns (ipiv, info): ipiv (batch, min(m, n)) int32 1-based, info (batch,) int32."""
     a = operand(A, "A", stream)
     call = Call(flat(a), stream)
-    p = precision(a)
+    p = precision(a, complex_ok=True)
     Am = matrices(a, "A")
     require_column_major(Am, _WHY_FACTORS)
     batch = common_batch([Am], [])
@@ -73,11 +81,12 @@ def _given_pivots(call: Call, ipiv: Any, LU: Matrices, batch: int, pointer_form:
 
 def getrs(LU: Any, ipiv: Any, B: Any, *, trans: str = "N", stream: Any = None) -> Any:
     """Solves op(A) X = B with getrf's factors and pivots; B (batch, n, nrhs) is overwritten by
-    X and returned. One LU (2-D) may serve a batch of right-hand sides."""
-    trans = op_flag(trans, "trans")
+    X and returned. One LU (2-D) may serve a batch of right-hand sides. trans 'N', 'T' or 'C'
+    (A^H in complex64 / complex128; 'T' in the real dtypes)."""
     lu, b = operand(LU, "LU", stream), operand(B, "B", stream)
     call = Call(flat(lu, b), stream)
-    p = precision(lu, b)
+    p = precision(lu, b, complex_ok=True)
+    trans = op_flag(trans, "trans", keep_c=p in "cz")
     LUm, Bm = matrices(lu, "LU"), matrices(b, "B")
     require_column_major(LUm, "it holds getrf's factors")
     n = _square(LUm, "getrs")
@@ -95,7 +104,7 @@ def getrs(LU: Any, ipiv: Any, B: Any, *, trans: str = "N", stream: Any = None) -
     return B
 
 
-_OP = {"N": 0, "T": 1}
+_OP = {"N": 0, "T": 1, "C": 2}  # SHOAL_OP_*
 
 
 def gesv(A: Any, B: Any, *, ipiv: Any = None, info: Any = None,
@@ -104,7 +113,7 @@ def gesv(A: Any, B: Any, *, ipiv: Any = None, info: Any = None,
     info > 0). Returns (ipiv, info)."""
     a, b = operand(A, "A", stream), operand(B, "B", stream)
     call = Call(flat(a, b), stream)
-    p = precision(a, b)
+    p = precision(a, b, complex_ok=True)
     Am, Bm = matrices(a, "A"), matrices(b, "B")
     require_column_major(Am, _WHY_FACTORS)
     n = _square(Am, "gesv")
@@ -141,7 +150,7 @@ def getri(LU: Any, ipiv: Any, C: Any = None, *, info: Any = None,
     n = _square(LUm, "getri")
     c = _inverse_out(call, C, LUm, LUm.batch, lu[0].dtype if isinstance(lu, list) else lu.dtype,
                      stream, True)
-    p = precision(lu, c)
+    p = precision(lu, c, complex_ok=True)
     Cm = matrices(c, "C")
     require_column_major(Cm, "the inverse of the column-major factors is written there")
     if (Cm.rows, Cm.cols) != (n, n):
@@ -168,7 +177,7 @@ def getri_fused(A: Any, C: Any = None, *, info: Any = None, stream: Any = None) 
     n = _square(Am, "getri_fused")
     c = _inverse_out(call, C, Am, Am.batch, a[0].dtype if isinstance(a, list) else a.dtype,
                      stream, not Am.transposed)
-    p = precision(a, c)
+    p = precision(a, c, complex_ok=True)
     Cm = matrices(c, "C")
     if (Cm.rows, Cm.cols) != (n, n):
         raise ValueError(f"getri_fused: C is {Cm.rows} x {Cm.cols}; A is {n} x {n}")
@@ -193,12 +202,14 @@ def _fill(uplo: str, M: Matrices) -> int:
 
 
 def potrf(A: Any, *, uplo: str = "L", info: Any = None, stream: Any = None) -> Any:
-    """Cholesky A = L L^T (uplo 'L') or U^T U ('U') in place in that triangle; the other is not
-    referenced. Row-major A allowed. Returns info (batch,) int32."""
+    """Cholesky A = L L^H (uplo 'L') or U^H U ('U') in place in that triangle (L^T, U^T in the
+    real dtypes); the other is not referenced, nor the imaginary parts of a complex A's diagonal.
+    Row-major A allowed (complex too: the view's factor of conj(A) is A's, transposed).
+    Returns info (batch,) int32."""
     uplo = flag(uplo, "LU", "uplo")
     a = operand(A, "A", stream)
     call = Call(flat(a), stream)
-    p = precision(a)
+    p = precision(a, complex_ok=True)
     Am = matrices(a, "A")
     n = _square(Am, "potrf")
     batch = common_batch([Am], [])
@@ -213,12 +224,15 @@ def potrf(A: Any, *, uplo: str = "L", info: Any = None, stream: Any = None) -> A
 
 
 def potrs(L: Any, B: Any, *, uplo: str = "L", stream: Any = None) -> Any:
-    """Solves A X = B with potrf's factor (uplo as factored); B <- X, returned."""
+    """Solves A X = B with potrf's factor (uplo as factored); B <- X, returned. A complex
+    factor must be column-major."""
     uplo = flag(uplo, "LU", "uplo")
     f, b = operand(L, "L", stream), operand(B, "B", stream)
     call = Call(flat(f, b), stream)
-    p = precision(f, b)
+    p = precision(f, b, complex_ok=True)
     Fm, Bm = matrices(f, "L"), matrices(b, "B")
+    if p in "cz":
+        require_column_major(Fm, _WHY_HERMITIAN)
     n = _square(Fm, "potrs")
     _rhs(Bm, n, "potrs")
     batch = common_batch([Bm], [Fm])
@@ -234,12 +248,14 @@ def potrs(L: Any, B: Any, *, uplo: str = "L", stream: Any = None) -> Any:
 
 def posv(A: Any, B: Any, *, uplo: str = "L", info: Any = None, stream: Any = None) -> Any:
     """Cholesky factor and solve in one kernel: A <- factor, B <- X (B unchanged where
-    info > 0). Returns info."""
+    info > 0). Returns info. A complex A must be column-major."""
     uplo = flag(uplo, "LU", "uplo")
     a, b = operand(A, "A", stream), operand(B, "B", stream)
     call = Call(flat(a, b), stream)
-    p = precision(a, b)
+    p = precision(a, b, complex_ok=True)
     Am, Bm = matrices(a, "A"), matrices(b, "B")
+    if p in "cz":
+        require_column_major(Am, _WHY_HERMITIAN)
     n = _square(Am, "posv")
     _rhs(Bm, n, "posv")
     batch = common_batch([Am, Bm], [])
@@ -259,7 +275,7 @@ def geqrf(A: Any, *, tau: Any = None, stream: Any = None) -> Any:
     below it). Returns tau (batch, min(m, n)) of A's dtype (torch.geqrf's convention)."""
     a = operand(A, "A", stream)
     call = Call(flat(a), stream)
-    p = precision(a)
+    p = precision(a, complex_ok=True)
     Am = matrices(a, "A")
     require_column_major(Am, _WHY_FACTORS)
     batch = common_batch([Am], [])

@@ -227,8 +227,11 @@ static void case_kernel_name(void)
         snprintf(g_why, sizeof g_why, "valid query with NULL handle must answer NOT_INITIALIZED");
         g_fail = 1;
     }
+    /* precisions: none a search space lists (c and z are valid where it lists them; '\0' must not
+     * match the end of the routine's precision string) */
     const struct { const char *r; char p, v; } bad[] = {
-        {"nosuch", 'd', 'n'}, {NULL, 'd', 'n'}, {"getrf", 'z', 'n'}, {"getrs", 'd', 'x'}, {"potrf", 'd', 'n'}};
+        {"nosuch", 'd', 'n'}, {NULL, 'd', 'n'}, {"getrf", 'x', 'n'}, {"getrf", 'D', 'n'}, {"getrf", '\0', 'n'},
+        {"getrs", 'd', 'x'}, {"potrf", 'd', 'n'}, {"gemv", 'd', 'n'}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0] && !g_fail; ++i)
         if (shoal_lapack_kernel_name(NULL, bad[i].r, bad[i].p, 0, bad[i].v, 4, 4, 1, &name) != SHOAL_STATUS_INVALID_VALUE) {
             snprintf(g_why, sizeof g_why, "bad query %zu must answer INVALID_VALUE", i);

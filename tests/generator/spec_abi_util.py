@@ -44,14 +44,16 @@ def assert_c_agrees_with_python(tmp_path: Path, exprs: list[Expr], envs: Iterabl
     assert got == want
 
 
-def assert_argument_tests_pass(tmp_path: Path, entry_c: str, args_c: str, stub_c: str, names: list[str]) -> None:
+def assert_argument_tests_pass(tmp_path: Path, entry_c: str, args_c: str, stub_c: str, names: list[str],
+                               include: Path = REPO_ROOT / "include") -> None:
     """The generated argument tests, linked with the generated entry points and stub_c (the runs
-    they call), pass for every routine, and test something."""
+    they call), pass for every routine, and test something. include: where shoal.h and the
+    shoal_routines.h it includes are (another than the repository's where a test emits one)."""
     (tmp_path / "entry.c").write_text(entry_c)
     (tmp_path / "args.c").write_text(args_c)
     (tmp_path / "stub.c").write_text(stub_c)
     exe = tmp_path / "args"
-    subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{REPO_ROOT / 'include'}", f"-I{CUDA_INCLUDE}",
+    subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{include}", f"-I{CUDA_INCLUDE}",
                     f"-I{REPO_ROOT / 'runtime'}", *(str(tmp_path / f) for f in ("args.c", "entry.c", "stub.c")),
                     "-o", str(exe)], check=True)
     for name in names:

@@ -70,6 +70,7 @@ def test_empty_database_emits_defaults_only(tmp_path, project, space):
     assert 'const shoal_table shoal_gemm_tables[] = {\n    /* no tuned device' in c
     assert '{"gemm", "", 0, 0, 0, 0},' in c
     assert "const short shoal_gemm_default_kernel[8] = {4, 5, 6, 7, 0, 1, 2, 3};" in c
+    assert 'const char shoal_gemm_precisions[] = "sd";' in c  # the defaults' precision order
     d = "".join((out / f"gemm_d_{v}.cu").read_text() for v in ("nn", "nt", "tn", "tt"))
     assert EXTERN.findall(d) == ["shoal_dgemm_" + DEFAULT.format(v=v) for v in VARIANTS]
     assert not (tmp_path / "missing.sqlite").exists()

@@ -5,11 +5,15 @@ CPU against the generated entry points (a stub dispatch that, as the real one, a
 handle with NOT_INITIALIZED)."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
+from glue_util import CUDA_INCLUDE
 from spec_abi_util import (SPEC_DIR, assert_argument_tests_pass, assert_c_agrees_with_python, needs_gcc,
                            spec_paths)
 
@@ -84,6 +88,92 @@ def test_generated_argument_tests_pass_on_the_cpu(tmp_path: Path) -> None:
             "    return handle ? SHOAL_STATUS_SUCCESS : SHOAL_STATUS_NOT_INITIALIZED;\n}\n")
     assert_argument_tests_pass(tmp_path, emit_lapack.api_c(routines), emit_lapack.test_args_c(routines), stub,
                                [r.name for r in routines])
+
+
+def _complex_build(tmp_path: Path) -> tuple[list[emit_lapack.LapackRoutine], Path]:
+    """The factorizations as if every search space listed s, d, c and z (the complex kernels
+    are the templates' business; the entry points are the emitter's), with their public header
+    emitted into tmp_path/include next to a copy of include/shoal.h."""
+    spaces = discover(REPO_ROOT / "search_space")
+    routines = [dataclasses.replace(r, precisions=("s", "d", "c", "z")) for r in _routines()]
+    include = tmp_path / "include"
+    include.mkdir()
+    shutil.copy(REPO_ROOT / "include" / "shoal.h", include)
+    (include / "shoal_routines.h").write_text(emit_spec.header(
+        emit_spec.routines_from(spaces), routines, emit_spec.blas2_routines_from(spaces, SPEC_DIR),
+        emit_spec.gemm_routines_from(spaces, SPEC_DIR)))
+    return routines, include
+
+
+def test_complex_prototypes_take_the_public_complex_types(tmp_path: Path) -> None:
+    routines, include = _complex_build(tmp_path)
+    header = (include / "shoal_routines.h").read_text()
+    assert ("shoal_status shoal_zgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, "
+            "const shoal_complex_double *const A[], int64_t lda, const int *ipiv, shoal_complex_double *const B[], "
+            "int64_t ldb, int64_t batch);") in header
+    assert ("shoal_status shoal_cgeqrf_strided_batched(shoal_handle handle, int m, int n, shoal_complex_float *A, "
+            "int64_t lda, int64_t strideA, shoal_complex_float *tau, int64_t strideTau, int64_t batch);") in header
+    # the kernels' element types (P.T) stay out of the public API and its entry points
+    for text in ("\n".join(emit_lapack.header_blocks(routines)), emit_lapack.api_c(routines)):
+        assert "cuFloatComplex" not in text and "cuDoubleComplex" not in text
+
+
+@needs_gcc
+def test_generated_argument_tests_pass_in_complex(tmp_path: Path) -> None:
+    routines, include = _complex_build(tmp_path)
+    stub = ('#include "lapack_run.h"\n'
+            "shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int variant,\n"
+            "                              shoal_lapack_params *p)\n"
+            "{\n    (void)routine; (void)prec; (void)variant; (void)p;\n"
+            "    return handle ? SHOAL_STATUS_SUCCESS : SHOAL_STATUS_NOT_INITIALIZED;\n}\n")
+    assert_argument_tests_pass(tmp_path, emit_lapack.api_c(routines), emit_lapack.test_args_c(routines), stub,
+                               [r.name for r in routines], include)
+
+
+@needs_gcc
+def test_getrs_op_c_is_the_t_variant_conjugated_in_complex_only(tmp_path: Path) -> None:
+    """SHOAL_OP_C reaches shoal_lapack_run as the t variant (1) with p.conj = 1 in c and z, and
+    as the t variant with conj 0 in s and d (the transpose there); N and T never set conj, and
+    no other routine does. The stub prints what each call packed."""
+    routines, include = _complex_build(tmp_path)
+    (tmp_path / "entry.c").write_text(emit_lapack.api_c(routines))
+    calls = []
+    for prec, t in (("s", "float"), ("d", "double"), ("c", "shoal_complex_float"), ("z", "shoal_complex_double")):
+        for op in ("SHOAL_OP_N", "SHOAL_OP_T", "SHOAL_OP_C"):
+            calls.append(f"shoal_{prec}getrs_strided_batched((shoal_handle)1, {op}, 2, 1, ({t} *)buf, 2, 4, ipiv, 2, "
+                         f"({t} *)buf, 2, 2, 1);")
+            calls.append(f"shoal_{prec}getrs_batched((shoal_handle)1, {op}, 2, 1, (const {t} *const *)ptrs, 2, ipiv, "
+                         f"({t} *const *)ptrs, 2, 1);")
+        calls.append(f"shoal_{prec}potrs_strided_batched((shoal_handle)1, SHOAL_FILL_UPPER, 2, 1, ({t} *)buf, 2, 4, "
+                     f"({t} *)buf, 2, 2, 1);")
+    (tmp_path / "main.c").write_text("\n".join([
+        '#include <stdio.h>', '#include "lapack_run.h"',
+        "shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int variant,",
+        "                              shoal_lapack_params *p)",
+        '{ (void)handle; printf("%d %c %d %d\\n", routine, prec, variant, p->conj); return SHOAL_STATUS_SUCCESS; }',
+        "static double buf[64]; static int ipiv[8]; static void *ptrs[1] = {buf};",
+        "int main(void) {", *calls, "return 0; }", ""]))
+    exe = tmp_path / "conj"
+    subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{include}", f"-I{CUDA_INCLUDE}",
+                    f"-I{REPO_ROOT / 'runtime'}", str(tmp_path / "main.c"), str(tmp_path / "entry.c"), "-o", str(exe)],
+                   check=True)
+    got = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split("\n")[:-1]
+    getrs, potrs = _routine_index("SHOAL_GETRS"), _routine_index("SHOAL_POTRS")
+    want = []
+    for prec in "sdcz":
+        for op in (0, 1, 2):
+            conj = int(op == 2 and prec in "cz")
+            want += [f"{getrs} {prec} {min(op, 1)} {conj}"] * 2
+        want.append(f"{potrs} {prec} 1 0")
+    assert got == want
+
+
+def _routine_index(name: str) -> int:
+    """A value of runtime/lapack_routines.h's enum shoal_lapack_routine."""
+    enum = (REPO_ROOT / "runtime" / "lapack_routines.h").read_text()
+    body = enum[enum.index("enum shoal_lapack_routine {"):]
+    names = re.findall(r"\b(SHOAL_[A-Z_]+)\b", body[:body.index("}")])
+    return names.index(name)
 
 
 GOOD = """name = "x"

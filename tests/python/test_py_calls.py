@@ -514,6 +514,68 @@ def test_geqrf_tau(fake):
     assert ints(upload(fake, int(a[4], 16))[:16]) == [tau.ptr, tau.ptr + 16]
 
 
+def test_getrs_real_op_c_is_t(fake):
+    LU, ipiv, B = col_batch(2, 3, 3), FakeArray((2, 3), dtype="i4"), col_batch(2, 3, 2)
+    shoal.getrs(LU, ipiv, B, trans="c")
+    assert args_of(fake.last())[0] == "shoal_dgetrs_strided_batched" and args_of(fake.last())[1][0] == "1"
+
+
+# the c/z entry points of the factorizations exist where search_space/ lists c and z for them
+# (the templates' complex renderings) and the signature table declares them
+needs_complex_factorizations = pytest.mark.skipif(
+    "shoal_cgetrf_batched" not in shoal._signatures.SIGNATURES,
+    reason="libshoal's c/z factorizations are not in the package's signature table yet")
+
+
+@needs_complex_factorizations
+@pytest.mark.parametrize("dtype, p", [("c8", "c"), ("c16", "z")])
+def test_factorizations_take_complex(fake, dtype, p):
+    A, B = col_batch(2, 3, 3, dtype), col_batch(2, 3, 2, dtype)
+    ipiv, info = shoal.getrf(A)
+    assert args_of(fake.last())[0] == f"shoal_{p}getrf_strided_batched" and info.dtype == "i4"
+    for trans, op in (("N", "0"), ("T", "1"), ("C", "2")):
+        shoal.getrs(A, ipiv, B, trans=trans)
+        assert args_of(fake.last()) == (f"shoal_{p}getrs_strided_batched", [
+            op, "3", "2", P(A.ptr), "3", "9", P(ipiv.ptr), "3", P(B.ptr), "3", "6", "2"])
+    shoal.gesv(A, B)
+    assert args_of(fake.last())[0] == f"shoal_{p}gesv_strided_batched"
+    C, _ = shoal.getri(A, ipiv)
+    assert args_of(fake.last())[0] == f"shoal_{p}getri_strided_batched" and C.dtype == dtype
+    C, _ = shoal.getri_fused(row_batch(2, 3, 3, dtype))  # inv(A^T) = inv(A)^T in complex too
+    assert args_of(fake.last())[0] == f"shoal_{p}getri_fused_strided_batched" and C.strides == (9, 3, 1)
+    for fn in (shoal.potrf, lambda a: shoal.potrs(a, B), lambda a: shoal.posv(a, B)):
+        fn(A)
+        assert args_of(fake.last())[0].startswith(f"shoal_{p}po")
+    tau = shoal.geqrf(col_batch(2, 4, 3, dtype))
+    assert args_of(fake.last())[0] == f"shoal_{p}geqrf_strided_batched"
+    assert (tau.shape, tau.dtype) == ((2, 3), dtype)
+
+
+@needs_complex_factorizations
+def test_complex_geqrf_lists_space_tau_by_its_itemsize(fake):
+    As = [FakeArray((5, 4), (1, 5), dtype="c16") for _ in range(2)]
+    tau = shoal.geqrf(As)
+    name, a = args_of(fake.last())
+    assert name == "shoal_zgeqrf_batched"
+    assert ints(upload(fake, int(a[4], 16))[:16]) == [tau.ptr, tau.ptr + 4 * 16]
+
+
+@needs_complex_factorizations
+@pytest.mark.parametrize("uplo, fill", [("L", "1"), ("U", "0")])
+def test_complex_cholesky_row_major(fake, uplo, fill):
+    """potrf factors a row-major Hermitian A through its view (conj(A)), whose factor is A's
+    transposed: allowed, uplo flipped. potrs and posv would solve with conj(A): refused."""
+    A, B = row_batch(2, 4, 4, "c8"), col_batch(2, 4, 3, "c8")
+    shoal.potrf(A, uplo=uplo)
+    assert args_of(fake.last()) == ("shoal_cpotrf_strided_batched", [fill, "4", P(A.ptr), "4", "16",
+                                                                     args_of(fake.last())[1][5], "2"])
+    calls = len(fake.routine_calls())
+    for fn in (shoal.potrs, shoal.posv):
+        with pytest.raises(ValueError, match="conj\\(A\\)"):
+            fn(A, B, uplo=uplo)
+    assert len(fake.routine_calls()) == calls
+
+
 # ---- variable size ----------------------------------------------------------------------
 
 def test_gemm_vbatched(fake):
