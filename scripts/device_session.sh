@@ -5,6 +5,7 @@
 # What it does is chosen by environment variables, in this order:
 #   BUILD=1    build there first (16 cores: `all` and the spec bench, plus BUILD_TARGETS, e.g.
 #              test-programs; ARCHS default 90), with the system's Python packages (no network there)
+#              and, where the system lacks cblas.h, the headers carried in build/devinc/ (carry it)
 #   PRE="cmd"  a command run after the build (e.g. one test program), its output in pre.log
 #   TUNE="gemm:s,d:3 getrf,potrf:d:2"  tune ROUTINES:PRECISIONS:MINUTES, one budget per item, each
 #              cut to what the call has left (CALL_SECONDS, default 570, less 120 s for the dump)
@@ -29,7 +30,16 @@ if [ "${BUILD:-0}" = 1 ]; then
   python3 -m venv --system-site-packages .venv && touch .venv/.stamp
   t0=$(date +%s)
   # the spec bench is not part of `all` (the benchmarks are `make bench`'s); BENCH=spec needs it
-  make -j16 PY=python3 CUDA_ARCHS="${ARCHS:-90}" all build/bin/shoal_spec_bench ${BUILD_TARGETS:-} > "$OUT/build.log" 2>&1 ||
+  # The GPU machine has OpenBLAS's runtime library but not its headers: a build/devinc/ carried
+  # from the build machine (cblas.h, openblas_config.h) and a link name made here let it build the
+  # test and benchmark programs too (BUILD_TARGETS=test-programs ...) instead of carrying them.
+  cc_devinc=()
+  if ! echo '#include <cblas.h>' | gcc -E -x c - > /dev/null 2>&1 && [ -f build/devinc/cblas.h ]; then
+    blas_so=$(ls /usr/lib/x86_64-linux-gnu/libopenblas.so.0 /usr/lib/x86_64-linux-gnu/openblas*/libopenblas.so.0 2>/dev/null | head -1)
+    mkdir -p build/devlib && ln -sf "$blas_so" build/devlib/libopenblas.so
+    cc_devinc=(CC="gcc -I$PWD/build/devinc -L$PWD/build/devlib")
+  fi
+  make -j16 PY=python3 CUDA_ARCHS="${ARCHS:-90}" "${cc_devinc[@]}" all build/bin/shoal_spec_bench ${BUILD_TARGETS:-} > "$OUT/build.log" 2>&1 ||
     { tail -40 "$OUT/build.log"; exit 1; }
   echo "build: $(( $(date +%s) - t0 )) s"
 fi
