@@ -157,7 +157,7 @@ static void record_getrf(int m, int n, unsigned long long seed)
     double *A = xcalloc(mn, sizeof *A), *LU = xcalloc(mn, sizeof *LU), *P = xcalloc(mn, sizeof *P);
     int *ipiv = xcalloc((size_t)k, sizeof *ipiv);
     snprintf(g_key, sizeof g_key, "getrf:m=%d:n=%d:s=%llx", m, n, seed);
-    lapack_spec_getrf.generate(m, n, 0, 0, seed, A, NULL, NULL);
+    lapack_spec_getrf.generate(m, n, 0, 0, 0, seed, A, NULL, NULL);
     put_hash("A", A, mn * sizeof *A);
     memcpy(LU, A, mn * sizeof *A);
     const int info = REF_GETF2(m, n, LU, m, ipiv);
@@ -188,7 +188,7 @@ static void record_lu_square(int n, int nrhs, int variant, unsigned long long se
 
     /* getrs: genuine factors and right-hand sides */
     snprintf(g_key, sizeof g_key, "getrs:n=%d:k=%d:v=%d:s=%llx", n, nrhs, variant, seed);
-    lapack_spec_getrs.generate(n, n, nrhs, variant, seed, A, B, ipiv);
+    lapack_spec_getrs.generate(n, n, nrhs, variant, 0, seed, A, B, ipiv);
     put_hash("A", A, nn * sizeof *A);
     put_hash("B", B, nb * sizeof *B);
     put_hash("ipiv", ipiv, (size_t)n * sizeof *ipiv);
@@ -205,7 +205,7 @@ static void record_lu_square(int n, int nrhs, int variant, unsigned long long se
 
     /* gesv: the factors and the solution */
     snprintf(g_key, sizeof g_key, "gesv:n=%d:k=%d:s=%llx", n, nrhs, seed);
-    lapack_spec_gesv.generate(n, n, nrhs, 0, seed, A, B, NULL);
+    lapack_spec_gesv.generate(n, n, nrhs, 0, 0, seed, A, B, NULL);
     put_hash("A", A, nn * sizeof *A);
     put_hash("B", B, nb * sizeof *B);
     memcpy(LU, A, nn * sizeof *A);
@@ -224,7 +224,7 @@ static void record_lu_square(int n, int nrhs, int variant, unsigned long long se
 
     /* getri: the inverse of the factors' product */
     snprintf(g_key, sizeof g_key, "getri:n=%d:s=%llx", n, seed);
-    lapack_spec_getri.generate(n, n, 0, 0, seed, A, NULL, ipiv);
+    lapack_spec_getri.generate(n, n, 0, 0, 0, seed, A, NULL, ipiv);
     put_hash("A", A, nn * sizeof *A);
     put_hash("ipiv", ipiv, (size_t)n * sizeof *ipiv);
     REF_LU_PRODUCT(n, n, A, n, ipiv, M, n);
@@ -238,7 +238,7 @@ static void record_lu_square(int n, int nrhs, int variant, unsigned long long se
 
     /* getri_fused: a conditioned matrix and its inverse */
     snprintf(g_key, sizeof g_key, "getri_fused:n=%d:s=%llx", n, seed);
-    lapack_spec_getri_fused.generate(n, n, 0, 0, seed, A, NULL, NULL);
+    lapack_spec_getri_fused.generate(n, n, 0, 0, 0, seed, A, NULL, NULL);
     put_hash("A", A, nn * sizeof *A);
     lu_solve(0, n, n, A, I, X);
     round_all(X, nn);
@@ -268,7 +268,7 @@ static void record_chol(int n, int nrhs, int up, unsigned long long seed)
     put_hash("S", S, nn * sizeof *S);
 
     snprintf(g_key, sizeof g_key, "potrf:n=%d:v=%d:s=%llx", n, up, seed);
-    lapack_spec_potrf.generate(n, n, 0, up, seed, A, NULL, NULL);
+    lapack_spec_potrf.generate(n, n, 0, up, 0, seed, A, NULL, NULL);
     put_hash("A", A, nn * sizeof *A);
     memcpy(F, A, nn * sizeof *A);
     const int info = REF_POTF2(F, n, up);
@@ -286,7 +286,7 @@ static void record_chol(int n, int nrhs, int up, unsigned long long seed)
 
 solves:
     snprintf(g_key, sizeof g_key, "posv:n=%d:k=%d:v=%d:s=%llx", n, nrhs, up, seed);
-    lapack_spec_posv.generate(n, n, nrhs, up, seed, A, B, NULL);
+    lapack_spec_posv.generate(n, n, nrhs, up, 0, seed, A, B, NULL);
     put_hash("A", A, nn * sizeof *A);
     put_hash("B", B, nb * sizeof *B);
     memcpy(F, A, nn * sizeof *A);
@@ -302,7 +302,7 @@ solves:
     }
 
     snprintf(g_key, sizeof g_key, "potrs:n=%d:k=%d:v=%d:s=%llx", n, nrhs, up, seed);
-    lapack_spec_potrs.generate(n, n, nrhs, up, seed, A, B, NULL);
+    lapack_spec_potrs.generate(n, n, nrhs, up, 0, seed, A, B, NULL);
     put_hash("A", A, nn * sizeof *A);
     put_hash("B", B, nb * sizeof *B);
     REF_CHOL_PRODUCT(A, n, up, M);
@@ -324,7 +324,7 @@ static void record_geqrf(int m, int n, unsigned long long seed)
     double *A = xcalloc(mn, sizeof *A), *QR = xcalloc(mn, sizeof *QR), *Q = xcalloc((size_t)m * m, sizeof *Q);
     double *tau = xcalloc((size_t)k, sizeof *tau), *alpha = xcalloc((size_t)k, sizeof *alpha);
     snprintf(g_key, sizeof g_key, "geqrf:m=%d:n=%d:s=%llx", m, n, seed);
-    lapack_spec_geqrf.generate(m, n, 0, 0, seed, A, NULL, NULL);
+    lapack_spec_geqrf.generate(m, n, 0, 0, 0, seed, A, NULL, NULL);
     put_hash("A", A, mn * sizeof *A);
     memcpy(QR, A, mn * sizeof *A);
     REF_GEQR2(QR, m, n, tau, alpha);
