@@ -40,6 +40,7 @@
 #include "lapack_ref.h"
 #include "lapack_spec.h"
 #include "gpu_test.h"
+#include "host_elems.h"
 #include "shoal.h"
 
 #include <cuda_runtime_api.h>
@@ -123,41 +124,12 @@ static uint64_t hash_string(const char *s)
     return h;
 }
 
-/* Real parts in single precision (s, c) and reals per element (2 for c, z). */
-static int single(char prec) { return prec == 's' || prec == 'c'; }
-static int reals(char prec) { return prec == 'c' || prec == 'z' ? 2 : 1; }
-
-/* Real i of a buffer (element i / w, part i % w). */
-static double getv(char prec, const void *x, int64_t i)
-{
-    return single(prec) ? (double)((const float *)x)[i] : ((const double *)x)[i];
-}
-
-static void setv(char prec, void *x, int64_t i, double v)
-{
-    if (single(prec))
-        ((float *)x)[i] = (float)v;
-    else
-        ((double *)x)[i] = v;
-}
-
-/* Element e of a device image <-> element j of a packed host array (w doubles each). */
-static void put_elem(char prec, void *x, int64_t e, const double *src, size_t j)
-{
-    for (int q = 0; q < reals(prec); ++q) setv(prec, x, e * reals(prec) + q, src[j * reals(prec) + q]);
-}
-
-static void get_elem(char prec, const void *x, int64_t e, double *dst, size_t j)
-{
-    for (int q = 0; q < reals(prec); ++q) dst[j * reals(prec) + q] = getv(prec, x, e * reals(prec) + q);
-}
-
 /* Element i, every real part a NaN with the buffer's payload. */
 static void set_poison(char prec, void *x, int64_t i, int which)
 {
-    for (int q = 0; q < reals(prec); ++q) {
-        const int64_t r = i * reals(prec) + q;
-        if (single(prec))
+    for (int q = 0; q < elem_reals(prec); ++q) {
+        const int64_t r = i * elem_reals(prec) + q;
+        if (elem_single(prec))
             memcpy((char *)x + 4 * r, &POISON_S[which], 4);
         else
             memcpy((char *)x + 8 * r, &POISON_D[which], 8);
@@ -206,8 +178,8 @@ static int is_bad(const tcfg *c, int64_t b)
 static void setup(const tcfg *c, tdata *d)
 {
     memset(d, 0, sizeof *d);
-    d->w = reals(c->prec);
-    d->es = (size_t)d->w * (single(c->prec) ? 4 : 8);
+    d->w = elem_reals(c->prec);
+    d->es = (size_t)d->w * (elem_single(c->prec) ? 4 : 8);
     d->rows_a = c->m;
     d->cols_a = c->n;
     d->k = c->m < c->n ? c->m : c->n;
@@ -321,9 +293,9 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
                     set_poison(p, d->ha0, e, 0);
                     continue;
                 }
-                put_elem(p, d->ha0, e, a, i + (size_t)j * m);
+                elem_put(p, d->ha0, e, a, i + (size_t)j * m);
                 if (w == 2 && c->nan_diag_imag && i == j)
-                    setv(p, d->ha0, 2 * e + 1, NAN);
+                    elem_set_real(p, d->ha0, 2 * e + 1, NAN);
                 if (c->routine == R_GEQRF || (c->routine != R_POTRS && oracle_in_tri(c->uplo, i, j)))
                     d->wa[e] = 1;
             }
@@ -331,7 +303,7 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
         if (is_bad(c, b)) {
             /* a negative diagonal entry at column j: the leading minor of order j is not PD */
             const int j = (int)((b / c->bad_every) % n);
-            setv(p, d->ha0, (oa + j + (int64_t)j * d->lda) * w, -1.0 - (double)(b % 7)); /* the real part */
+            elem_set_real(p, d->ha0, (oa + j + (int64_t)j * d->lda) * w, -1.0 - (double)(b % 7)); /* the real part */
             expect = j + 1;
         }
         if (b == c->nan_at) {
@@ -345,7 +317,7 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
             if (c->routine == R_GEQRF)
                 i = (int)(mix64((uint64_t)b, 11) % (uint64_t)m);
             /* complex: in the imaginary part (on the diagonal: not read, info 0) */
-            setv(p, d->ha0, (oa + i + (int64_t)j * d->lda) * w + (w - 1), NAN);
+            elem_set_real(p, d->ha0, (oa + i + (int64_t)j * d->lda) * w + (w - 1), NAN);
             expect = -2; /* potrf/posv: the host's info; potrs/geqrf: not checked */
         }
         d->expect[b] = expect;
@@ -355,7 +327,7 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
             const int written = c->routine == R_POTRS || expect == 0;
             for (int j = 0; j < nrhs; ++j)
                 for (int i = 0; i < n; ++i) {
-                    put_elem(p, d->hb0, ob + i + j * d->ldb, bb, i + (size_t)j * n);
+                    elem_put(p, d->hb0, ob + i + j * d->ldb, bb, i + (size_t)j * n);
                     if (written)
                         d->wb[ob + i + j * d->ldb] = 1;
                 }
@@ -370,7 +342,7 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
         double *t = xmalloc(ael * w * sizeof(double));
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < n; ++i)
-                get_elem(p, d->ha0, s * d->sta + i + j * d->lda, t, i + (size_t)j * n);
+                elem_get(p, d->ha0, s * d->sta + i + j * d->lda, t, i + (size_t)j * n);
         d->expect[c->nan_at] = w == 2 ? oracle_zpotf2(n, c->uplo, t, n) : oracle_potf2(n, c->uplo, t, n);
         free(t);
     } else if (c->nan_at >= 0 && c->nan_at < c->batch) {
@@ -507,7 +479,7 @@ static shoal_status call_shoal(const tcfg *c, const tdata *d, int mode)
 static int check_failed_factor(const tcfg *c, const double *A0, const double *A, int j, double eps, char *why,
                                size_t len)
 {
-    const int n = c->n, up = c->uplo, w = reals(c->prec);
+    const int n = c->n, up = c->uplo, w = elem_reals(c->prec);
     double *ref = xmalloc((size_t)w * n * n * sizeof(double));
     memcpy(ref, A0, (size_t)w * n * n * sizeof(double));
     (void)(w == 2 ? oracle_zpotf2(n, up, ref, n) : oracle_potf2(n, up, ref, n));
@@ -603,17 +575,17 @@ static void check_all(const tcfg *c, tdata *d, int mode, verdict *v)
             const int64_t s = slot_of(c, mode, b);
             for (int j = 0; j < n; ++j)
                 for (int i = 0; i < m; ++i) {
-                    get_elem(p, d->ha0, s * d->sta + i + j * d->lda, A0, i + (size_t)j * m);
-                    get_elem(p, d->ha, s * d->sta + i + j * d->lda, A, i + (size_t)j * m);
+                    elem_get(p, d->ha0, s * d->sta + i + j * d->lda, A0, i + (size_t)j * m);
+                    elem_get(p, d->ha, s * d->sta + i + j * d->lda, A, i + (size_t)j * m);
                 }
             if (has_b(c->routine))
                 for (int j = 0; j < nrhs; ++j)
                     for (int i = 0; i < n; ++i) {
-                        get_elem(p, d->hb0, s * d->stb + i + j * d->ldb, B0, i + (size_t)j * n);
-                        get_elem(p, d->hb, s * d->stb + i + j * d->ldb, B, i + (size_t)j * n);
+                        elem_get(p, d->hb0, s * d->stb + i + j * d->ldb, B0, i + (size_t)j * n);
+                        elem_get(p, d->hb, s * d->stb + i + j * d->ldb, B, i + (size_t)j * n);
                     }
             for (int j = 0; j < k && c->routine == R_GEQRF; ++j)
-                get_elem(p, d->ht, s * d->stt + j, tau, (size_t)j);
+                elem_get(p, d->ht, s * d->stt + j, tau, (size_t)j);
             const int expect = d->expect[b];
             const int info = has_info(c->routine) ? d->hinfo[b] : 0;
             if (has_info(c->routine) && expect >= 0 && info != expect) {
@@ -1045,7 +1017,7 @@ static void build_cases(void)
                 add_case(K_RECT, r, p, "rect");
             add_case(K_VENDOR, r, p, "vendor");
             add_case(K_TAIL, r, p, "tail");
-            if (reals(p) == 2 && (r == R_POTRF || r == R_POSV))
+            if (elem_reals(p) == 2 && (r == R_POTRF || r == R_POSV))
                 add_case(K_DIAG_IMAG, r, p, "diag_imag");
         }
     /* last: a kernel fault there loses the CUDA context (and the cases after it) */

@@ -48,6 +48,7 @@
 #include "lapack_ref.h"
 #include "lapack_spec.h"
 #include "gpu_test.h"
+#include "host_elems.h"
 #include "shoal.h"
 
 #include <cuda_runtime_api.h>
@@ -146,40 +147,11 @@ static uint64_t mix(uint64_t a, uint64_t b)
     return oracle_splitmix64(&r);
 }
 
-/* Real parts in single precision (s, c) and reals per element (2 for c, z). */
-static int single(char prec) { return prec == 's' || prec == 'c'; }
-static int reals(char prec) { return prec == 'c' || prec == 'z' ? 2 : 1; }
-
-/* Real i of a buffer (element i / w, part i % w). */
-static double get_el(char prec, const void *x, int64_t i)
-{
-    return single(prec) ? (double)((const float *)x)[i] : ((const double *)x)[i];
-}
-
-static void set_el(char prec, void *x, int64_t i, double v)
-{
-    if (single(prec))
-        ((float *)x)[i] = (float)v;
-    else
-        ((double *)x)[i] = v;
-}
-
-/* Element e of a device image <-> element j of a packed host array (w doubles each). */
-static void put_elem(char prec, void *x, int64_t e, const double *src, int64_t j)
-{
-    for (int q = 0; q < reals(prec); ++q) set_el(prec, x, e * reals(prec) + q, src[j * reals(prec) + q]);
-}
-
-static void get_elem(char prec, const void *x, int64_t e, double *dst, int64_t j)
-{
-    for (int q = 0; q < reals(prec); ++q) dst[j * reals(prec) + q] = get_el(prec, x, e * reals(prec) + q);
-}
-
 /* count elements, every real part a NaN with the buffer's payload */
 static void fill_poison(char prec, void *x, int64_t count, int which)
 {
-    for (int64_t i = 0; i < count * reals(prec); ++i) {
-        if (single(prec))
+    for (int64_t i = 0; i < count * elem_reals(prec); ++i) {
+        if (elem_single(prec))
             memcpy((char *)x + 4 * i, &POISON_S[which], 4);
         else
             memcpy((char *)x + 8 * i, &POISON_D[which], 8);
@@ -262,8 +234,8 @@ static void setup(const run_cfg *c, run_data *d)
 {
     memset(d, 0, sizeof *d);
     d->spec = spec_of(c->r);
-    d->w = reals(c->prec);
-    d->es = (size_t)d->w * (single(c->prec) ? 4 : 8);
+    d->w = elem_reals(c->prec);
+    d->es = (size_t)d->w * (elem_single(c->prec) ? 4 : 8);
     d->mn = c->m < c->n ? c->m : c->n;
     d->bcols = c->r == R_GETRF ? 0 : (c->r == R_GETRI || c->r == R_GETRI_FUSED) ? c->n : c->nrhs;
     d->nrhs_spec = (c->r == R_GETRS || c->r == R_GESV) ? c->nrhs : 0;
@@ -373,11 +345,11 @@ static void layout(const run_cfg *c, run_data *d, int mode)
         const int64_t i = b % d->G;
         const int64_t offa = d->slot[b] * d->sta, offb = d->slot[b] * d->stb;
         for (int col = 0; col < n; ++col)
-            for (int r = 0; r < m; ++r) put_elem(p, d->hA, offa + r + col * d->lda, d->A0, i * a_el + r + (int64_t)col * m);
+            for (int r = 0; r < m; ++r) elem_put(p, d->hA, offa + r + col * d->lda, d->A0, i * a_el + r + (int64_t)col * m);
         if (f & LAPACK_B_IN)
             for (int col = 0; col < d->bcols; ++col)
                 for (int r = 0; r < n; ++r)
-                    put_elem(p, d->hB, offb + r + col * d->ldb, d->B0, i * b_el + r + (int64_t)col * n);
+                    elem_put(p, d->hB, offb + r + col * d->ldb, d->B0, i * b_el + r + (int64_t)col * n);
         if (f & LAPACK_IPIV_IN)
             for (int j = 0; j < d->mn; ++j) d->hP[b * stp + j] = d->P0[i * d->mn + j];
     }
@@ -544,13 +516,13 @@ static double judge(const run_cfg *c, run_data *d, int mode, char *why, size_t w
             const int64_t i = b % d->G;
             const int64_t offa = d->slot[b] * d->sta, offb = d->slot[b] * d->stb;
             for (int col = 0; col < n; ++col)
-                for (int r = 0; r < m; ++r) get_elem(p, d->oA, offa + r + col * d->lda, Ao, r + (int64_t)col * m);
+                for (int r = 0; r < m; ++r) elem_get(p, d->oA, offa + r + col * d->lda, Ao, r + (int64_t)col * m);
             for (int col = 0; col < d->bcols; ++col)
-                for (int r = 0; r < n; ++r) get_elem(p, d->oB, offb + r + col * d->ldb, Bo, r + (int64_t)col * n);
+                for (int r = 0; r < n; ++r) elem_get(p, d->oB, offb + r + col * d->ldb, Bo, r + (int64_t)col * n);
             for (int j = 0; j < d->mn; ++j) ipiv[j] = d->oP[b * stp + j];
             /* the inputs as the kernel saw them (rounded to the precision: exact for generated
              * data, which is float-representable) */
-            for (int64_t e = 0; e < a_el; ++e) get_elem(p, d->hA, offa + (e % m) + (e / m) * d->lda, A0, e);
+            for (int64_t e = 0; e < a_el; ++e) elem_get(p, d->hA, offa + (e % m) + (e / m) * d->lda, A0, e);
             const int info = d->oI[b];
             double e;
             if (d->kind[i] == KIND_NAN) {
@@ -725,7 +697,7 @@ static void run(const run_cfg *wanted)
 /* Cases. */
 
 /* The largest op a routine takes in a precision: getrs N, T (and C in c and z); else N. */
-static int max_op(enum routine r, char p) { return r != R_GETRS ? 0 : reals(p) == 2 ? 2 : 1; }
+static int max_op(enum routine r, char p) { return r != R_GETRS ? 0 : elem_reals(p) == 2 ? 2 : 1; }
 
 static run_cfg base_cfg(enum routine r, char p, int m, int n, int nrhs, int64_t batch)
 {
