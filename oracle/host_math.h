@@ -32,6 +32,14 @@ double oracle_max_abs(int m, int n, const double *X, int64_t ld);
 void oracle_matmul(int ta, int m, int n, int k, const double *A, int64_t lda, const double *B, int64_t ldb,
                    double *C, int64_t ldc);
 
+/* Complex (c, z) forms of the above: every element a (re, im) pair of doubles (ld counts
+ * elements), |x| the modulus (LAPACK's zlange); the real ones are these with imaginary parts 0,
+ * computed by the same code (host_math.c). op: 0 N, 1 T, 2 C (A^H). */
+double oracle_znorm1(int m, int n, const double *X, int64_t ld);
+double oracle_zmax_abs(int m, int n, const double *X, int64_t ld);
+void oracle_zmatmul(int op, int m, int n, int k, const double *A, int64_t lda, const double *B, int64_t ldb,
+                    double *C, int64_t ldc);
+
 #ifdef __cplusplus
 }
 #endif

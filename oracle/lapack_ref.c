@@ -76,141 +76,308 @@ void oracle_spd(uint64_t *state, int n, int up, double *A)
     }
 }
 
+
+/* ---- complex inputs (c, z): (re, im) pairs, both parts drawn like the real entries ------- */
+
+void oracle_zlu_random(uint64_t *state, int m, int n, double *A)
+{
+    oracle_lu_random(state, 2 * m, n, A); /* 2 m n float-exact values in the real generator's order */
+}
+
+void oracle_zlu_conditioned(uint64_t *state, int n, double *A)
+{
+    oracle_zlu_random(state, n, n, A);
+    int *perm = malloc((size_t)(n > 0 ? n : 1) * sizeof *perm);
+    if (!perm) return;
+    oracle_permutation(state, n, perm);
+    /* the complex random part's spectral norm is about sqrt(2) times the real one's */
+    const double shift = oracle_round_float(1.5 * sqrt(2.0 * n) + 1.0);
+    for (int c = 0; c < n; ++c) {
+        double *a = &A[2 * (perm[c] + (size_t)c * n)];
+        a[0] = oracle_round_float(a[0] + (a[0] < 0 ? -shift : shift));
+    }
+    free(perm);
+}
+
+void oracle_zlu_factors(uint64_t *state, int n, double *A, int *ipiv)
+{
+    oracle_zlu_conditioned(state, n, A);
+    oracle_zgetf2(n, n, A, n, ipiv);
+    for (size_t i = 0; i < 2 * (size_t)n * n; ++i) A[i] = oracle_round_float(A[i]);
+}
+
+void oracle_hpd(uint64_t *state, int n, int up, double *A)
+{
+    oracle_fill_float(state, 2 * (size_t)n * n, A);
+    for (int i = 0; i < n; ++i) {
+        double sum = 0.0;
+        for (int c = 0; c < n; ++c) {
+            if (c == i) continue;
+            const int rr = i > c ? i : c, cc = i > c ? c : i;
+            const double *a = &A[2 * oracle_fidx(n, up, rr, cc)];
+            sum += hypot(a[0], a[1]);
+        }
+        double *d = &A[2 * (i + (size_t)i * n)];
+        d[0] = oracle_round_float(sum + 1.0 + 0.5 * oracle_uniform(state));
+        /* the stray imaginary part: as large as the diagonal, never 0 */
+        d[1] = oracle_round_float((n + 1.0) * oracle_uniform_float(state));
+    }
+}
+
+/* ---- element arithmetic over w doubles per element (1: real, 2: (re, im)) ------------------
+ * One implementation of each reference serves both: with w = 1 every branch below computes the
+ * expression the real references always computed, bit for bit (tests/test_lapack_oracle.py
+ * holds their outputs to the golden record's hashes); with w = 2 LAPACK's complex routine. */
+
+typedef struct cnum {
+    double re, im;
+} cnum;
+
+static cnum get(const double *X, size_t i, int w) { return w == 1 ? (cnum){X[i], 0.0} : (cnum){X[2 * i], X[2 * i + 1]}; }
+
+static void put(double *X, size_t i, int w, cnum v)
+{
+    X[w * i] = v.re;
+    if (w == 2) X[2 * i + 1] = v.im;
+}
+
+static cnum conjw(cnum a, int w) { return w == 1 ? a : (cnum){a.re, -a.im}; }
+static int is_zero(cnum a) { return a.re == 0.0 && a.im == 0.0; }
+static double absw(cnum a, int w) { return w == 1 ? fabs(a.re) : hypot(a.re, a.im); }
+
+static cnum mul(cnum a, cnum b, int w)
+{
+    if (w == 1) return (cnum){a.re * b.re, 0.0};
+    return (cnum){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+
+/* a / b: Smith's division (no overflow of |b|^2), as LAPACK's zladiv avoids it */
+static cnum divw(cnum a, cnum b, int w)
+{
+    if (w == 1) return (cnum){a.re / b.re, 0.0};
+    if (fabs(b.re) >= fabs(b.im)) {
+        const double r = b.im / b.re, d = b.re + b.im * r;
+        return (cnum){(a.re + a.im * r) / d, (a.im - a.re * r) / d};
+    }
+    const double r = b.re / b.im, d = b.im + b.re * r;
+    return (cnum){(a.re * r + a.im) / d, (a.im * r - a.re) / d};
+}
+
 /* ---- LU with partial pivoting -------------------------------------------------------------- */
 
-int oracle_getf2(int m, int n, double *A, int lda, int *ipiv)
+static int getf2_w(int w, int m, int n, double *A, int lda, int *ipiv)
 {
     const int mn = m < n ? m : n;
     const double sfmin = DBL_MIN;
     int info = 0;
     for (int j = 0; j < mn; ++j) {
-        /* idamax: the first largest |a|; NaN never compares larger */
+        /* i?amax: the first largest |re| + |im|; NaN never compares larger */
         int jp = j;
-        double best = fabs(A[j + (size_t)j * lda]);
+        cnum a = get(A, j + (size_t)j * lda, w);
+        double best = fabs(a.re) + fabs(a.im);
         for (int i = j + 1; i < m; ++i) {
-            const double v = fabs(A[i + (size_t)j * lda]);
+            a = get(A, i + (size_t)j * lda, w);
+            const double v = fabs(a.re) + fabs(a.im);
             if (v > best) {
                 best = v;
                 jp = i;
             }
         }
         if (ipiv) ipiv[j] = jp + 1;
-        const double p = A[jp + (size_t)j * lda];
-        if (p != 0.0) {
+        const cnum p = get(A, jp + (size_t)j * lda, w);
+        if (!is_zero(p)) {
             if (jp != j)
                 for (int c = 0; c < n; ++c) {
-                    const double t = A[j + (size_t)c * lda];
-                    A[j + (size_t)c * lda] = A[jp + (size_t)c * lda];
-                    A[jp + (size_t)c * lda] = t;
+                    const cnum t = get(A, j + (size_t)c * lda, w);
+                    put(A, j + (size_t)c * lda, w, get(A, jp + (size_t)c * lda, w));
+                    put(A, jp + (size_t)c * lda, w, t);
                 }
-            if (fabs(p) >= sfmin) {
-                const double r = 1.0 / p;
-                for (int i = j + 1; i < m; ++i) A[i + (size_t)j * lda] *= r;
+            if (absw(p, w) >= sfmin) {
+                const cnum r = divw((cnum){1.0, 0.0}, p, w);
+                for (int i = j + 1; i < m; ++i)
+                    put(A, i + (size_t)j * lda, w, mul(get(A, i + (size_t)j * lda, w), r, w));
             } else {
-                for (int i = j + 1; i < m; ++i) A[i + (size_t)j * lda] /= p;
+                for (int i = j + 1; i < m; ++i)
+                    put(A, i + (size_t)j * lda, w, divw(get(A, i + (size_t)j * lda, w), p, w));
             }
         } else if (info == 0) {
             info = j + 1;
         }
         for (int c = j + 1; c < n; ++c) {
-            const double u = A[j + (size_t)c * lda];
-            for (int i = j + 1; i < m; ++i)
-                A[i + (size_t)c * lda] = fma(-A[i + (size_t)j * lda], u, A[i + (size_t)c * lda]);
+            const cnum u = get(A, j + (size_t)c * lda, w);
+            for (int i = j + 1; i < m; ++i) {
+                const cnum l = get(A, i + (size_t)j * lda, w);
+                cnum x = get(A, i + (size_t)c * lda, w);
+                if (w == 1) {
+                    x.re = fma(-l.re, u.re, x.re);
+                } else { /* x - l u, each part by fma */
+                    x = (cnum){fma(-l.re, u.re, fma(l.im, u.im, x.re)), fma(-l.re, u.im, fma(-l.im, u.re, x.im))};
+                }
+                put(A, i + (size_t)c * lda, w, x);
+            }
         }
     }
     return info;
 }
 
-/* Swaps rows a and b of the n columns of X. */
-static void swap_rows(int n, double *X, int ldx, int a, int b)
+int oracle_getf2(int m, int n, double *A, int lda, int *ipiv) { return getf2_w(1, m, n, A, lda, ipiv); }
+int oracle_zgetf2(int m, int n, double *A, int lda, int *ipiv) { return getf2_w(2, m, n, A, lda, ipiv); }
+
+/* Swaps rows a and b of the n columns of X (w doubles per element). */
+static void swap_rows(int w, int n, double *X, int ldx, int a, int b)
 {
-    for (int c = 0; c < n; ++c) {
-        const double t = X[a + (size_t)c * ldx];
-        X[a + (size_t)c * ldx] = X[b + (size_t)c * ldx];
-        X[b + (size_t)c * ldx] = t;
-    }
+    for (int c = 0; c < n; ++c)
+        for (int e = 0; e < w; ++e) {
+            double *x = &X[w * (a + (size_t)c * ldx) + e], *y = &X[w * (b + (size_t)c * ldx) + e];
+            const double t = *x;
+            *x = *y;
+            *y = t;
+        }
 }
 
-void oracle_laswp(int n, double *X, int ldx, int k, const int *ipiv, int forward)
+static void laswp_w(int w, int n, double *X, int ldx, int k, const int *ipiv, int forward)
 {
     for (int s = 0; s < k; ++s) {
         const int i = forward ? s : k - 1 - s;
         const int p = ipiv[i] - 1;
         if (p == i || p < 0) continue;
-        swap_rows(n, X, ldx, i, p);
+        swap_rows(w, n, X, ldx, i, p);
     }
 }
 
-void oracle_lu_product(int m, int n, const double *LU, int ldlu, const int *ipiv, double *A, int lda)
+void oracle_laswp(int n, double *X, int ldx, int k, const int *ipiv, int forward)
+{
+    laswp_w(1, n, X, ldx, k, ipiv, forward);
+}
+void oracle_zlaswp(int n, double *X, int ldx, int k, const int *ipiv, int forward)
+{
+    laswp_w(2, n, X, ldx, k, ipiv, forward);
+}
+
+static void lu_product_w(int w, int m, int n, const double *LU, int ldlu, const int *ipiv, double *A, int lda)
 {
     const int mn = m < n ? m : n;
     for (int c = 0; c < n; ++c)
         for (int i = 0; i < m; ++i) {
             /* (L U)(i, c) = sum_{k <= min(i, c), k < mn} L(i, k) U(k, c), L(i, i) = 1 */
             const int kmax = (i < c ? i : c) < mn - 1 ? (i < c ? i : c) : mn - 1;
-            double s = 0.0;
+            cnum s = {0.0, 0.0};
             for (int k = 0; k <= kmax; ++k) {
-                const double l = k == i ? 1.0 : LU[i + (size_t)k * ldlu];
-                s += l * LU[k + (size_t)c * ldlu];
+                const cnum l = k == i ? (cnum){1.0, 0.0} : get(LU, i + (size_t)k * ldlu, w);
+                const cnum t = mul(l, get(LU, k + (size_t)c * ldlu, w), w);
+                s.re += t.re;
+                s.im += t.im;
             }
-            A[i + (size_t)c * lda] = s;
+            put(A, i + (size_t)c * lda, w, s);
         }
     /* P (L U): the interchanges in reverse order, entries out of range ignored */
     for (int s = mn - 1; s >= 0; --s) {
         const int p = ipiv[s] - 1;
         if (p == s || p < 0 || p >= m) continue;
-        swap_rows(n, A, lda, s, p);
+        swap_rows(w, n, A, lda, s, p);
     }
+}
+
+void oracle_lu_product(int m, int n, const double *LU, int ldlu, const int *ipiv, double *A, int lda)
+{
+    lu_product_w(1, m, n, LU, ldlu, ipiv, A, lda);
+}
+void oracle_zlu_product(int m, int n, const double *LU, int ldlu, const int *ipiv, double *A, int lda)
+{
+    lu_product_w(2, m, n, LU, ldlu, ipiv, A, lda);
 }
 
 /* ---- Cholesky ------------------------------------------------------------------------------ */
 
-void oracle_sym_from_tri(int n, int up, const double *A, int lda, double *S)
+/* F(r, c), r >= c, of the lower view: the element of the stored triangle, conjugated where it
+ * is the upper one (U = L^H holds conj(L(r, c)) at (c, r)); put_f stores L(r, c) there. */
+static cnum get_f(const double *A, int ld, int up, int r, int c, int w)
+{
+    const cnum a = get(A, oracle_fidx(ld, up, r, c), w);
+    return up ? conjw(a, w) : a;
+}
+static void put_f(double *A, int ld, int up, int r, int c, int w, cnum v)
+{
+    put(A, oracle_fidx(ld, up, r, c), w, up ? conjw(v, w) : v);
+}
+
+static void herm_from_tri_w(int w, int n, int up, const double *A, int lda, double *S)
 {
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i) {
             const int r = i > j ? i : j, c = i > j ? j : i;
-            S[i + (size_t)j * n] = A[oracle_fidx(lda, up, r, c)];
+            cnum v = get_f(A, lda, up, r, c, w);
+            if (i < j) v = conjw(v, w);
+            if (i == j) v.im = 0.0; /* the diagonal's imaginary part is not referenced */
+            put(S, i + (size_t)j * n, w, v);
         }
 }
 
-int oracle_potf2(int n, int up, double *A, int lda)
+void oracle_sym_from_tri(int n, int up, const double *A, int lda, double *S)
+{
+    herm_from_tri_w(1, n, up, A, lda, S);
+}
+void oracle_herm_from_tri(int n, int up, const double *A, int lda, double *S)
+{
+    herm_from_tri_w(2, n, up, A, lda, S);
+}
+
+static int potf2_w(int w, int n, int up, double *A, int lda)
 {
     for (int j = 0; j < n; ++j) {
-        double d = A[oracle_fidx(lda, up, j, j)];
+        double d = get(A, oracle_fidx(lda, up, j, j), w).re;
         for (int k = 0; k < j; ++k) {
-            const double l = A[oracle_fidx(lda, up, j, k)];
-            d -= l * l;
+            const cnum l = get_f(A, lda, up, j, k, w);
+            if (w == 1)
+                d -= l.re * l.re;
+            else
+                d -= l.re * l.re + l.im * l.im;
         }
         if (!(d > 0.0)) {
-            A[oracle_fidx(lda, up, j, j)] = d;
+            put(A, oracle_fidx(lda, up, j, j), w, (cnum){d, 0.0});
             return j + 1;
         }
         d = sqrt(d);
-        A[oracle_fidx(lda, up, j, j)] = d;
+        put(A, oracle_fidx(lda, up, j, j), w, (cnum){d, 0.0});
         for (int i = j + 1; i < n; ++i) {
-            double s = A[oracle_fidx(lda, up, i, j)];
-            for (int k = 0; k < j; ++k) s -= A[oracle_fidx(lda, up, i, k)] * A[oracle_fidx(lda, up, j, k)];
-            A[oracle_fidx(lda, up, i, j)] = s / d;
+            cnum s = get_f(A, lda, up, i, j, w);
+            for (int k = 0; k < j; ++k) {
+                /* s -= L(i, k) conj(L(j, k)) */
+                const cnum t = mul(get_f(A, lda, up, i, k, w), conjw(get_f(A, lda, up, j, k, w), w), w);
+                s.re -= t.re;
+                s.im -= t.im;
+            }
+            put_f(A, lda, up, i, j, w, (cnum){s.re / d, s.im / d});
         }
     }
     return 0;
 }
 
-void oracle_chol_product(int n, int up, const double *F, int ldf, double *M)
+int oracle_potf2(int n, int up, double *A, int lda) { return potf2_w(1, n, up, A, lda); }
+int oracle_zpotf2(int n, int up, double *A, int lda) { return potf2_w(2, n, up, A, lda); }
+
+static void chol_product_w(int w, int n, int up, const double *F, int ldf, double *M)
 {
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i) {
             const int kmax = i < j ? i : j;
-            double s = 0.0;
-            for (int k = 0; k <= kmax; ++k) s += F[oracle_fidx(ldf, up, i, k)] * F[oracle_fidx(ldf, up, j, k)];
-            M[i + (size_t)j * n] = s;
+            cnum s = {0.0, 0.0};
+            for (int k = 0; k <= kmax; ++k) {
+                const cnum t = mul(get_f(F, ldf, up, i, k, w), conjw(get_f(F, ldf, up, j, k, w), w), w);
+                s.re += t.re;
+                s.im += t.im;
+            }
+            put(M, i + (size_t)j * n, w, s);
         }
 }
 
+void oracle_chol_product(int n, int up, const double *F, int ldf, double *M) { chol_product_w(1, n, up, F, ldf, M); }
+void oracle_zchol_product(int n, int up, const double *F, int ldf, double *M) { chol_product_w(2, n, up, F, ldf, M); }
+
 /* ---- Householder QR ------------------------------------------------------------------------ */
 
-/* LAPACK's dlapy2 (sqrt(x^2 + y^2) without needless overflow) and dnrm2, simply scaled. */
+/* LAPACK's dlapy2 (sqrt(x^2 + y^2) without needless overflow) and dnrm2, simply scaled
+ * (dznrm2 is dnrm2 over the real and imaginary parts). */
 static double lapy2(double x, double y)
 {
     const double a = fabs(x), b = fabs(y);
@@ -236,47 +403,81 @@ static double nrm2(const double *x, int len)
     return scale * sqrt(ssq);
 }
 
-/* y(0:len) -= t v v^T y with v(0) = 1 and v(1:len) = v[1..len-1]: one reflector applied to one
- * column. */
-static void reflect(const double *v, double t, int len, double *y)
+/* y(0:len) -= t v (v^H y) with v(0) = 1 and v(1:len) = v[1..len-1]: one reflector I - t v v^H
+ * applied to one column. */
+static void reflect(int w, const double *v, cnum t, int len, double *y)
 {
-    double w = y[0];
-    for (int i = 1; i < len; ++i) w += v[i] * y[i];
-    w *= t;
-    y[0] -= w;
-    for (int i = 1; i < len; ++i) y[i] -= w * v[i];
+    cnum s = get(y, 0, w);
+    for (int i = 1; i < len; ++i) {
+        const cnum p = mul(conjw(get(v, i, w), w), get(y, i, w), w);
+        s.re += p.re;
+        s.im += p.im;
+    }
+    s = mul(s, t, w);
+    cnum y0 = get(y, 0, w);
+    y0.re -= s.re;
+    y0.im -= s.im;
+    put(y, 0, w, y0);
+    for (int i = 1; i < len; ++i) {
+        const cnum p = mul(s, get(v, i, w), w);
+        cnum yi = get(y, i, w);
+        yi.re -= p.re;
+        yi.im -= p.im;
+        put(y, i, w, yi);
+    }
+}
+
+static void geqr2_w(int w, int m, int n, double *A, int lda, double *tau, double *alpha)
+{
+    const int k = m < n ? m : n;
+    for (int j = 0; j < k; ++j) {
+        double *col = A + w * (j + (size_t)j * lda); /* alpha, then x */
+        const int len = m - j;
+        const cnum a = get(col, 0, w);
+        if (alpha) put(alpha, j, w, a);
+        const double xnorm = len > 1 ? nrm2(col + w, w * (len - 1)) : 0.0;
+        if (xnorm == 0.0 && a.im == 0.0) {
+            put(tau, j, w, (cnum){0.0, 0.0});
+            continue; /* H = I */
+        }
+        /* zlarfg: beta = -sign(re alpha) ||(alpha, x)||, real; tau = (beta - alpha) / beta;
+         * v = x / (alpha - beta) */
+        const double beta = -copysign(lapy2(w == 1 ? a.re : lapy2(a.re, a.im), xnorm), a.re);
+        const cnum t = {(beta - a.re) / beta, -a.im / beta};
+        const cnum sc = divw((cnum){1.0, 0.0}, (cnum){a.re - beta, a.im}, w);
+        for (int i = 1; i < len; ++i) put(col, i, w, mul(get(col, i, w), sc, w));
+        put(col, 0, w, (cnum){beta, 0.0});
+        put(tau, j, w, t);
+        /* apply H^H = I - conj(t) v v^H to A(j:m, j+1:n) */
+        for (int c = j + 1; c < n; ++c) reflect(w, col, conjw(t, w), len, A + w * (j + (size_t)c * lda));
+    }
 }
 
 void oracle_geqr2(int m, int n, double *A, int lda, double *tau, double *alpha)
 {
+    geqr2_w(1, m, n, A, lda, tau, alpha);
+}
+void oracle_zgeqr2(int m, int n, double *A, int lda, double *tau, double *alpha)
+{
+    geqr2_w(2, m, n, A, lda, tau, alpha);
+}
+
+static void form_q_w(int w, int m, int n, const double *A, int lda, const double *tau, double *Q)
+{
     const int k = m < n ? m : n;
-    for (int j = 0; j < k; ++j) {
-        double *col = A + j + (size_t)j * lda; /* alpha, then x */
-        const int len = m - j;
-        const double a = col[0];
-        if (alpha) alpha[j] = a;
-        const double xnorm = len > 1 ? nrm2(col + 1, len - 1) : 0.0;
-        if (xnorm == 0.0) {
-            tau[j] = 0.0;
-            continue; /* H = I */
-        }
-        const double beta = -copysign(lapy2(a, xnorm), a);
-        const double t = (beta - a) / beta;
-        const double sc = 1.0 / (a - beta);
-        for (int i = 1; i < len; ++i) col[i] *= sc;
-        col[0] = beta;
-        tau[j] = t;
-        /* apply H = I - t v v^T to A(j:m, j+1:n) */
-        for (int c = j + 1; c < n; ++c) reflect(col, t, len, A + j + (size_t)c * lda);
-    }
+    memset(Q, 0, sizeof(double) * w * (size_t)m * (size_t)m);
+    for (int i = 0; i < m; ++i) Q[w * (i + (size_t)i * m)] = 1.0;
+    /* Q = H(0) (H(1) (... H(k-1) I)) */
+    for (int j = k - 1; j >= 0; --j)
+        for (int c = 0; c < m; ++c)
+            reflect(w, A + w * (j + (size_t)j * lda), get(tau, j, w), m - j, Q + w * (j + (size_t)c * m));
 }
 
 void oracle_form_q(int m, int n, const double *A, int lda, const double *tau, double *Q)
 {
-    const int k = m < n ? m : n;
-    memset(Q, 0, sizeof(double) * (size_t)m * (size_t)m);
-    for (int i = 0; i < m; ++i) Q[i + (size_t)i * m] = 1.0;
-    /* Q = H(0) (H(1) (... H(k-1) I)) */
-    for (int j = k - 1; j >= 0; --j)
-        for (int c = 0; c < m; ++c) reflect(A + j + (size_t)j * lda, tau[j], m - j, Q + j + (size_t)c * m);
+    form_q_w(1, m, n, A, lda, tau, Q);
+}
+void oracle_zform_q(int m, int n, const double *A, int lda, const double *tau, double *Q)
+{
+    form_q_w(2, m, n, A, lda, tau, Q);
 }

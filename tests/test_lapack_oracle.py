@@ -3,7 +3,10 @@ tuner's specs built on them (tuner/spec_lu.c, tuner/spec_chol_qr.c) on the CPU:
 tests/c/test_lapack_oracle.c compiled here with the system C compiler ($CC, else gcc).
 
 - Its cases check mathematical properties (P A = L U, Q^T Q = I, F F^T = A, ... to a small
-  multiple of eps; every residual accepts the references' results and rejects perturbed ones).
+  multiple of eps; every residual accepts the references' results and rejects perturbed ones),
+  in c and z too (the complex_* cases: known LU and Householder results, |re| + |im| pivoting,
+  Q^H Q = I, L L^H = A with the diagonal's imaginary part not read, op C solves, the specs'
+  complex checks).
 - Its --record output is compared with tests/c/golden/lapack_oracle_record.txt, recorded from the
   code before it moved into oracle/ (tuner/host_lu.c, tuner/host_chol_qr.c, bench/lapack_check.c):
   generated matrices, random streams and reference outputs bitwise (hashes), residuals bitwise

@@ -64,12 +64,12 @@ $(TEST_BIN_DIR)/test_lapack_args: tests/c/test_lapack_args.c include/shoal.h $(L
 LAPACK_ORACLE_SRCS := oracle/lapack_ref.c oracle/lapack_check.c oracle/host_math.c
 LAPACK_ORACLE_HDRS := oracle/lapack_ref.h oracle/lapack_check.h oracle/host_math.h tuner/lapack_spec.h
 $(TEST_BIN_DIR)/test_lu_gpu: tests/gpu/test_lu_gpu.c tuner/spec_lu.c $(LAPACK_ORACLE_SRCS) $(LAPACK_ORACLE_HDRS) \
-                             include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
+                             tests/gpu/host_elems.h include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_lu.c $(LAPACK_ORACLE_SRCS) $(GPU_TEST_OBJ) -o $@ \
 	    $(LDLIBS_SHOAL) -lm
 $(TEST_BIN_DIR)/test_chol_qr_gpu: tests/gpu/test_chol_qr_gpu.c tuner/spec_chol_qr.c $(LAPACK_ORACLE_SRCS) \
-                                  $(LAPACK_ORACLE_HDRS) include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
+                                  $(LAPACK_ORACLE_HDRS) tests/gpu/host_elems.h include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_chol_qr.c $(LAPACK_ORACLE_SRCS) $(GPU_TEST_OBJ) -o $@ \
 	    $(LDLIBS_SHOAL) -lm

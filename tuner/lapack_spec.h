@@ -5,7 +5,11 @@
  * Host side, double precision: the harness converts float data to double before a check and
  * converts generated inputs to float for 's'. All matrices of one problem are packed
  * column-major (ld = rows). Sizes: A is m x n; B is n x nrhs (solves) or n x n (inverses,
- * flag LAPACK_B_SQUARE); ipiv and tau have min(m, n) entries. */
+ * flag LAPACK_B_SQUARE); ipiv and tau have min(m, n) entries.
+ *
+ * Complex precisions (c, z): every element (of A, B and tau) is a (re, im) pair of doubles, so an
+ * operand of rows x cols elements holds 2 rows cols doubles; generate gets is_complex and the
+ * check reads lapack_problem.is_complex; eps is the unit roundoff of the real type (oracle_eps). */
 #ifndef SHOAL_LAPACK_SPEC_H
 #define SHOAL_LAPACK_SPEC_H
 
@@ -28,6 +32,8 @@ enum lapack_operand_flags {
 typedef struct lapack_problem {
     int m, n, nrhs;
     int variant;               /* index in the routine's variants (search space order) */
+    int is_complex;            /* c, z: elements are (re, im) pairs of doubles */
+    int conj;                  /* c/z getrs, variant t: op C (A^H; shoal_lapack_params.conj) */
     const double *A0, *B0;     /* inputs (B0 NULL without LAPACK_B_IN) */
     const int *ipiv0;          /* input pivots (LAPACK_IPIV_IN), 1-based */
     const double *A, *B;       /* outputs (A == A0 content-wise when A is input only) */
@@ -42,7 +48,7 @@ typedef struct lapack_spec {
     /* Inputs of one problem (packed): A (m x n), B when LAPACK_B_IN, ipiv when LAPACK_IPIV_IN.
      * Must be well conditioned enough that the check's bound holds in single precision, must
      * not be all zeros, and must differ with the seed. Pointers of absent operands are NULL. */
-    void (*generate)(int m, int n, int nrhs, int variant, unsigned long long seed,
+    void (*generate)(int m, int n, int nrhs, int variant, int is_complex, unsigned long long seed,
                      double *A, double *B, int *ipiv);
     /* Normalized error of one problem in units of eps (e.g. ||PA - LU|| / (n ||A|| eps));
      * INFINITY (or NaN) when something is wrong that no tolerance excuses (bad info, pivots out

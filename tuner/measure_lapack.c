@@ -1,12 +1,16 @@
 /* Factorization tasks (docs/lapack.md): operands made by the routine's spec on the host, tiled
  * over a batch larger than the L2, verification of the first problems by the spec's residual
- * check, then timing with the overwritten inputs restored before every run. */
+ * check, then timing with the overwritten inputs restored before every run.
+ * c and z: host elements are (re, im) pairs of doubles (the spec's is_complex), errors with eps
+ * of the real type; getrs's t variant is verified a second time with shoal_lapack_params.conj
+ * (op C, which shares its kernels); timing is op T's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "device_util.h"
+#include "host_math.h"
 #include "gemm_launch.h"
 #include "lapack_launch.h"
 #include "lapack_spec.h"
@@ -21,6 +25,7 @@ typedef struct lapack_bufs {
     const lapack_spec *spec;
     char prec;
     int m, n, nrhs, variant, elem;
+    int cx;                            /* doubles per element on the host: 2 for c and z */
     long long batch, distinct;
     long long a_el, b_el, p_el;       /* per problem: A, B elements; pivots / tau entries */
     void *A, *A0, *B, *B0, *tau;
@@ -74,6 +79,7 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, const la
     L->nrhs = (spec->flags & (LAPACK_B_IN | LAPACK_B_OUT)) && !(spec->flags & LAPACK_B_SQUARE) ? t->k : 0;
     L->variant = t->variant;
     L->elem = shoal_elem_bytes(t->prec);
+    L->cx = t->prec == 'c' || t->prec == 'z' ? 2 : 1;
     L->batch = t->batch;
     L->distinct = t->batch < DISTINCT_MAX ? t->batch : DISTINCT_MAX;
     L->a_el = (long long)t->m * t->n;
@@ -98,15 +104,15 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, const la
     tuner_make_pointers(L->taup, L->tau, L->p_el * es, nb);
 
     /* the distinct problems, fresh per shape (a seed from the shape key), tiled over the batch */
-    const long long G = L->distinct;
-    L->hA0 = calloc((size_t)(G * L->a_el + 1), sizeof(double));
-    L->hB0 = calloc((size_t)(G * L->b_el + 1), sizeof(double));
+    const long long G = L->distinct, cx = L->cx;
+    L->hA0 = calloc((size_t)(cx * G * L->a_el + 1), sizeof(double));
+    L->hB0 = calloc((size_t)(cx * G * L->b_el + 1), sizeof(double));
     L->hipiv0 = calloc((size_t)(G * L->p_el + 1), sizeof(int));
     if (!L->hA0 || !L->hB0 || !L->hipiv0) return cudaErrorMemoryAllocation;
     const unsigned long long seed = tuner_key_seed(key);
     for (long long i = 0; i < G; ++i)
-        spec->generate(L->m, L->n, L->nrhs, L->variant, seed + (unsigned long long)i, L->hA0 + i * L->a_el,
-                       (spec->flags & LAPACK_B_IN) ? L->hB0 + i * L->b_el : NULL,
+        spec->generate(L->m, L->n, L->nrhs, L->variant, cx == 2, seed + (unsigned long long)i,
+                       L->hA0 + cx * i * L->a_el, (spec->flags & LAPACK_B_IN) ? L->hB0 + cx * i * L->b_el : NULL,
                        (spec->flags & LAPACK_IPIV_IN) ? L->hipiv0 + i * L->p_el : NULL);
     if ((e = tuner_upload(L->A0, L->hA0, G * L->a_el, L->prec)) != cudaSuccess) return e;
     if ((e = tuner_tile(L->A0, G, nb, (size_t)(L->a_el * es))) != cudaSuccess) return e;
@@ -129,10 +135,11 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, const la
     return cudaSuccess;
 }
 
-static shoal_lapack_params params_for(const lapack_bufs *L, long long batch, int array)
+static shoal_lapack_params params_for(const lapack_bufs *L, long long batch, int array, int conj)
 {
     shoal_lapack_params p;
     memset(&p, 0, sizeof p);
+    p.conj = conj;
     p.m = L->m;
     p.n = L->n;
     p.nrhs = L->nrhs;
@@ -206,11 +213,13 @@ static cudaError_t poison(const lapack_bufs *L, long long vb)
 }
 
 /* Max normalized error of the first vb problems after a run; the worst problem's index. */
-static cudaError_t check_outputs(const lapack_bufs *L, long long vb, double eps, double *worst, long long *where)
+static cudaError_t check_outputs(const lapack_bufs *L, long long vb, int conj, double eps, double *worst,
+                                 long long *where)
 {
-    double *A = malloc((size_t)(vb * L->a_el + 1) * sizeof(double));
-    double *B = malloc((size_t)(vb * L->b_el + 1) * sizeof(double));
-    double *tau = malloc((size_t)(vb * L->p_el + 1) * sizeof(double));
+    const long long cx = L->cx;
+    double *A = malloc((size_t)(cx * vb * L->a_el + 1) * sizeof(double));
+    double *B = malloc((size_t)(cx * vb * L->b_el + 1) * sizeof(double));
+    double *tau = malloc((size_t)(cx * vb * L->p_el + 1) * sizeof(double));
     int *ipiv = malloc((size_t)(vb * L->p_el + 1) * sizeof(int));
     int *info = malloc((size_t)vb * sizeof(int) + 4);
     cudaError_t e = cudaErrorMemoryAllocation;
@@ -232,13 +241,15 @@ static cudaError_t check_outputs(const lapack_bufs *L, long long vb, double eps,
         pr.n = L->n;
         pr.nrhs = L->nrhs;
         pr.variant = L->variant;
-        pr.A0 = L->hA0 + i * L->a_el;
-        pr.B0 = (f & LAPACK_B_IN) ? L->hB0 + i * L->b_el : NULL;
+        pr.is_complex = cx == 2;
+        pr.conj = conj;
+        pr.A0 = L->hA0 + cx * i * L->a_el;
+        pr.B0 = (f & LAPACK_B_IN) ? L->hB0 + cx * i * L->b_el : NULL;
         pr.ipiv0 = (f & LAPACK_IPIV_IN) ? L->hipiv0 + i * L->p_el : NULL;
-        pr.A = A + i * L->a_el;
-        pr.B = L->b_el ? B + i * L->b_el : NULL;
+        pr.A = A + cx * i * L->a_el;
+        pr.B = L->b_el ? B + cx * i * L->b_el : NULL;
         pr.ipiv = (f & LAPACK_IPIV_OUT) ? ipiv + i * L->p_el : NULL;
-        pr.tau = (f & LAPACK_TAU_OUT) ? tau + i * L->p_el : NULL;
+        pr.tau = (f & LAPACK_TAU_OUT) ? tau + cx * i * L->p_el : NULL;
         pr.info = (f & LAPACK_INFO_OUT) ? info[i] : 0;
         const double err = L->spec->check(&pr, eps);
         if (!(err <= *worst)) { /* NaN counts as the worst */
@@ -270,35 +281,42 @@ void tuner_measure_lapack(measure_env *env, const tuner_task *t, const shoal_ker
     /* the vendor takes pointer arrays; own kernels run in the task's mode */
     const int array = kd ? t->array_mode : 1;
 
-    /* correctness first: the first problems, with their outputs poisoned */
+    /* correctness first: the first problems, with their outputs poisoned; c/z getrs's t variant
+     * also as op C (conj set), which its kernels serve too */
     const long long vb = L->distinct < VERIFY_MAX ? L->distinct : VERIFY_MAX;
     /* hardware_prune (measure.c) counted the kernel's resident threads per SM with the launch's
      * block and no dynamic shared memory: the resident grid's blocks per SM, without a second query */
     const int resident_blocks = kd ? res->resident_threads / shoal_lapack_threads(kd) : 0;
-    lapack_run r = {env, t, kd, L, params_for(L, vb, array), SHOAL_VENDOR_OK, resident_blocks};
-    if ((e = restore(&r)) != cudaSuccess || (e = poison(L, vb)) != cudaSuccess)
-        return tuner_fail(res, "launch_failed", e, "prepare");
-    e = run_once(&r);
-    if (!kd && r.vendor_result == SHOAL_VENDOR_UNSUPPORTED) {
-        res->status = "pruned";
-        snprintf(res->reason, sizeof res->reason, "vendor: no call for this case");
-        return;
-    }
-    if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "launch");
-    if ((e = cudaDeviceSynchronize()) != cudaSuccess) return tuner_fail(res, "launch_failed", e, "run");
-    const double eps = t->prec == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
-    long long where = -1;
-    e = check_outputs(L, vb, eps, &res->error, &where);
-    if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "check");
-    if (!(res->error <= LAPACK_ERROR_LIMIT)) {
-        res->status = "wrong";
-        snprintf(res->reason, sizeof res->reason, "normalized error %.3g > %g (problem %lld)", res->error,
-                 LAPACK_ERROR_LIMIT, where);
-        return;
+    lapack_run r = {env, t, kd, L, params_for(L, vb, array, 0), SHOAL_VENDOR_OK, resident_blocks};
+    const int conj_too = L->cx == 2 && strcmp(t->routine, "getrs") == 0 && t->variant == 1;
+    res->error = 0;
+    for (int conj = 0; conj <= conj_too; ++conj) {
+        r.p = params_for(L, vb, array, conj);
+        if ((e = restore(&r)) != cudaSuccess || (e = poison(L, vb)) != cudaSuccess)
+            return tuner_fail(res, "launch_failed", e, "prepare");
+        e = run_once(&r);
+        if (!kd && r.vendor_result == SHOAL_VENDOR_UNSUPPORTED) {
+            res->status = "pruned";
+            snprintf(res->reason, sizeof res->reason, "vendor: no call for this case");
+            return;
+        }
+        if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "launch");
+        if ((e = cudaDeviceSynchronize()) != cudaSuccess) return tuner_fail(res, "launch_failed", e, "run");
+        double err = 0.0;
+        long long where = -1;
+        e = check_outputs(L, vb, conj, oracle_eps(t->prec), &err, &where);
+        if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "check");
+        if (!(err <= res->error)) res->error = isnan(err) ? INFINITY : err;
+        if (!(err <= LAPACK_ERROR_LIMIT)) {
+            res->status = "wrong";
+            snprintf(res->reason, sizeof res->reason, "normalized error %.3g > %g (problem %lld%s)", err,
+                     LAPACK_ERROR_LIMIT, where, conj ? ", op C" : "");
+            return;
+        }
     }
 
     /* then the whole batch, inputs restored before every run */
-    r.p = params_for(L, t->batch, array);
+    r.p = params_for(L, t->batch, array, 0);
     e = tuner_time_runs(env->timed_runs, restore, run_once, &r, res);
     if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "timing");
 }

@@ -15,7 +15,15 @@
  * A violation that no tolerance excuses (bad info, a broken convention, NaN) gives INFINITY.
  * Every generated value is an exact float, so the single-precision data equals the inputs the
  * checks see (the harness keeps the double originals). Generators and references:
- * oracle/lapack_ref.c; residuals: oracle/lapack_check.c. */
+ * oracle/lapack_ref.c; residuals: oracle/lapack_check.c.
+ *
+ * c and z: Hermitian positive definite inputs (oracle_hpd) with a stray nonzero imaginary part
+ * on the diagonal of the input, which the routines must not read: the residuals use the Hermitian
+ * matrix with the real diagonal (F F^H), and the factor's diagonal must come back real (an
+ * imaginary part != 0 gives INFINITY). geqrf: zgeqr2's conventions, tau complex with re(tau) in
+ * [1, 2] and |tau - 1| <= 1 (or tau = 0), R's diagonal exactly real (zlarfg's beta) with LAPACK's
+ * sign against re(alpha); the last reflector of an m <= n matrix is the identity only where its
+ * alpha is real, which a rounding may change, so that check is the real precisions'. */
 #include "lapack_check.h"
 #include "lapack_ref.h"
 #include "lapack_spec.h"
@@ -31,14 +39,38 @@ static double *scratch(size_t count)
     return malloc((count ? count : 1) * sizeof(double));
 }
 
-/* Whether the other (not stored) triangle of A equals A0's bit for bit. */
-static int other_triangle_unchanged(const double *A0, const double *A, int n, int up)
+/* doubles per element */
+static int width(int is_complex) { return is_complex ? 2 : 1; }
+
+/* Whether the other (not stored) triangle of A equals A0's bit for bit (w doubles per element). */
+static int other_triangle_unchanged(int w, const double *A0, const double *A, int n, int up)
 {
     for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i)
-            if (!oracle_in_tri(up, i, j) && memcmp(&A0[i + j * n], &A[i + j * n], sizeof(double)) != 0)
+            if (!oracle_in_tri(up, i, j) &&
+                memcmp(&A0[w * (i + j * n)], &A[w * (i + j * n)], sizeof(double) * (size_t)w) != 0)
                 return 0;
     return 1;
+}
+
+/* An SPD (real) or Hermitian positive definite (complex, a stray imaginary diagonal) input. */
+static void posdef(uint64_t *r, int cx, int n, int up, double *A)
+{
+    if (cx)
+        oracle_hpd(r, n, up, A);
+    else
+        oracle_spd(r, n, up, A);
+}
+
+static double potrf_residual(int cx, int up, int n, const double *A, const double *F, double eps)
+{
+    return cx ? oracle_zpotrf_residual(up, n, A, n, F, n, eps) : oracle_potrf_residual(up, n, A, n, F, n, eps);
+}
+
+static double solve_residual(int cx, int n, int nrhs, const double *A, const double *B, const double *X, double eps)
+{
+    return cx ? oracle_zsolve_residual(0, n, nrhs, A, n, B, n, X, n, eps)
+              : oracle_solve_residual(0, n, nrhs, A, n, B, n, X, n, eps);
 }
 
 /* The stream of a seed (the xor keeps these inputs unrelated to the LU family's of the same seed). */
@@ -47,7 +79,7 @@ static uint64_t stream(unsigned long long seed) { return seed ^ 0x9e3779b97f4a7c
 /* ---------------------------------------------------------------------------------------- */
 /* potrf */
 
-static void gen_potrf(int m, int n, int nrhs, int variant, unsigned long long seed, double *A, double *B,
+static void gen_potrf(int m, int n, int nrhs, int variant, int cx, unsigned long long seed, double *A, double *B,
                       int *ipiv)
 {
     (void)m;
@@ -55,7 +87,7 @@ static void gen_potrf(int m, int n, int nrhs, int variant, unsigned long long se
     (void)B;
     (void)ipiv;
     uint64_t r = stream(seed);
-    oracle_spd(&r, n, variant, A);
+    posdef(&r, cx, n, variant, A);
 }
 
 static double check_potrf(const lapack_problem *p, double eps)
@@ -63,25 +95,27 @@ static double check_potrf(const lapack_problem *p, double eps)
     int n = p->n, up = p->variant;
     if (p->info != 0 || !p->A || !p->A0)
         return INFINITY;
-    if (!other_triangle_unchanged(p->A0, p->A, n, up))
+    if (!other_triangle_unchanged(width(p->is_complex), p->A0, p->A, n, up))
         return INFINITY;
-    return oracle_potrf_residual(up, n, p->A0, n, p->A, n, eps);
+    return potrf_residual(p->is_complex, up, n, p->A0, p->A, eps);
 }
 
 /* ---------------------------------------------------------------------------------------- */
 /* potrs: the input A is a genuine Cholesky factor (host potrf of an SPD matrix) */
 
-static void gen_potrs(int m, int n, int nrhs, int variant, unsigned long long seed, double *A, double *B,
+static void gen_potrs(int m, int n, int nrhs, int variant, int cx, unsigned long long seed, double *A, double *B,
                       int *ipiv)
 {
     (void)m;
     (void)ipiv;
+    const int w = width(cx);
     uint64_t r = stream(seed);
-    oracle_spd(&r, n, variant, A);
-    (void)oracle_potf2(n, variant, A, n); /* SPD by construction: info = 0 */
-    for (int i = 0; i < n * n; ++i)
+    posdef(&r, cx, n, variant, A);
+    /* positive definite by construction: info = 0; the factor's diagonal is real */
+    (void)(cx ? oracle_zpotf2(n, variant, A, n) : oracle_potf2(n, variant, A, n));
+    for (int i = 0; i < w * n * n; ++i)
         A[i] = oracle_round_float(A[i]);
-    oracle_fill_float(&r, (size_t)n * nrhs, B);
+    oracle_fill_float(&r, (size_t)w * n * nrhs, B);
 }
 
 static double check_potrs(const lapack_problem *p, double eps)
@@ -89,11 +123,14 @@ static double check_potrs(const lapack_problem *p, double eps)
     int n = p->n, up = p->variant;
     if (!p->A0 || !p->B0 || !p->B)
         return INFINITY;
-    double *M = scratch((size_t)n * n);
+    double *M = scratch((size_t)width(p->is_complex) * n * n);
     if (!M)
         return INFINITY;
-    oracle_chol_product(n, up, p->A0, n, M);
-    double e = oracle_solve_residual(0, n, p->nrhs, M, n, p->B0, n, p->B, n, eps);
+    if (p->is_complex)
+        oracle_zchol_product(n, up, p->A0, n, M);
+    else
+        oracle_chol_product(n, up, p->A0, n, M);
+    double e = solve_residual(p->is_complex, n, p->nrhs, M, p->B0, p->B, eps);
     free(M);
     return e;
 }
@@ -101,14 +138,14 @@ static double check_potrs(const lapack_problem *p, double eps)
 /* ---------------------------------------------------------------------------------------- */
 /* posv */
 
-static void gen_posv(int m, int n, int nrhs, int variant, unsigned long long seed, double *A, double *B,
+static void gen_posv(int m, int n, int nrhs, int variant, int cx, unsigned long long seed, double *A, double *B,
                      int *ipiv)
 {
     (void)m;
     (void)ipiv;
     uint64_t r = stream(seed);
-    oracle_spd(&r, n, variant, A);
-    oracle_fill_float(&r, (size_t)n * nrhs, B);
+    posdef(&r, cx, n, variant, A);
+    oracle_fill_float(&r, (size_t)width(cx) * n * nrhs, B);
 }
 
 static double check_posv(const lapack_problem *p, double eps)
@@ -116,14 +153,18 @@ static double check_posv(const lapack_problem *p, double eps)
     int n = p->n, up = p->variant;
     if (p->info != 0 || !p->A || !p->A0 || !p->B0 || !p->B)
         return INFINITY;
-    if (!other_triangle_unchanged(p->A0, p->A, n, up))
+    const int cx = p->is_complex;
+    if (!other_triangle_unchanged(width(cx), p->A0, p->A, n, up))
         return INFINITY;
-    double ef = oracle_potrf_residual(up, n, p->A0, n, p->A, n, eps);
-    double *S = scratch((size_t)n * n);
+    double ef = potrf_residual(cx, up, n, p->A0, p->A, eps);
+    double *S = scratch((size_t)width(cx) * n * n);
     if (!S)
         return INFINITY;
-    oracle_sym_from_tri(n, up, p->A0, n, S);
-    double es = oracle_solve_residual(0, n, p->nrhs, S, n, p->B0, n, p->B, n, eps);
+    if (cx)
+        oracle_herm_from_tri(n, up, p->A0, n, S);
+    else
+        oracle_sym_from_tri(n, up, p->A0, n, S);
+    double es = solve_residual(cx, n, p->nrhs, S, p->B0, p->B, eps);
     free(S);
     return ef > es ? ef : es;
 }
@@ -131,7 +172,7 @@ static double check_posv(const lapack_problem *p, double eps)
 /* ---------------------------------------------------------------------------------------- */
 /* geqrf */
 
-static void gen_geqrf(int m, int n, int nrhs, int variant, unsigned long long seed, double *A, double *B,
+static void gen_geqrf(int m, int n, int nrhs, int variant, int cx, unsigned long long seed, double *A, double *B,
                       int *ipiv)
 {
     (void)nrhs;
@@ -139,7 +180,45 @@ static void gen_geqrf(int m, int n, int nrhs, int variant, unsigned long long se
     (void)B;
     (void)ipiv;
     uint64_t r = stream(seed);
-    oracle_fill_float(&r, (size_t)m * n, A);
+    oracle_fill_float(&r, (size_t)width(cx) * m * n, A);
+}
+
+/* zgeqrf's conventions and residuals (see the top of the file). */
+static double check_zgeqrf(const lapack_problem *p, double eps)
+{
+    int m = p->m, n = p->n, k = m < n ? m : n;
+    for (int j = 0; j < k; ++j) {
+        const double tr = p->tau[2 * j], ti = p->tau[2 * j + 1];
+        if (tr == 0.0 && ti == 0.0)
+            continue;
+        if (!(tr >= 1.0 - 64.0 * eps && tr <= 2.0 + 64.0 * eps && hypot(tr - 1.0, ti) <= 1.0 + 64.0 * eps))
+            return INFINITY;
+    }
+    for (int j = 0; j < k; ++j)
+        if (p->A[2 * (j + j * m) + 1] != 0.0) /* beta is real */
+            return INFINITY;
+    double *ref = scratch((size_t)2 * m * n), *tref = scratch((size_t)2 * k), *aref = scratch((size_t)2 * k);
+    double e = INFINITY;
+    if (!ref || !tref || !aref)
+        goto done;
+    double anorm = oracle_znorm1(m, n, p->A0, m);
+    memcpy(ref, p->A0, sizeof(double) * 2 * (size_t)m * n);
+    oracle_zgeqr2(m, n, ref, m, tref, aref);
+    for (int j = 0; j < k; ++j) {
+        if ((tref[2 * j] == 0.0 && tref[2 * j + 1] == 0.0) || !(fabs(aref[2 * j]) > sqrt(eps) * anorm))
+            continue;
+        double rjj = p->A[2 * (j + j * m)];
+        if (!((rjj < 0.0 && aref[2 * j] > 0.0) || (rjj > 0.0 && aref[2 * j] < 0.0)))
+            goto done;
+    }
+    double resid = oracle_zgeqrf_residual(m, n, p->A0, m, p->A, m, p->tau, eps);
+    double orth = oracle_zorthogonality_residual(m, n, p->A, m, p->tau, eps);
+    e = resid > orth ? resid : orth;
+done:
+    free(ref);
+    free(tref);
+    free(aref);
+    return e;
 }
 
 static double check_geqrf(const lapack_problem *p, double eps)
@@ -147,6 +226,8 @@ static double check_geqrf(const lapack_problem *p, double eps)
     int m = p->m, n = p->n, k = m < n ? m : n;
     if (!p->A0 || !p->A || !p->tau)
         return INFINITY;
+    if (p->is_complex)
+        return check_zgeqrf(p, eps);
     for (int j = 0; j < k; ++j) {
         double t = p->tau[j];
         if (!(t == 0.0 || (t >= 1.0 - 64.0 * eps && t <= 2.0 + 64.0 * eps)))

@@ -15,6 +15,14 @@
  *    A(j, j) is not positive, and posv leaves their B unchanged (bit for bit);
  *  - every other matrix passes the spec's check (normalized residual <= LAPACK_ERROR_LIMIT).
  * Vendor dispatch is off (shoal_set_vendor_dispatch(h, 0)) except in the *_vendor cases.
+ * c and z (issue 28): the same cases with complex inputs; the Cholesky inputs are Hermitian
+ * positive definite with a stray nonzero imaginary part on the diagonal, which the routines must
+ * not read (the checks use the Hermitian matrix with the real diagonal, and the factor's diagonal
+ * must come back exactly real, a failed pivot included); the *_diag_imag cases make that part a
+ * NaN in every matrix, which must change nothing. A NaN matrix carries its NaN in an imaginary
+ * part only (a NaN there on the diagonal is ignored like the stray part: info 0 and a passing
+ * factor). geqrf is zgeqrf: complex tau and R's diagonal real. shoal_lapack_kernel_name must
+ * answer every run's query (a failure fails the run).
  * The *_tail cases (issue 29) drop the guard: A, B, tau and info each end at their last matrix's
  * last element (info: the last entry) and start 0..3 elements into their own allocation, so a
  * read past an operand leaves the allocation, which memcheck (make sanitize) reports; the checks
@@ -32,6 +40,7 @@
 #include "lapack_ref.h"
 #include "lapack_spec.h"
 #include "gpu_test.h"
+#include "host_elems.h"
 #include "shoal.h"
 
 #include <cuda_runtime_api.h>
@@ -75,10 +84,12 @@ typedef struct tcfg {
     int page_end;     /* no guard, every buffer ends at the end of a mapped page, the next page
                          unmapped (gpu_test_page_end_alloc); pointer arrays in order, so the
                          last problem's matrices end the pages */
+    int nan_diag_imag; /* c/z potrf, posv: every diagonal's imaginary part is a NaN (not read) */
 } tcfg;
 
 typedef struct tdata {
-    size_t es;
+    size_t es;                 /* bytes per element */
+    int w;                     /* reals per element: 2 for c and z (host doubles as (re, im)) */
     int rows_a, cols_a, k;     /* A is rows_a x cols_a; k = min(m, n) (tau) */
     int64_t lda, ldb, sta, stb, stt;
     int64_t na, nb, nt;        /* buffer sizes in elements */
@@ -113,35 +124,21 @@ static uint64_t hash_string(const char *s)
     return h;
 }
 
-static double getv(char prec, const void *x, int64_t i)
+/* Element i, every real part a NaN with the buffer's payload. */
+static void set_poison(char prec, void *x, int64_t i, int which)
 {
-    return prec == 's' ? (double)((const float *)x)[i] : ((const double *)x)[i];
-}
-
-static void setv(char prec, void *x, int64_t i, double v)
-{
-    if (prec == 's')
-        ((float *)x)[i] = (float)v;
-    else
-        ((double *)x)[i] = v;
+    for (int q = 0; q < elem_reals(prec); ++q) {
+        const int64_t r = i * elem_reals(prec) + q;
+        if (elem_single(prec))
+            memcpy((char *)x + 4 * r, &POISON_S[which], 4);
+        else
+            memcpy((char *)x + 8 * r, &POISON_D[which], 8);
+    }
 }
 
 static void fill_poison(char prec, void *x, int64_t count, int which)
 {
-    for (int64_t i = 0; i < count; ++i) {
-        if (prec == 's')
-            memcpy((char *)x + 4 * i, &POISON_S[which], 4);
-        else
-            memcpy((char *)x + 8 * i, &POISON_D[which], 8);
-    }
-}
-
-static void set_poison(char prec, void *x, int64_t i, int which)
-{
-    if (prec == 's')
-        memcpy((char *)x + 4 * i, &POISON_S[which], 4);
-    else
-        memcpy((char *)x + 8 * i, &POISON_D[which], 8);
+    for (int64_t i = 0; i < count; ++i) set_poison(prec, x, i, which);
 }
 
 static const lapack_spec *spec_of(int routine)
@@ -181,7 +178,8 @@ static int is_bad(const tcfg *c, int64_t b)
 static void setup(const tcfg *c, tdata *d)
 {
     memset(d, 0, sizeof *d);
-    d->es = c->prec == 's' ? 4 : 8;
+    d->w = elem_reals(c->prec);
+    d->es = (size_t)d->w * (elem_single(c->prec) ? 4 : 8);
     d->rows_a = c->m;
     d->cols_a = c->n;
     d->k = c->m < c->n ? c->m : c->n;
@@ -234,13 +232,14 @@ static void setup(const tcfg *c, tdata *d)
     }
     /* the pool of distinct problems */
     int pool = c->pool < c->batch ? c->pool : (int)c->batch;
-    size_t ael = (size_t)c->m * c->n, bel = (size_t)c->n * (c->nrhs > 0 ? c->nrhs : 1);
+    size_t ael = (size_t)d->w * c->m * c->n, bel = (size_t)d->w * c->n * (c->nrhs > 0 ? c->nrhs : 1);
     d->pool_a = xmalloc((size_t)pool * ael * sizeof(double));
     d->pool_b = xmalloc((size_t)pool * bel * sizeof(double));
     const lapack_spec *sp = spec_of(c->routine);
     for (int i = 0; i < pool; ++i)
-        sp->generate(c->m, c->n, c->nrhs, c->uplo, mix64(g_case_seed, ((uint64_t)g_run_index << 32) + (uint64_t)i),
-                     d->pool_a + (size_t)i * ael, has_b(c->routine) ? d->pool_b + (size_t)i * bel : NULL, NULL);
+        sp->generate(c->m, c->n, c->nrhs, c->uplo, d->w == 2,
+                     mix64(g_case_seed, ((uint64_t)g_run_index << 32) + (uint64_t)i), d->pool_a + (size_t)i * ael,
+                     has_b(c->routine) ? d->pool_b + (size_t)i * bel : NULL, NULL);
 }
 
 static void free_data(tdata *d)
@@ -270,7 +269,7 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
 {
     const char p = c->prec;
     const int m = c->m, n = c->n, nrhs = c->nrhs;
-    const int pool = c->pool < c->batch ? c->pool : (int)c->batch;
+    const int pool = c->pool < c->batch ? c->pool : (int)c->batch, w = d->w;
     const size_t ael = (size_t)m * n, bel = (size_t)n * (nrhs > 0 ? nrhs : 1);
     fill_poison(p, d->ha0, d->na, 0);
     memset(d->wa, 0, (size_t)d->na);
@@ -285,7 +284,7 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
 #pragma omp parallel for schedule(static)
     for (int64_t b = 0; b < c->batch; ++b) {
         const int64_t s = slot_of(c, mode, b);
-        const double *a = d->pool_a + (size_t)(b % pool) * ael;
+        const double *a = d->pool_a + (size_t)(b % pool) * ael * w;
         const int64_t oa = s * d->sta;
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < m; ++i) {
@@ -294,7 +293,9 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
                     set_poison(p, d->ha0, e, 0);
                     continue;
                 }
-                setv(p, d->ha0, e, a[i + (size_t)j * m]);
+                elem_put(p, d->ha0, e, a, i + (size_t)j * m);
+                if (w == 2 && c->nan_diag_imag && i == j)
+                    elem_set_real(p, d->ha0, 2 * e + 1, NAN);
                 if (c->routine == R_GEQRF || (c->routine != R_POTRS && oracle_in_tri(c->uplo, i, j)))
                     d->wa[e] = 1;
             }
@@ -302,7 +303,7 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
         if (is_bad(c, b)) {
             /* a negative diagonal entry at column j: the leading minor of order j is not PD */
             const int j = (int)((b / c->bad_every) % n);
-            setv(p, d->ha0, oa + j + (int64_t)j * d->lda, -1.0 - (double)(b % 7));
+            elem_set_real(p, d->ha0, (oa + j + (int64_t)j * d->lda) * w, -1.0 - (double)(b % 7)); /* the real part */
             expect = j + 1;
         }
         if (b == c->nan_at) {
@@ -315,17 +316,18 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
             }
             if (c->routine == R_GEQRF)
                 i = (int)(mix64((uint64_t)b, 11) % (uint64_t)m);
-            setv(p, d->ha0, oa + i + (int64_t)j * d->lda, NAN);
+            /* complex: in the imaginary part (on the diagonal: not read, info 0) */
+            elem_set_real(p, d->ha0, (oa + i + (int64_t)j * d->lda) * w + (w - 1), NAN);
             expect = -2; /* potrf/posv: the host's info; potrs/geqrf: not checked */
         }
         d->expect[b] = expect;
         if (has_b(c->routine)) {
-            const double *bb = d->pool_b + (size_t)(b % pool) * bel;
+            const double *bb = d->pool_b + (size_t)(b % pool) * bel * w;
             const int64_t ob = s * d->stb;
             const int written = c->routine == R_POTRS || expect == 0;
             for (int j = 0; j < nrhs; ++j)
                 for (int i = 0; i < n; ++i) {
-                    setv(p, d->hb0, ob + i + j * d->ldb, bb[i + (size_t)j * n]);
+                    elem_put(p, d->hb0, ob + i + j * d->ldb, bb, i + (size_t)j * n);
                     if (written)
                         d->wb[ob + i + j * d->ldb] = 1;
                 }
@@ -337,20 +339,21 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
     /* expected info of the NaN matrix: what the host's Cholesky says */
     if (c->nan_at >= 0 && c->nan_at < c->batch && has_info(c->routine)) {
         const int64_t s = slot_of(c, mode, c->nan_at);
-        double *t = xmalloc(ael * sizeof(double));
+        double *t = xmalloc(ael * w * sizeof(double));
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < n; ++i)
-                t[i + j * n] = getv(p, d->ha0, s * d->sta + i + j * d->lda);
-        d->expect[c->nan_at] = oracle_potf2(n, c->uplo, t, n);
+                elem_get(p, d->ha0, s * d->sta + i + j * d->lda, t, i + (size_t)j * n);
+        d->expect[c->nan_at] = w == 2 ? oracle_zpotf2(n, c->uplo, t, n) : oracle_potf2(n, c->uplo, t, n);
         free(t);
     } else if (c->nan_at >= 0 && c->nan_at < c->batch) {
         d->expect[c->nan_at] = -1;
     }
-    /* B of a posv matrix whose factorization fails is not written */
-    if (c->routine == R_POSV && c->nan_at >= 0 && c->nan_at < c->batch && d->expect[c->nan_at] != 0) {
+    /* B of a posv matrix whose factorization fails is not written; one whose NaN the routine
+     * does not read (c/z: the imaginary part of a diagonal element) is solved */
+    if (c->routine == R_POSV && c->nan_at >= 0 && c->nan_at < c->batch) {
         const int64_t ob = slot_of(c, mode, c->nan_at) * d->stb;
         for (int j = 0; j < nrhs; ++j)
-            memset(d->wb + ob + j * d->ldb, 0, (size_t)n);
+            memset(d->wb + ob + j * d->ldb, d->expect[c->nan_at] == 0, (size_t)n);
     }
 }
 
@@ -404,6 +407,30 @@ static shoal_status call_shoal(const tcfg *c, const tdata *d, int mode)
     const int n = c->n, nrhs = c->nrhs;
     const int64_t batch = c->batch, lda = d->lda, ldb = d->ldb;
     const int arr = mode == MODE_ARRAY;
+    /* one dispatch per precision: the pointer types differ, the argument lists do not */
+#define CHOL_QR_CALLS(p, T)                                                                                       \
+    do {                                                                                                          \
+        T *A = d->da, *B = d->db, *tau = d->dt;                                                                   \
+        T *const *Ap = (T *const *)d->dap, *const *Bp = (T *const *)d->dbp, *const *Tp = (T *const *)d->dtp;     \
+        switch (c->routine) {                                                                                     \
+        case R_POTRF:                                                                                             \
+            return arr ? shoal_##p##potrf_batched(g_h, uplo, n, Ap, lda, d->dinfo, batch)                         \
+                       : shoal_##p##potrf_strided_batched(g_h, uplo, n, A, lda, d->sta, d->dinfo, batch);         \
+        case R_POTRS:                                                                                             \
+            return arr ? shoal_##p##potrs_batched(g_h, uplo, n, nrhs, (const T *const *)Ap, lda, Bp, ldb, batch)  \
+                       : shoal_##p##potrs_strided_batched(g_h, uplo, n, nrhs, A, lda, d->sta, B, ldb, d->stb, batch); \
+        case R_POSV:                                                                                              \
+            return arr ? shoal_##p##posv_batched(g_h, uplo, n, nrhs, Ap, lda, Bp, ldb, d->dinfo, batch)           \
+                       : shoal_##p##posv_strided_batched(g_h, uplo, n, nrhs, A, lda, d->sta, B, ldb, d->stb,      \
+                                                         d->dinfo, batch);                                        \
+        default:                                                                                                  \
+            return arr ? shoal_##p##geqrf_batched(g_h, c->m, n, Ap, lda, Tp, batch)                               \
+                       : shoal_##p##geqrf_strided_batched(g_h, c->m, n, A, lda, d->sta, tau, d->stt, batch);      \
+        }                                                                                                         \
+    } while (0)
+    if (c->prec == 'c') CHOL_QR_CALLS(c, shoal_complex_float);
+    if (c->prec == 'z') CHOL_QR_CALLS(z, shoal_complex_double);
+#undef CHOL_QR_CALLS
     if (c->prec == 's') {
         float *A = d->da, *B = d->db, *tau = d->dt;
         float *const *Ap = (float *const *)d->dap, *const *Bp = (float *const *)d->dbp;
@@ -452,23 +479,25 @@ static shoal_status call_shoal(const tcfg *c, const tdata *d, int mode)
 static int check_failed_factor(const tcfg *c, const double *A0, const double *A, int j, double eps, char *why,
                                size_t len)
 {
-    const int n = c->n, up = c->uplo;
-    double *ref = xmalloc((size_t)n * n * sizeof(double));
-    memcpy(ref, A0, (size_t)n * n * sizeof(double));
-    (void)oracle_potf2(n, up, ref, n);
+    const int n = c->n, up = c->uplo, w = elem_reals(c->prec);
+    double *ref = xmalloc((size_t)w * n * n * sizeof(double));
+    memcpy(ref, A0, (size_t)w * n * n * sizeof(double));
+    (void)(w == 2 ? oracle_zpotf2(n, up, ref, n) : oracle_potf2(n, up, ref, n));
     double scale = 0.0, worst = 0.0;
     for (int col = 0; col < j - 1; ++col)
         for (int r = col; r < n; ++r) {
-            double x = ref[oracle_fidx(n, up, r, col)];
-            if (fabs(x) > scale)
-                scale = fabs(x);
+            const double *x = &ref[w * oracle_fidx(n, up, r, col)];
+            const double ax = w == 2 ? hypot(x[0], x[1]) : fabs(x[0]);
+            if (ax > scale)
+                scale = ax;
         }
     for (int col = 0; col < j - 1; ++col)
         for (int r = col; r < n; ++r) {
-            const double x = A[oracle_fidx(n, up, r, col)], y = ref[oracle_fidx(n, up, r, col)];
-            if (x != x && y != y)
+            const double *x = &A[w * oracle_fidx(n, up, r, col)], *y = &ref[w * oracle_fidx(n, up, r, col)];
+            const int xnan = isnan(x[0]) || (w == 2 && isnan(x[1])), ynan = isnan(y[0]) || (w == 2 && isnan(y[1]));
+            if (xnan && ynan)
                 continue; /* NaN where the host has NaN (a NaN input) */
-            const double e = fabs(x - y);
+            const double e = w == 2 ? hypot(x[0] - y[0], x[1] - y[1]) : fabs(x[0] - y[0]);
             if (!(e <= worst))
                 worst = e;
         }
@@ -477,9 +506,13 @@ static int check_failed_factor(const tcfg *c, const double *A0, const double *A,
         snprintf(why, len, " factor columns 1..%d differ from the host's by %.3g", j - 1, worst);
         bad = 1;
     }
-    const double piv = A[oracle_fidx(n, up, j - 1, j - 1)], rpiv = ref[oracle_fidx(n, up, j - 1, j - 1)];
-    const double a0 = fabs(A0[oracle_fidx(n, up, j - 1, j - 1)]);
-    if (piv > 0.0) {
+    const size_t jj = (size_t)w * oracle_fidx(n, up, j - 1, j - 1);
+    const double piv = A[jj], rpiv = ref[jj];
+    const double a0 = fabs(A0[jj]);
+    if (w == 2 && A[jj + 1] != 0.0) { /* zpotf2 writes the failed pivot real too */
+        snprintf(why, len, " pivot A(%d,%d) has imaginary part %.6g", j, j, A[jj + 1]);
+        bad = 1;
+    } else if (piv > 0.0) {
         snprintf(why, len, " pivot A(%d,%d) = %.6g is positive", j, j, piv);
         bad = 1;
     } else if (rpiv == rpiv && !(fabs(piv - rpiv) <= 64.0 * n * eps * (a0 + scale * scale + 1.0))) {
@@ -502,8 +535,8 @@ typedef struct verdict {
 static void check_all(const tcfg *c, tdata *d, int mode, verdict *v)
 {
     const char p = c->prec;
-    const int m = c->m, n = c->n, nrhs = c->nrhs, k = d->k;
-    const double eps = p == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    const int m = c->m, n = c->n, nrhs = c->nrhs, k = d->k, w = d->w;
+    const double eps = oracle_eps(p);
     const lapack_spec *sp = spec_of(c->routine);
     memset(v, 0, sizeof *v);
     v->worst_b = v->first_bad_info = v->first_bad_fail = v->first_touched = -1;
@@ -531,10 +564,10 @@ static void check_all(const tcfg *c, tdata *d, int mode, verdict *v)
     char fail_why[160] = "";
 #pragma omp parallel
     {
-        const size_t ael = (size_t)m * n, bel = (size_t)n * (nrhs > 0 ? nrhs : 1);
+        const size_t ael = (size_t)w * m * n, bel = (size_t)w * n * (nrhs > 0 ? nrhs : 1);
         double *A0 = xmalloc(ael * sizeof(double)), *A = xmalloc(ael * sizeof(double));
         double *B0 = xmalloc(bel * sizeof(double)), *B = xmalloc(bel * sizeof(double));
-        double *tau = xmalloc((size_t)(k > 0 ? k : 1) * sizeof(double));
+        double *tau = xmalloc((size_t)w * (k > 0 ? k : 1) * sizeof(double));
         double my_worst = 0.0;
         int64_t my_worst_b = -1;
 #pragma omp for schedule(dynamic, 256)
@@ -542,17 +575,17 @@ static void check_all(const tcfg *c, tdata *d, int mode, verdict *v)
             const int64_t s = slot_of(c, mode, b);
             for (int j = 0; j < n; ++j)
                 for (int i = 0; i < m; ++i) {
-                    A0[i + (size_t)j * m] = getv(p, d->ha0, s * d->sta + i + j * d->lda);
-                    A[i + (size_t)j * m] = getv(p, d->ha, s * d->sta + i + j * d->lda);
+                    elem_get(p, d->ha0, s * d->sta + i + j * d->lda, A0, i + (size_t)j * m);
+                    elem_get(p, d->ha, s * d->sta + i + j * d->lda, A, i + (size_t)j * m);
                 }
             if (has_b(c->routine))
                 for (int j = 0; j < nrhs; ++j)
                     for (int i = 0; i < n; ++i) {
-                        B0[i + (size_t)j * n] = getv(p, d->hb0, s * d->stb + i + j * d->ldb);
-                        B[i + (size_t)j * n] = getv(p, d->hb, s * d->stb + i + j * d->ldb);
+                        elem_get(p, d->hb0, s * d->stb + i + j * d->ldb, B0, i + (size_t)j * n);
+                        elem_get(p, d->hb, s * d->stb + i + j * d->ldb, B, i + (size_t)j * n);
                     }
             for (int j = 0; j < k && c->routine == R_GEQRF; ++j)
-                tau[j] = getv(p, d->ht, s * d->stt + j);
+                elem_get(p, d->ht, s * d->stt + j, tau, (size_t)j);
             const int expect = d->expect[b];
             const int info = has_info(c->routine) ? d->hinfo[b] : 0;
             if (has_info(c->routine) && expect >= 0 && info != expect) {
@@ -586,6 +619,7 @@ static void check_all(const tcfg *c, tdata *d, int mode, verdict *v)
             pr.n = n;
             pr.nrhs = nrhs;
             pr.variant = c->uplo;
+            pr.is_complex = w == 2;
             pr.A0 = A0;
             pr.A = A;
             pr.B0 = has_b(c->routine) ? B0 : NULL;
@@ -668,9 +702,9 @@ static void run(tcfg c)
         upload(&c, &d, mode);
         const char *kernel = NULL;
         const char vch = is_chol(c.routine) ? (c.uplo ? 'u' : 'l') : 'n';
-        if (shoal_lapack_kernel_name(g_h, ROUTINE_NAME[c.routine], c.prec, mode == MODE_ARRAY, vch, c.m, c.n,
-                                     c.nrhs > 0 ? c.nrhs : 1, &kernel) != SHOAL_STATUS_SUCCESS ||
-            !kernel)
+        const shoal_status kst = shoal_lapack_kernel_name(g_h, ROUTINE_NAME[c.routine], c.prec, mode == MODE_ARRAY,
+                                                          vch, c.m, c.n, c.nrhs > 0 ? c.nrhs : 1, &kernel);
+        if (kst != SHOAL_STATUS_SUCCESS || !kernel)
             kernel = "?";
         /* runs with vendor dispatch on check who served: the kernel or vendor the dispatch names,
          * or, where it names the vendor and the vendor declines the call (potrs has no info array
@@ -712,7 +746,11 @@ static void run(tcfg c)
             check_all(&c, &d, mode, &v);
             ok = v.worst <= LAPACK_ERROR_LIMIT && !v.bad_info && !v.bad_fail && !v.touched;
         }
-        ok = ok && served_ok;
+        ok = ok && served_ok && kst == SHOAL_STATUS_SUCCESS;
+        if (kst != SHOAL_STATUS_SUCCESS) {
+            const size_t u = strlen(served_why);
+            snprintf(served_why + u, sizeof served_why - u, " kernel_name: %s", shoal_status_string(kst));
+        }
         char notes[96];
         size_t u = 0;
         notes[0] = '\0';
@@ -728,6 +766,8 @@ static void run(tcfg c)
             u += (size_t)snprintf(notes + u, sizeof notes - u, " tail+%d", c.tail - 1);
         if (c.page_end && u < sizeof notes)
             u += (size_t)snprintf(notes + u, sizeof notes - u, " page_end");
+        if (c.nan_diag_imag && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " diag.im=NaN");
         printf("  %-6s %-2c %-7s %-4s %3d %3d %4d %8lld %4d %-6s %10.4f %9.2e %-6s %s%s%s%s\n",
                ROUTINE_NAME[c.routine], c.prec, mode == MODE_ARRAY ? "array" : "strided",
                is_chol(c.routine) ? (c.uplo ? "U" : "L") : "-", c.m, c.n, c.nrhs, (long long)c.batch, c.pad,
@@ -937,7 +977,7 @@ static void case_page_end(int r, char p)
 /* ------------------------------------------------------------------------------------------ */
 /* Case table */
 
-enum kind { K_SIZES_A, K_SIZES_B, K_LAYOUT, K_LARGE, K_FAIL, K_RECT, K_VENDOR, K_TAIL, K_PAGE_END };
+enum kind { K_SIZES_A, K_SIZES_B, K_LAYOUT, K_LARGE, K_FAIL, K_RECT, K_VENDOR, K_TAIL, K_PAGE_END, K_DIAG_IMAG };
 
 typedef struct tcase {
     char name[48];
@@ -946,7 +986,7 @@ typedef struct tcase {
     char prec;
 } tcase;
 
-static tcase g_cases[80];
+static tcase g_cases[192];
 static int g_ncases;
 
 static void add_case(enum kind kind, int routine, char prec, const char *suffix)
@@ -958,11 +998,13 @@ static void add_case(enum kind kind, int routine, char prec, const char *suffix)
     gpu_test_case_name(t->name, sizeof t->name, "%c%s_%s", prec, ROUTINE_NAME[routine], suffix);
 }
 
+static const char PRECS[] = "sdcz";
+
 static void build_cases(void)
 {
     for (int r = 0; r < R_COUNT; ++r)
-        for (int pi = 0; pi < 2; ++pi) {
-            char p = pi ? 'd' : 's';
+        for (int pi = 0; pi < 4; ++pi) {
+            char p = PRECS[pi];
             add_case(K_SIZES_A, r, p, "sizes_1_16");
             add_case(K_SIZES_B, r, p, "sizes_17_32");
             add_case(K_LAYOUT, r, p, "layout");
@@ -975,10 +1017,32 @@ static void build_cases(void)
                 add_case(K_RECT, r, p, "rect");
             add_case(K_VENDOR, r, p, "vendor");
             add_case(K_TAIL, r, p, "tail");
+            if (elem_reals(p) == 2 && (r == R_POTRF || r == R_POSV))
+                add_case(K_DIAG_IMAG, r, p, "diag_imag");
         }
     /* last: a kernel fault there loses the CUDA context (and the cases after it) */
     for (int r = 0; r < R_COUNT; ++r)
-        for (int pi = 0; pi < 2; ++pi) add_case(K_PAGE_END, r, pi ? 'd' : 's', "page_end");
+        for (int pi = 0; pi < 4; ++pi) add_case(K_PAGE_END, r, PRECS[pi], "page_end");
+}
+
+/* c/z potrf, posv: a NaN in the imaginary part of every diagonal element, which zpotrf does not
+ * read: every matrix must factor (info 0) and pass, the factor's diagonal real; odd and boundary
+ * sizes, both uplo, ld > n, a large batch, and not-PD matrices mixed in (their info as usual). */
+static void case_diag_imag(int r, char p)
+{
+    static const int sizes[] = {1, 2, 7, 16, 31, 32};
+    for (int i = 0; i < COUNT(sizes); ++i)
+        for (int u = 0; u < 2; ++u) {
+            tcfg c = base(r, p, u, sizes[i], sizes[i], i % 2 ? 3 : 1, 129);
+            c.nan_diag_imag = 1;
+            c.pad = (i + u) % 2 ? 2 : 0;
+            c.bad_every = i % 3 == 2 ? 5 : 0;
+            run(c);
+        }
+    tcfg c = base(r, p, 1, 9, 9, 1, 100003);
+    c.nan_diag_imag = 1;
+    c.modes = MODE_STRIDED;
+    run(c);
 }
 
 /* potrs and geqrf have no info: their "nan" case checks that a NaN matrix leaves the others alone */
@@ -1018,6 +1082,7 @@ static void run_case(const tcase *t)
     case K_VENDOR: case_vendor(t->routine, t->prec); break;
     case K_TAIL: case_tail(t->routine, t->prec); break;
     case K_PAGE_END: case_page_end(t->routine, t->prec); break;
+    case K_DIAG_IMAG: case_diag_imag(t->routine, t->prec); break;
     }
 }
 

@@ -1,4 +1,4 @@
-/* GPU correctness of shoal's LU family through the public API: shoal_{s,d}getrf, getrs, gesv,
+/* GPU correctness of shoal's LU family through the public API: shoal_{s,d,c,z}getrf, getrs, gesv,
  * getri and getri_fused, _batched (pointer arrays) and _strided_batched.
  *
  * Inputs come from the routines' specs (tuner/spec_lu.c on oracle/lapack_ref.c: random entries in
@@ -20,7 +20,13 @@
  *  - singular matrices (an exactly zero column, or a zero lower-left block that makes U(j,j)
  *    exactly zero at a known j; for getri a zero U(j,j) in the factors) and matrices with NaN are
  *    mixed into batches of regular ones: each gets its info, and the others must still pass;
- *  - vendor dispatch is off (shoal's own kernels) except in a few runs marked "on".
+ *  - vendor dispatch is off (shoal's own kernels) except in a few runs marked "on";
+ *  - c and z: the same cases with complex inputs (both parts random, the checks in complex
+ *    arithmetic with eps of the real type), getrs with op N, T and C (the *_sizes_c case and
+ *    every getrs case's op loop), and the NaN problems carry their NaN (or an Inf, every other
+ *    one) in an imaginary part only, so a kernel that drops or mixes up the imaginary parts
+ *    still has to keep them to their own problem;
+ *  - shoal_lapack_kernel_name must answer every run's query (a failure fails the run).
  * A run prints one line: routine, precision, mode, m, n, nrhs, batch, the worst normalized error,
  * ok/FAILED, the kernel that served it and notes.
  *
@@ -39,8 +45,10 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "host_math.h"
+#include "lapack_ref.h"
 #include "lapack_spec.h"
 #include "gpu_test.h"
+#include "host_elems.h"
 #include "shoal.h"
 
 #include <cuda_runtime_api.h>
@@ -81,7 +89,7 @@ typedef struct run_cfg {
     char prec;
     int m, n;           /* A is m x n (m == n except getrf) */
     int nrhs;           /* getrs, gesv */
-    int trans;          /* getrs: 0 N, 1 T */
+    int trans;          /* getrs: 0 N, 1 T, 2 C (c and z) */
     int pad;            /* lda = m + pad, ldb = n + pad */
     int64_t gap;        /* extra poisoned elements between matrices */
     int pgap;           /* strided: extra pivot slots between problems */
@@ -98,14 +106,15 @@ typedef struct run_cfg {
 
 typedef struct run_data {
     const lapack_spec *spec;
-    size_t es;
+    size_t es;                /* bytes per element */
+    int w;                    /* reals per element: 2 for c and z (host doubles as (re, im)) */
     int mn;                   /* pivots per problem */
     int bcols;                /* columns of B: nrhs, n (inverses) or 0 (getrf) */
     int nrhs_spec;            /* nrhs as the spec sees it */
     int64_t lda, ldb, sta, stb, stp;
     int64_t na, nb, np, ni;   /* buffer lengths (elements), guards included */
     int64_t G;                /* distinct problems */
-    double *A0, *B0;          /* distinct inputs, packed */
+    double *A0, *B0;          /* distinct inputs, packed (w doubles per element) */
     int *P0;
     unsigned char *kind;      /* enum kind per distinct problem */
     void *hA, *hB, *oA, *oB;  /* host images: uploaded, read back */
@@ -138,23 +147,11 @@ static uint64_t mix(uint64_t a, uint64_t b)
     return oracle_splitmix64(&r);
 }
 
-static double get_el(char prec, const void *x, int64_t i)
-{
-    return prec == 's' ? (double)((const float *)x)[i] : ((const double *)x)[i];
-}
-
-static void set_el(char prec, void *x, int64_t i, double v)
-{
-    if (prec == 's')
-        ((float *)x)[i] = (float)v;
-    else
-        ((double *)x)[i] = v;
-}
-
+/* count elements, every real part a NaN with the buffer's payload */
 static void fill_poison(char prec, void *x, int64_t count, int which)
 {
-    for (int64_t i = 0; i < count; ++i) {
-        if (prec == 's')
+    for (int64_t i = 0; i < count * elem_reals(prec); ++i) {
+        if (elem_single(prec))
             memcpy((char *)x + 4 * i, &POISON_S[which], 4);
         else
             memcpy((char *)x + 8 * i, &POISON_D[which], 8);
@@ -181,42 +178,52 @@ static int has_info(enum routine r) { return r != R_GETRS; }
 /* ------------------------------------------------------------------------------------------ */
 /* Inputs. */
 
-/* Makes distinct problem i special (in place, packed double inputs); returns its kind. */
+/* Makes distinct problem i special (in place, packed double inputs); returns its kind. Complex
+ * problems: a zero is both parts; a NaN (or, every other one, an Inf) goes into an imaginary
+ * part only. */
 static int make_special(const run_cfg *c, run_data *d, int64_t i)
 {
-    const int m = c->m, n = c->n, mn = d->mn;
-    double *A = d->A0 + i * (int64_t)m * n;
+    const int m = c->m, n = c->n, mn = d->mn, w = d->w;
+    double *A = d->A0 + i * (int64_t)w * m * n;
+    /* element e of A set to 0 (both parts) */
+#define ZERO(e)                                                                                         \
+    do {                                                                                                \
+        for (int q_ = 0; q_ < w; ++q_) A[(int64_t)(e)*w + q_] = 0.0;                                   \
+    } while (0)
     if (c->special == SP_SINGULAR && c->r != R_GETRS) {
         const int j = (int)((i / 4) % mn);
         if (i % 4 == 1) {
             if (c->r == R_GETRI) /* the factors: U(j,j) exactly zero */
-                A[j + (int64_t)j * m] = 0.0;
+                ZERO(j + (int64_t)j * m);
             else /* an exactly zero column */
-                for (int r = 0; r < m; ++r) A[r + (int64_t)j * m] = 0.0;
+                for (int r = 0; r < m; ++r) ZERO(r + (int64_t)j * m);
             return KIND_SINGULAR;
         }
         if (i % 4 == 3) {
             if (c->r == R_GETRI) {
-                A[j + (int64_t)j * m] = 0.0;
-                if (j + 1 < n) A[(j + 1) + (int64_t)(j + 1) * m] = 0.0; /* a later one too */
+                ZERO(j + (int64_t)j * m);
+                if (j + 1 < n) ZERO((j + 1) + (int64_t)(j + 1) * m); /* a later one too */
             } else { /* rows j.., columns 0..j zero: U(j,j) = 0 after j regular steps */
                 for (int col = 0; col <= j; ++col)
-                    for (int r = j; r < m; ++r) A[r + (int64_t)col * m] = 0.0;
+                    for (int r = j; r < m; ++r) ZERO(r + (int64_t)col * m);
             }
             return KIND_SINGULAR;
         }
     }
+#undef ZERO
+    /* the poisoned part: the real one, or the imaginary one of a complex element */
+    const double bad = w == 2 && (i / 5) % 2 ? INFINITY : NAN;
     if (c->special == SP_NAN) {
         if (i % 5 == 2) {
-            A[(i / 5) % ((int64_t)m * n)] = NAN;
+            A[((i / 5) % ((int64_t)m * n)) * w + (w - 1)] = bad;
             return KIND_NAN;
         }
         if (i % 10 == 7) {
-            for (int64_t e = 0; e < (int64_t)m * n; ++e) A[e] = NAN;
+            for (int64_t e = 0; e < (int64_t)m * n; ++e) A[e * w + (w - 1)] = NAN;
             return KIND_NAN;
         }
         if (i % 10 == 9 && d->B0 && (c->r == R_GETRS || c->r == R_GESV)) {
-            d->B0[i * (int64_t)n * d->bcols] = NAN;
+            d->B0[i * (int64_t)w * n * d->bcols + (w - 1)] = bad;
             return KIND_NAN;
         }
     }
@@ -227,7 +234,8 @@ static void setup(const run_cfg *c, run_data *d)
 {
     memset(d, 0, sizeof *d);
     d->spec = spec_of(c->r);
-    d->es = c->prec == 's' ? 4 : 8;
+    d->w = elem_reals(c->prec);
+    d->es = (size_t)d->w * (elem_single(c->prec) ? 4 : 8);
     d->mn = c->m < c->n ? c->m : c->n;
     d->bcols = c->r == R_GETRF ? 0 : (c->r == R_GETRI || c->r == R_GETRI_FUSED) ? c->n : c->nrhs;
     d->nrhs_spec = (c->r == R_GETRS || c->r == R_GESV) ? c->nrhs : 0;
@@ -249,15 +257,15 @@ static void setup(const run_cfg *c, run_data *d)
     d->G = c->batch < DISTINCT_MAX ? c->batch : DISTINCT_MAX;
 
     const int64_t a_el = (int64_t)c->m * c->n, b_el = (int64_t)c->n * d->bcols;
-    d->A0 = xmalloc((size_t)(d->G * a_el) * sizeof(double));
-    d->B0 = d->bcols ? xmalloc((size_t)(d->G * b_el) * sizeof(double)) : NULL;
+    d->A0 = xmalloc((size_t)(d->w * d->G * a_el) * sizeof(double));
+    d->B0 = d->bcols ? xmalloc((size_t)(d->w * d->G * b_el) * sizeof(double)) : NULL;
     d->P0 = xmalloc((size_t)(d->G * d->mn) * sizeof(int));
     d->kind = xmalloc((size_t)d->G);
     const unsigned f = d->spec->flags;
     for (int64_t i = 0; i < d->G; ++i) {
         const uint64_t seed = mix(mix(g_case_seed, (uint64_t)g_run_index), (uint64_t)i);
-        d->spec->generate(c->m, c->n, d->nrhs_spec, c->trans, seed, d->A0 + i * a_el,
-                          (f & LAPACK_B_IN) ? d->B0 + i * b_el : NULL,
+        d->spec->generate(c->m, c->n, d->nrhs_spec, c->trans ? 1 : 0, d->w == 2, seed, d->A0 + d->w * i * a_el,
+                          (f & LAPACK_B_IN) ? d->B0 + d->w * i * b_el : NULL,
                           (f & LAPACK_IPIV_IN) ? d->P0 + i * d->mn : NULL);
         d->kind[i] = (unsigned char)make_special(c, d, i);
     }
@@ -337,11 +345,11 @@ static void layout(const run_cfg *c, run_data *d, int mode)
         const int64_t i = b % d->G;
         const int64_t offa = d->slot[b] * d->sta, offb = d->slot[b] * d->stb;
         for (int col = 0; col < n; ++col)
-            for (int r = 0; r < m; ++r) set_el(p, d->hA, offa + r + col * d->lda, d->A0[i * a_el + r + (int64_t)col * m]);
+            for (int r = 0; r < m; ++r) elem_put(p, d->hA, offa + r + col * d->lda, d->A0, i * a_el + r + (int64_t)col * m);
         if (f & LAPACK_B_IN)
             for (int col = 0; col < d->bcols; ++col)
                 for (int r = 0; r < n; ++r)
-                    set_el(p, d->hB, offb + r + col * d->ldb, d->B0[i * b_el + r + (int64_t)col * n]);
+                    elem_put(p, d->hB, offb + r + col * d->ldb, d->B0, i * b_el + r + (int64_t)col * n);
         if (f & LAPACK_IPIV_IN)
             for (int j = 0; j < d->mn; ++j) d->hP[b * stp + j] = d->P0[i * d->mn + j];
     }
@@ -366,13 +374,40 @@ static shoal_status call_shoal(const run_cfg *c, const run_data *d, int mode)
 {
     const int m = c->m, n = c->n, nrhs = c->nrhs;
     const int64_t lda = d->lda, ldb = d->ldb, sta = d->sta, stb = d->stb, stp = d->stp, batch = c->batch;
-    const shoal_operation op = c->trans ? SHOAL_OP_T : SHOAL_OP_N;
+    const shoal_operation op = c->trans == 2 ? SHOAL_OP_C : c->trans ? SHOAL_OP_T : SHOAL_OP_N;
     int *P = d->dP, *I = d->dI;
+    const int arr = mode == MODE_ARRAY;
+    /* one dispatch per precision: the pointer types differ, the argument lists do not */
+#define LU_CALLS(p, T)                                                                                            \
+    do {                                                                                                          \
+        T *A = d->dA, *B = d->dB;                                                                                 \
+        T *const *Ap = (T *const *)d->dAp, *const *Bp = (T *const *)d->dBp;                                       \
+        const T *const *cAp = (const T *const *)d->dAp;                                                           \
+        switch (c->r) {                                                                                           \
+        case R_GETRF:                                                                                             \
+            return arr ? shoal_##p##getrf_batched(g_h, m, n, Ap, lda, P, I, batch)                                \
+                       : shoal_##p##getrf_strided_batched(g_h, m, n, A, lda, sta, P, stp, I, batch);              \
+        case R_GETRS:                                                                                             \
+            return arr ? shoal_##p##getrs_batched(g_h, op, n, nrhs, cAp, lda, P, Bp, ldb, batch)                  \
+                       : shoal_##p##getrs_strided_batched(g_h, op, n, nrhs, A, lda, sta, P, stp, B, ldb, stb, batch); \
+        case R_GESV:                                                                                              \
+            return arr ? shoal_##p##gesv_batched(g_h, n, nrhs, Ap, lda, P, Bp, ldb, I, batch)                     \
+                       : shoal_##p##gesv_strided_batched(g_h, n, nrhs, A, lda, sta, P, stp, B, ldb, stb, I, batch); \
+        case R_GETRI:                                                                                             \
+            return arr ? shoal_##p##getri_batched(g_h, n, cAp, lda, P, Bp, ldb, I, batch)                         \
+                       : shoal_##p##getri_strided_batched(g_h, n, A, lda, sta, P, stp, B, ldb, stb, I, batch);    \
+        case R_GETRI_FUSED:                                                                                       \
+            return arr ? shoal_##p##getri_fused_batched(g_h, n, cAp, lda, Bp, ldb, I, batch)                      \
+                       : shoal_##p##getri_fused_strided_batched(g_h, n, A, lda, sta, B, ldb, stb, I, batch);      \
+        }                                                                                                         \
+    } while (0)
+    if (c->prec == 'c') LU_CALLS(c, shoal_complex_float);
+    if (c->prec == 'z') LU_CALLS(z, shoal_complex_double);
+#undef LU_CALLS
     if (c->prec == 's') {
         float *A = d->dA, *B = d->dB;
         float *const *Ap = (float *const *)d->dAp, *const *Bp = (float *const *)d->dBp;
         const float *const *cAp = (const float *const *)d->dAp;
-        const int arr = mode == MODE_ARRAY;
         switch (c->r) {
         case R_GETRF:
             return arr ? shoal_sgetrf_batched(g_h, m, n, Ap, lda, P, I, batch)
@@ -394,7 +429,6 @@ static shoal_status call_shoal(const run_cfg *c, const run_data *d, int mode)
         double *A = d->dA, *B = d->dB;
         double *const *Ap = (double *const *)d->dAp, *const *Bp = (double *const *)d->dBp;
         const double *const *cAp = (const double *const *)d->dAp;
-        const int arr = mode == MODE_ARRAY;
         switch (c->r) {
         case R_GETRF:
             return arr ? shoal_dgetrf_batched(g_h, m, n, Ap, lda, P, I, batch)
@@ -462,7 +496,8 @@ static double judge(const run_cfg *c, run_data *d, int mode, char *why, size_t w
     const int m = c->m, n = c->n;
     const int64_t a_el = (int64_t)m * n, b_el = (int64_t)n * d->bcols, stp = pivot_stride(d, mode);
     const unsigned f = d->spec->flags;
-    const double eps = p == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53);
+    const double eps = oracle_eps(p);
+    const int w = d->w;
     double worst = 0.0;
     int64_t worst_b = -1;
     size_t u = 0;
@@ -470,9 +505,9 @@ static double judge(const run_cfg *c, run_data *d, int mode, char *why, size_t w
 
 #pragma omp parallel
     {
-        double *A0 = xmalloc((size_t)(a_el + 1) * sizeof(double));
-        double *Ao = xmalloc((size_t)(a_el + 1) * sizeof(double));
-        double *Bo = xmalloc((size_t)(b_el + 1) * sizeof(double));
+        double *A0 = xmalloc((size_t)(w * a_el + 1) * sizeof(double));
+        double *Ao = xmalloc((size_t)(w * a_el + 1) * sizeof(double));
+        double *Bo = xmalloc((size_t)(w * b_el + 1) * sizeof(double));
         int *ipiv = xmalloc((size_t)(d->mn + 1) * sizeof(int));
         double my_worst = 0.0;
         int64_t my_b = -1;
@@ -481,13 +516,13 @@ static double judge(const run_cfg *c, run_data *d, int mode, char *why, size_t w
             const int64_t i = b % d->G;
             const int64_t offa = d->slot[b] * d->sta, offb = d->slot[b] * d->stb;
             for (int col = 0; col < n; ++col)
-                for (int r = 0; r < m; ++r) Ao[r + (int64_t)col * m] = get_el(p, d->oA, offa + r + col * d->lda);
+                for (int r = 0; r < m; ++r) elem_get(p, d->oA, offa + r + col * d->lda, Ao, r + (int64_t)col * m);
             for (int col = 0; col < d->bcols; ++col)
-                for (int r = 0; r < n; ++r) Bo[r + (int64_t)col * n] = get_el(p, d->oB, offb + r + col * d->ldb);
+                for (int r = 0; r < n; ++r) elem_get(p, d->oB, offb + r + col * d->ldb, Bo, r + (int64_t)col * n);
             for (int j = 0; j < d->mn; ++j) ipiv[j] = d->oP[b * stp + j];
             /* the inputs as the kernel saw them (rounded to the precision: exact for generated
              * data, which is float-representable) */
-            for (int64_t e = 0; e < a_el; ++e) A0[e] = get_el(p, d->hA, offa + (e % m) + (e / m) * d->lda);
+            for (int64_t e = 0; e < a_el; ++e) elem_get(p, d->hA, offa + (e % m) + (e / m) * d->lda, A0, e);
             const int info = d->oI[b];
             double e;
             if (d->kind[i] == KIND_NAN) {
@@ -498,9 +533,11 @@ static double judge(const run_cfg *c, run_data *d, int mode, char *why, size_t w
                 pr.m = m;
                 pr.n = n;
                 pr.nrhs = d->nrhs_spec;
-                pr.variant = c->trans;
+                pr.variant = c->trans ? 1 : 0;
+                pr.is_complex = w == 2;
+                pr.conj = c->trans == 2;
                 pr.A0 = A0;
-                pr.B0 = (f & LAPACK_B_IN) ? d->B0 + i * b_el : NULL;
+                pr.B0 = (f & LAPACK_B_IN) ? d->B0 + w * i * b_el : NULL;
                 pr.ipiv0 = (f & LAPACK_IPIV_IN) ? d->P0 + i * d->mn : NULL;
                 pr.A = Ao;
                 pr.B = d->bcols ? Bo : NULL;
@@ -573,7 +610,7 @@ static void notes_of(const run_cfg *c, int vendor, char *buf, size_t len)
     buf[0] = '\0';
 #define NOTE(cond, ...)                                                                       \
     if ((cond) && u < len) u += (size_t)snprintf(buf + u, len - u, __VA_ARGS__);
-    NOTE(c->r == R_GETRS, " op=%c", c->trans ? 'T' : 'N')
+    NOTE(c->r == R_GETRS, " op=%c", "NTC"[c->trans])
     NOTE(c->pad, " ld+%d", c->pad)
     NOTE(c->gap, " gap%lld", (long long)c->gap)
     NOTE(c->pgap, " pgap%d", c->pgap)
@@ -601,11 +638,11 @@ static void run(const run_cfg *wanted)
         layout(c, &d, mode);
         shoal_set_vendor_dispatch(g_h, c->vendor);
         const char *kernel = NULL;
-        const char variant = c->trans ? 't' : 'n';
+        const char variant = c->trans ? 't' : 'n'; /* op C: the t variant's kernels */
         const int nrhs_dim = (c->r == R_GETRS || c->r == R_GESV) ? c->nrhs : 1;
-        if (shoal_lapack_kernel_name(g_h, RNAME[c->r], c->prec, mode == MODE_ARRAY, variant, c->m, c->n, nrhs_dim,
-                                     &kernel) != SHOAL_STATUS_SUCCESS)
-            kernel = NULL;
+        const shoal_status kst = shoal_lapack_kernel_name(g_h, RNAME[c->r], c->prec, mode == MODE_ARRAY, variant,
+                                                          c->m, c->n, nrhs_dim, &kernel);
+        if (kst != SHOAL_STATUS_SUCCESS) kernel = NULL;
         /* runs with vendor dispatch on check who served: the kernel or vendor the dispatch names,
          * or, where it names the vendor and the vendor declines the call, the kernel it names
          * with vendor dispatch off */
@@ -638,7 +675,11 @@ static void run(const run_cfg *wanted)
             const size_t u = strlen(why);
             err = judge(c, &d, mode, why + u, sizeof why - u);
         }
-        const int ok = st == SHOAL_STATUS_SUCCESS && err <= LAPACK_ERROR_LIMIT && served_ok;
+        if (kst != SHOAL_STATUS_SUCCESS) {
+            const size_t u = strlen(why);
+            snprintf(why + u, sizeof why - u, " kernel_name: %s", shoal_status_string(kst));
+        }
+        const int ok = st == SHOAL_STATUS_SUCCESS && err <= LAPACK_ERROR_LIMIT && served_ok && kst == SHOAL_STATUS_SUCCESS;
         char notes[128];
         notes_of(c, c->vendor, notes, sizeof notes);
         printf("  %-11s %-2c %-7s %5d %5d %5d %8lld %10.3e %-6s %s%s%s\n", RNAME[c->r], c->prec,
@@ -654,6 +695,9 @@ static void run(const run_cfg *wanted)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Cases. */
+
+/* The largest op a routine takes in a precision: getrs N, T (and C in c and z); else N. */
+static int max_op(enum routine r, char p) { return r != R_GETRS ? 0 : elem_reals(p) == 2 ? 2 : 1; }
 
 static run_cfg base_cfg(enum routine r, char p, int m, int n, int nrhs, int64_t batch)
 {
@@ -730,7 +774,7 @@ static void case_nrhs(enum routine r, char p)
         const int n = sizes[i];
         const int nrhs_list[3] = {1, 3, n + 5};
         for (int k = 0; k < 3; ++k)
-            for (int trans = 0; trans <= (r == R_GETRS ? 1 : 0); ++trans) {
+            for (int trans = 0; trans <= max_op(r, p); ++trans) {
                 run_cfg c = base_cfg(r, p, n, n, nrhs_list[k], 100);
                 c.trans = trans;
                 if ((i + k) % 2) {
@@ -763,7 +807,7 @@ static void case_special(enum routine r, char p)
     }
     static const int nan_sizes[] = {3, 4, 16, 32};
     for (int i = 0; i < COUNT(nan_sizes); ++i)
-        for (int trans = 0; trans <= (r == R_GETRS ? 1 : 0); ++trans) {
+        for (int trans = 0; trans <= max_op(r, p); ++trans) {
             run_cfg c = base_cfg(r, p, nan_sizes[i], nan_sizes[i], 2, 120);
             c.special = SP_NAN;
             c.trans = trans;
@@ -784,7 +828,7 @@ static void case_batch(enum routine r, char p)
     run(&c);
     c = base_cfg(r, p, 16, 16, 1, g_big_batch);
     c.modes = MODE_ARRAY;
-    c.trans = r == R_GETRS;
+    c.trans = max_op(r, p); /* getrs: its last op (C in c and z) */
     run(&c);
 }
 
@@ -801,7 +845,7 @@ static void case_tail(enum routine r, char p)
             run_cfg c = base_cfg(r, p, m, n, 1 + i % 3, 129);
             c.tail = tail;
             c.pad = i % 2 ? tail : 0;
-            c.trans = r == R_GETRS && i % 2;
+            c.trans = i % (max_op(r, p) + 1);
             run(&c);
         }
 }
@@ -820,12 +864,12 @@ static void case_page_end(enum routine r, char p)
         run_cfg c = base_cfg(r, p, m, n, 1 + i % 3, 129);
         c.page_end = 1;
         c.pad = i % 2 ? 1 + i % 3 : 0;
-        c.trans = r == R_GETRS && i % 2;
+        c.trans = i % (max_op(r, p) + 1);
         run(&c);
     }
 }
 
-enum case_kind { K_SIZES, K_SIZES_T, K_RECT, K_LD, K_NRHS, K_SPECIAL, K_BATCH, K_TAIL, K_PAGE_END };
+enum case_kind { K_SIZES, K_SIZES_T, K_SIZES_C, K_RECT, K_LD, K_NRHS, K_SPECIAL, K_BATCH, K_TAIL, K_PAGE_END };
 
 typedef struct tcase {
     char name[48];
@@ -834,7 +878,7 @@ typedef struct tcase {
     char prec;
 } tcase;
 
-static tcase g_cases[80];
+static tcase g_cases[160];
 static int g_ncases;
 
 static void add_case(enum case_kind kind, enum routine r, char p, const char *suffix)
@@ -846,10 +890,12 @@ static void add_case(enum case_kind kind, enum routine r, char p, const char *su
     gpu_test_case_name(t->name, sizeof t->name, "%c_%s_%s", p, RNAME[r], suffix);
 }
 
+static const char PRECS[] = "sdcz";
+
 static void build_cases(void)
 {
-    for (int pi = 0; pi < 2; ++pi) {
-        const char p = pi ? 'd' : 's';
+    for (int pi = 0; pi < 4; ++pi) {
+        const char p = PRECS[pi];
         add_case(K_SIZES, R_GETRF, p, "sizes");
         add_case(K_RECT, R_GETRF, p, "rect");
         add_case(K_LD, R_GETRF, p, "ld");
@@ -858,6 +904,7 @@ static void build_cases(void)
         add_case(K_TAIL, R_GETRF, p, "tail");
         add_case(K_SIZES, R_GETRS, p, "sizes_n");
         add_case(K_SIZES_T, R_GETRS, p, "sizes_t");
+        if (max_op(R_GETRS, p) == 2) add_case(K_SIZES_C, R_GETRS, p, "sizes_c");
         add_case(K_NRHS, R_GETRS, p, "nrhs_ld");
         add_case(K_SPECIAL, R_GETRS, p, "nan");
         add_case(K_BATCH, R_GETRS, p, "batch");
@@ -879,8 +926,8 @@ static void build_cases(void)
         add_case(K_TAIL, R_GETRI_FUSED, p, "tail");
     }
     /* last: a kernel fault there loses the CUDA context (and the cases after it) */
-    for (int pi = 0; pi < 2; ++pi)
-        for (int r = R_GETRF; r <= R_GETRI_FUSED; ++r) add_case(K_PAGE_END, (enum routine)r, pi ? 'd' : 's', "page_end");
+    for (int pi = 0; pi < 4; ++pi)
+        for (int r = R_GETRF; r <= R_GETRI_FUSED; ++r) add_case(K_PAGE_END, (enum routine)r, PRECS[pi], "page_end");
 }
 
 static void run_case(const tcase *t)
@@ -891,6 +938,7 @@ static void run_case(const tcase *t)
     switch (t->kind) {
     case K_SIZES: case_sizes(t->r, t->prec, 0); break;
     case K_SIZES_T: case_sizes(t->r, t->prec, 1); break;
+    case K_SIZES_C: case_sizes(t->r, t->prec, 2); break;
     case K_RECT: case_rect(t->prec); break;
     case K_LD: case_ld(t->r, t->prec); break;
     case K_NRHS: case_nrhs(t->r, t->prec); break;
