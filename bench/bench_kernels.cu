@@ -51,6 +51,39 @@ __global__ void fill_spd(T *a, int n, long long lda, long long stride, long long
     }
 }
 
+// The Hermitian counterpart for c and z (T the real type, a holds (re, im) pairs): entry (i, j)
+// below the diagonal is (u, v) hashed from (b, j, i), above it the conjugate of its mirror, so
+// A == A^H exactly; the diagonal is real (imaginary part 0) and 2n + |u|, more than the largest
+// off-diagonal row sum ((n - 1) sqrt 2), hence Hermitian positive definite. The parts of an
+// off-diagonal entry are never 0 (zeros would hide missing terms).
+template <typename T>
+__global__ void fill_hpd(T *a, int n, long long lda, long long stride, long long batch,
+                         unsigned long long seed)
+{
+    long long nn = (long long)n * n, count = nn * batch;
+    long long step = (long long)gridDim.x * blockDim.x;
+    for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < count; e += step) {
+        long long b = e / nn, r = e - b * nn;
+        int j = (int)(r / n), i = (int)(r - (long long)j * n);
+        int lo = i < j ? i : j, hi = i < j ? j : i;
+        unsigned long long key = (unsigned long long)(b * nn + (long long)lo * n + hi);
+        unsigned long long z = splitmix(seed ^ splitmix(2 * key)), w = splitmix(seed ^ splitmix(2 * key + 1));
+        double re = 2.0 * ((double)(z >> 11) * 0x1.0p-53) - 1.0, im = 2.0 * ((double)(w >> 11) * 0x1.0p-53) - 1.0;
+        if (i == j) {
+            re = 2.0 * n + fabs(re);
+            im = 0.0;
+        } else {
+            re = (T)re == (T)0 ? 0.5 : re;
+            im = (T)im == (T)0 ? 0.5 : im;
+            if (i < j) // above the diagonal: the conjugate of (j, i)
+                im = -im;
+        }
+        T *p = a + 2 * (b * stride + (long long)j * lda + i);
+        p[0] = (T)re;
+        p[1] = (T)im;
+    }
+}
+
 unsigned grid_for(long long count)
 {
     long long blocks = (count + 255) / 256;
@@ -86,7 +119,11 @@ extern "C" cudaError_t bench_fill_spd(char prec, void *a, int n, int64_t lda, in
     if (n <= 0 || batch <= 0)
         return cudaSuccess;
     long long count = (long long)n * n * batch;
-    if (prec == 's')
+    if (prec == 'c')
+        fill_hpd<float><<<grid_for(count), 256, 0, s>>>((float *)a, n, lda, stride, batch, seed);
+    else if (prec == 'z')
+        fill_hpd<double><<<grid_for(count), 256, 0, s>>>((double *)a, n, lda, stride, batch, seed);
+    else if (prec == 's')
         fill_spd<float><<<grid_for(count), 256, 0, s>>>((float *)a, n, lda, stride, batch, seed);
     else
         fill_spd<double><<<grid_for(count), 256, 0, s>>>((double *)a, n, lda, stride, batch, seed);

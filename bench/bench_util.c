@@ -36,6 +36,14 @@ double bench_median(double *v, int n)
 
 int64_t bench_clamp64(int64_t x, int64_t lo, int64_t hi) { return x < lo ? lo : x > hi ? hi : x; }
 
+int bench_is_complex(char prec) { return prec == 'c' || prec == 'z'; }
+char bench_real_prec(char prec) { return prec == 's' || prec == 'c' ? 's' : 'd'; }
+int64_t bench_reals_per(char prec) { return bench_is_complex(prec) ? 2 : 1; }
+size_t bench_elem_size(char prec)
+{
+    return (size_t)bench_reals_per(prec) * (bench_real_prec(prec) == 's' ? sizeof(float) : sizeof(double));
+}
+
 double bench_copy_bandwidth(cudaStream_t stream, int runs)
 {
     size_t free_b = 0, total_b = 0;

@@ -1,7 +1,7 @@
 /* shoal_blas2_bench: batched level-2 routines and the variable-size routines, shoal vs cuBLAS, on
  * one GPU, in one run.
  *
- * Rows (precisions s and d; --quick: fewer sizes):
+ * Rows (precisions s and d by default, c and z with --prec, e.g. sdcz; --quick: fewer sizes):
  *   gemv             op N and T; m = n in {2, 4, 8, ..., 512} and (m, n) in {(8, 512), (512, 8),
  *                    (32, 512), (512, 32)}: shoal_?gemv_strided_batched, shoal_?gemv_batched and
  *                    "own" (the strided call on a handle with vendor dispatch off) vs
@@ -14,6 +14,10 @@
  *   trsv             uplo L, U x op N, T, non-unit diagonal, n in {4, 8, ..., 512}:
  *                    shoal_?trsv_strided_batched and shoal_?trsv_batched vs cublas?trsmBatched
  *                    (side left, 1 right-hand side, ldb = n; pointer arrays, its only form).
+ *   c and z:         gemv and gemv_misaligned with op N, T and C (conjugate transpose), trsv with
+ *                    uplo L, U x op N, T, C: shoal_{c,z}... vs cublas{C,Z}gemvStridedBatched /
+ *                    gemvBatched / trsmBatched, alpha = 1 + 0i, beta = 0; the vbatched routines
+ *                    stay s and d.
  *   gemv_vbatched    op N and T, maximum N in {32, 128, 512}; sizes "equal" (m_i = n_i = N),
  *                    "uniform" (m_i, n_i independent, uniform in [1, N]) or "skewed" (1% of the
  *                    problems N x N, the others m_i, n_i independent in [1, N/10]):
@@ -27,9 +31,10 @@
  *                    the timing (ratio goal >= 1.5).
  *
  * Method (as bench/lapack_bench.c): alpha = 1, beta = 0, unit increments. Fixed-size data packed
- * (lda = m, strides m n, n, m for A, x, y), random on the GPU (uniform [-1, 1], never 0), except
- * trsv's matrices: blas2_triangular (tuner/host_blas2.h: well conditioned in single precision,
- * the other triangle NaN, never to be read) for up to 256 distinct problems, tiled over the
+ * (lda = m, strides m n, n, m for A, x, y), random on the GPU (uniform [-1, 1], never 0; complex:
+ * both parts), except trsv's matrices: blas2_triangular / blas2_ctriangular (tuner/host_blas2.h:
+ * well conditioned in single precision, the other triangle NaN, never to be read) for up to 256
+ * distinct problems, tiled over the
  * batch. Variable-size problems: leading dimensions = rows, each matrix and vector starting on a
  * 16-byte boundary, sizes uploaded to device int arrays, max_m = max_n (= max_k) = N. Batch =
  * clamp(4 x L2 / bytes + 1, 1000, 4e6) problems (bytes per problem below, for vbatched its mean
@@ -40,17 +45,20 @@
  * between its own pair of CUDA events. All methods of a row run in the same process
  * run on the same data.
  *
- * Useful work only: flops 2 m n (gemv), n^2 (trsv), 2 m n k (gemm), summed over the problems.
+ * Useful work only: flops 2 m n (gemv), n^2 (trsv), 2 m n k (gemm), summed over the problems, x4
+ * in c and z (a complex multiply-add is 8 real flops to a real one's 2, LAPACK Working Note 41).
  * Roof: the time the problems' bytes take at the device-to-device copy bandwidth measured in this
  * run (bytes read + written); % roof = that time / measured time = Gflop/s / roof Gflop/s.
  * Bytes per problem: gemv (m n + m + n) elem (A, x read, y written), trsv (n (n + 1) / 2 + 2 n)
- * elem (the triangle and b read, x written), gemm (m k + k n + m n) elem; for gemm the roof is
+ * elem (the triangle and b read, x written), gemm (m k + k n + m n) elem (an element is 4, 8, 8 or
+ * 16 bytes in s, d, c, z); for gemm the roof is
  * also capped by the compute peak, a cuBLAS 8192^3 GEMM of the precision timed in this run.
  *
  * Correctness, before timing, for every method: outputs poisoned with NaN (gemv's y, gemm's C;
  * trsv's x holds b on entry), one run, then 16 sampled problems (spread over the batch; vbatched:
  * 15 spread and the largest) checked on the host against double references: gemv
- * blas2_gemv_error <= BLAS2_ERROR_LIMIT, trsv blas2_trsv_error <= 2 x BLAS2_ERROR_LIMIT, gemm
+ * blas2_gemv_error <= BLAS2_ERROR_LIMIT, trsv blas2_trsv_error <= 2 x BLAS2_ERROR_LIMIT (c, z:
+ * blas2_cgemv_error and blas2_ctrsv_error in complex arithmetic, eps of the real type), gemm
  * max |C - Cref| / (eps (|alpha| k max|A| max|B| + |beta| max|C0|)) <= 16, eps = 2^-24 or 2^-53.
  * A shoal call that fails or a shoal result that errs makes the row FAILED (exit status 1); a
  * vendor call that returns an error is shown as "-"; a vendor result that errs also fails the row
@@ -63,6 +71,7 @@
 #include "host_blas2.h"
 #include "shoal.h"
 
+#include <ctype.h>
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -83,12 +92,24 @@ static const char *const routine_name[N_ROUTINES] = {"gemv", "gemv_misaligned", 
 enum { D_EQUAL, D_UNIFORM, D_SKEWED, N_DISTS };
 static const char *const dist_name[N_DISTS] = {"equal", "uniform", "skewed"};
 
-static const char *const variants[N_ROUTINES][5] = {
+#define PRECS "sdcz"
+#define N_PRECS 4
+
+/* Variants of the real rows, and of the complex ones (op C added; no vbatched routine). The last
+ * letter of a gemv / trsv variant is its op: n, t or c. */
+static const char *const variants[N_ROUTINES][7] = {
     [R_GEMV] = {"n", "t", NULL},
     [R_GEMV_MIS] = {"n", "t", NULL},
     [R_TRSV] = {"ln", "lt", "un", "ut", NULL},
     [R_GEMV_V] = {"n", "t", NULL},
     [R_GEMM_V] = {"nn", NULL},
+};
+static const char *const variants_complex[N_ROUTINES][7] = {
+    [R_GEMV] = {"n", "t", "c", NULL},
+    [R_GEMV_MIS] = {"n", "t", "c", NULL},
+    [R_TRSV] = {"ln", "lt", "lc", "un", "ut", "uc", NULL},
+    [R_GEMV_V] = {NULL},
+    [R_GEMM_V] = {NULL},
 };
 
 enum { W_SHOAL, W_OWN, W_VENDOR };                  /* who serves a method */
@@ -174,7 +195,7 @@ enum { L_OK, L_SHOAL_FAILED, L_VENDOR_FAILED };
 typedef struct opts {
     const char *csv;
     int quick, list, runs;
-    int prec_on[2]; /* s, d */
+    int prec_on[N_PRECS]; /* s, d, c, z */
     int routine_on[N_ROUTINES];
 } opts;
 
@@ -182,7 +203,8 @@ typedef struct opts {
 typedef struct row {
     int rid, dist; /* dist: D_* for the vbatched routines, -1 otherwise */
     char prec;
-    size_t es;
+    int cx;        /* complex (c, z): elements are (re, im) pairs */
+    size_t es;     /* bytes per element */
     const char *var;
     int m, n;      /* fixed: the problem's sizes; vbatched: the maxima (N, N) */
     int64_t batch;
@@ -276,7 +298,6 @@ static void release_row(row *r)
     (void)cudaGetLastError();
 }
 
-/* count elements from element offset off of a device buffer of the row's precision, as doubles. */
 /* Host -> device on the benchmark's stream, complete on return. (A plain cudaMemcpy from pageable
  * memory runs on the legacy stream and may return before its DMA lands; work queued next on the
  * non-blocking S.st, such as the copies that tile the distinct problems over the batch, would
@@ -287,13 +308,14 @@ static void upload(void *dst, const void *src, size_t bytes)
     CK(cudaStreamSynchronize(S.st));
 }
 
+/* count elements from element offset off of a device buffer of the row's precision, as doubles
+ * (complex: 2 count, real part first). */
 static void fetch(const row *r, const void *base, int64_t off, int64_t count, double *out)
 {
     void *tmp = bench_xmalloc((size_t)count * r->es);
     CK(cudaMemcpy(tmp, (const char *)base + (size_t)off * r->es, (size_t)count * r->es,
                   cudaMemcpyDeviceToHost));
-    for (int64_t i = 0; i < count; ++i)
-        out[i] = r->prec == 's' ? (double)((const float *)tmp)[i] : ((const double *)tmp)[i];
+    bench_to_double(bench_real_prec(r->prec), tmp, count * bench_reals_per(r->prec), out);
     free(tmp);
 }
 
@@ -318,7 +340,16 @@ static int upload_ints(row *r, int **dst, const int *src)
     return *dst != NULL;
 }
 
-static double eps_of(char prec) { return prec == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53); }
+static double eps_of(char prec) { return bench_real_prec(prec) == 's' ? ldexp(1.0, -24) : ldexp(1.0, -53); }
+
+/* Real flops per real-counted flop: 4 in c and z (8 per complex multiply-add, LAWN 41). */
+static double flop_scale(const row *r) { return r->cx ? 4.0 : 1.0; }
+
+/* Random data: count elements, 2 count reals in c and z. */
+static cudaError_t fill(const row *r, void *x, int64_t count, uint64_t seed)
+{
+    return bench_fill_uniform(bench_real_prec(r->prec), x, count * bench_reals_per(r->prec), seed, S.st);
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Batch sizes. */
@@ -379,7 +410,7 @@ static uint64_t row_seed(const row *r)
 
 static int setup_gemv(row *r)
 {
-    const int m = r->m, n = r->n, tr = r->var[0] == 't', mis = r->rid == R_GEMV_MIS;
+    const int m = r->m, n = r->n, tr = r->var[0] != 'n', mis = r->rid == R_GEMV_MIS;
     const int64_t lenx = tr ? m : n, leny = tr ? n : m;
     r->lda = mis ? n + 8 : m;
     r->sa = mis ? r->lda * n + 8 : (int64_t)m * n;
@@ -388,7 +419,7 @@ static int setup_gemv(row *r)
     const double per = (double)((int64_t)m * n + m + n) * (double)r->es;
     pick_batch(r, per, (double)(r->sa + lenx + leny) * (double)r->es + 4.0 * sizeof(void *));
     const size_t b = (size_t)r->batch, es = r->es;
-    r->flops = 2.0 * m * n * (double)b;
+    r->flops = 2.0 * m * n * (double)b * flop_scale(r);
     r->bytes = per * (double)b;
     r->nA = r->batch * r->sa + 8;
     r->nx = r->batch * lenx;
@@ -398,8 +429,8 @@ static int setup_gemv(row *r)
         !(r->px = dmem(r, b * sizeof(void *))) || !(r->py = dmem(r, b * sizeof(void *))) ||
         (mis && !(r->pA1 = dmem(r, b * sizeof(void *)))))
         return 0;
-    CK(bench_fill_uniform(r->prec, r->dA, r->nA, r->seed, S.st));
-    CK(bench_fill_uniform(r->prec, r->dx, r->nx, r->seed ^ 0x5851f42d4c957f2dull, S.st));
+    CK(fill(r, r->dA, r->nA, r->seed));
+    CK(fill(r, r->dx, r->nx, r->seed ^ 0x5851f42d4c957f2dull));
     CK(bench_pointer_array(r->pA, r->dA, r->sa * (int64_t)es, r->batch, S.st));
     if (mis)
         CK(bench_pointer_array(r->pA1, (char *)r->dA + es, r->sa * (int64_t)es, r->batch, S.st));
@@ -408,9 +439,19 @@ static int setup_gemv(row *r)
     return 1;
 }
 
+/* The row's distinct triangle i as doubles (complex: (re, im) pairs), ld = n. */
+static void host_triangle(const row *r, int64_t i, double *t)
+{
+    const int single = bench_real_prec(r->prec) == 's', upper = r->var[0] == 'u';
+    if (r->cx)
+        blas2_ctriangular(r->n, r->n, upper, r->seed + (uint64_t)i, single, t);
+    else
+        blas2_triangular(r->n, r->n, upper, r->seed + (uint64_t)i, single, t);
+}
+
 static int setup_trsv(row *r)
 {
-    const int n = r->n, upper = r->var[0] == 'u';
+    const int n = r->n;
     const int64_t nn = (int64_t)n * n;
     r->lda = n;
     r->sa = nn;
@@ -418,7 +459,7 @@ static int setup_trsv(row *r)
     const double per = ((double)n * (n + 1) / 2.0 + 2.0 * n) * (double)r->es;
     pick_batch(r, per, (double)(nn + 2 * n) * (double)r->es + 2.0 * sizeof(void *));
     const size_t b = (size_t)r->batch, es = r->es;
-    r->flops = (double)n * n * (double)b;
+    r->flops = (double)n * n * (double)b * flop_scale(r);
     r->bytes = per * (double)b;
     r->nA = r->batch * nn;
     r->nx = r->batch * n;
@@ -427,18 +468,20 @@ static int setup_trsv(row *r)
         !(r->px = dmem(r, b * sizeof(void *))))
         return 0;
     /* distinct triangles: at most 256 and about 32 MiB of host doubles */
-    int64_t d = ((int64_t)32 << 20) / (nn * 8);
+    const int64_t rp = bench_reals_per(r->prec), nr = nn * rp; /* reals per triangle */
+    const int single = bench_real_prec(r->prec) == 's';
+    int64_t d = ((int64_t)32 << 20) / (nr * 8);
     d = bench_clamp64(d, 16, TRSV_DISTINCT);
     r->distinct = (int)(d < r->batch ? d : r->batch);
-    double *t = bench_xmalloc(sizeof(double) * (size_t)nn);
+    double *t = bench_xmalloc(sizeof(double) * (size_t)nr);
     void *conv = bench_xmalloc((size_t)(r->distinct * nn) * es);
     for (int i = 0; i < r->distinct; ++i) {
-        blas2_triangular(n, n, upper, r->seed + (uint64_t)i, r->prec == 's', t);
-        for (int64_t e = 0; e < nn; ++e) {
-            if (r->prec == 's')
-                ((float *)conv)[i * nn + e] = (float)t[e];
+        host_triangle(r, i, t);
+        for (int64_t e = 0; e < nr; ++e) {
+            if (single)
+                ((float *)conv)[i * nr + e] = (float)t[e];
             else
-                ((double *)conv)[i * nn + e] = t[e];
+                ((double *)conv)[i * nr + e] = t[e];
         }
     }
     upload(r->dA, conv, (size_t)(r->distinct * nn) * es);
@@ -450,7 +493,7 @@ static int setup_trsv(row *r)
                            cudaMemcpyDeviceToDevice, S.st));
         done += cnt;
     }
-    CK(bench_fill_uniform(r->prec, r->dx0, r->nx, r->seed ^ 0x2545f4914f6cdd1dull, S.st));
+    CK(fill(r, r->dx0, r->nx, r->seed ^ 0x2545f4914f6cdd1dull));
     CK(cudaMemcpyAsync(r->dx, r->dx0, (size_t)r->nx * es, cudaMemcpyDeviceToDevice, S.st));
     CK(bench_pointer_array(r->pA, r->dA, nn * (int64_t)es, r->batch, S.st));
     CK(bench_pointer_array(r->px, r->dx, (int64_t)n * (int64_t)es, r->batch, S.st));
@@ -703,8 +746,52 @@ static int setup_row(row *r)
 #define FA(p) ((float *const *)(p))
 #define DA(p) ((double *const *)(p))
 
+/* The op of a variant's last letter (gemv "n"/"t"/"c", trsv "lc", ...). */
+static char op_letter(const row *r) { return r->var[strlen(r->var) - 1]; }
+static shoal_operation shoal_op(const row *r)
+{
+    const char c = op_letter(r);
+    return c == 'c' ? SHOAL_OP_C : c == 't' ? SHOAL_OP_T : SHOAL_OP_N;
+}
+static cublasOperation_t vendor_op(const row *r)
+{
+    const char c = op_letter(r);
+    return c == 'c' ? CUBLAS_OP_C : c == 't' ? CUBLAS_OP_T : CUBLAS_OP_N;
+}
+
+/* Complex element pointers (c: CX*, z: CZ*; A* const for the pointer arrays). */
+#define CXC(p) ((const shoal_complex_float *)(p))
+#define CZC(p) ((const shoal_complex_double *)(p))
+#define CXCA(p) ((const shoal_complex_float *const *)(p))
+#define CZCA(p) ((const shoal_complex_double *const *)(p))
+#define CXA(p) ((shoal_complex_float *const *)(p))
+#define CZA(p) ((shoal_complex_double *const *)(p))
+
+/* gemv in c and z: alpha = 1, beta = 0 as in the real rows. */
+static shoal_status shoal_gemv_call_complex(const row *r, const method_def *md)
+{
+    const shoal_handle h = md->who == W_OWN ? S.h_own : S.h;
+    const shoal_operation op = shoal_op(r);
+    const int m = r->m, n = r->n, z = r->prec == 'z';
+    const int64_t lda = r->lda, b = r->batch;
+    const shoal_complex_float c1 = {1.0f, 0.0f}, c0 = {0.0f, 0.0f};
+    const shoal_complex_double z1 = {1.0, 0.0}, z0 = {0.0, 0.0};
+    if (md->kind == K_ARRAY) {
+        void *const *pa = md->misaligned ? r->pA1 : r->pA;
+        return z ? shoal_zgemv_batched(h, op, m, n, z1, CZCA(pa), lda, CZCA(r->px), 1, z0, CZA(r->py), 1, b)
+                 : shoal_cgemv_batched(h, op, m, n, c1, CXCA(pa), lda, CXCA(r->px), 1, c0, CXA(r->py), 1, b);
+    }
+    const char *a = (const char *)r->dA + (md->misaligned ? r->es : 0);
+    return z ? shoal_zgemv_strided_batched(h, op, m, n, z1, CZC(a), lda, r->sa, CZC(r->dx), 1, r->sx, z0,
+                                           (shoal_complex_double *)r->dy, 1, r->sy, b)
+             : shoal_cgemv_strided_batched(h, op, m, n, c1, CXC(a), lda, r->sa, CXC(r->dx), 1, r->sx, c0,
+                                           (shoal_complex_float *)r->dy, 1, r->sy, b);
+}
+
 static shoal_status shoal_gemv_call(const row *r, const method_def *md)
 {
+    if (r->cx)
+        return shoal_gemv_call_complex(r, md);
     const shoal_handle h = md->who == W_OWN ? S.h_own : S.h;
     const shoal_operation op = r->var[0] == 't' ? SHOAL_OP_T : SHOAL_OP_N;
     const int m = r->m, n = r->n;
@@ -726,10 +813,19 @@ static shoal_status shoal_gemv_call(const row *r, const method_def *md)
 static shoal_status shoal_trsv_call(const row *r, const method_def *md)
 {
     const shoal_fill_mode u = r->var[0] == 'u' ? SHOAL_FILL_UPPER : SHOAL_FILL_LOWER;
-    const shoal_operation op = r->var[1] == 't' ? SHOAL_OP_T : SHOAL_OP_N;
+    const shoal_operation op = shoal_op(r);
     const shoal_diag dg = SHOAL_DIAG_NON_UNIT;
     const int n = r->n;
     const int64_t b = r->batch;
+    if (r->cx && md->kind == K_ARRAY)
+        return r->prec == 'c' ? shoal_ctrsv_batched(S.h, u, op, dg, n, CXCA(r->pA), n, CXA(r->px), 1, b)
+                              : shoal_ztrsv_batched(S.h, u, op, dg, n, CZCA(r->pA), n, CZA(r->px), 1, b);
+    if (r->cx)
+        return r->prec == 'c'
+                   ? shoal_ctrsv_strided_batched(S.h, u, op, dg, n, CXC(r->dA), n, r->sa,
+                                                 (shoal_complex_float *)r->dx, 1, n, b)
+                   : shoal_ztrsv_strided_batched(S.h, u, op, dg, n, CZC(r->dA), n, r->sa,
+                                                 (shoal_complex_double *)r->dx, 1, n, b);
     if (md->kind == K_ARRAY)
         return r->prec == 's' ? shoal_strsv_batched(S.h, u, op, dg, n, CFA(r->pA), n, FA(r->px), 1, b)
                               : shoal_dtrsv_batched(S.h, u, op, dg, n, CDA(r->pA), n, DA(r->px), 1, b);
@@ -765,8 +861,40 @@ static shoal_status shoal_vbatched_call(const row *r, const method_def *md)
                                                 DA(r->pC), N, b);
 }
 
+/* The vendor in c and z: cublas{C,Z}gemv(Strided)Batched, cublas{C,Z}trsmBatched. */
+static cublasStatus_t vendor_call_complex(const row *r, const method_def *md)
+{
+    static const cuComplex c1 = {1.0f, 0.0f}, c0 = {0.0f, 0.0f};
+    static const cuDoubleComplex z1 = {1.0, 0.0}, z0 = {0.0, 0.0};
+    const int z = r->prec == 'z', b = (int)r->batch, m = r->m, n = r->n, lda = (int)r->lda;
+    const cublasOperation_t op = vendor_op(r);
+    if (r->rid == R_TRSV) {
+        const cublasFillMode_t u = r->var[0] == 'u' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+        return z ? cublasZtrsmBatched(S.cb, CUBLAS_SIDE_LEFT, u, op, CUBLAS_DIAG_NON_UNIT, n, 1, &z1,
+                                      (const cuDoubleComplex *const *)r->pA, n, (cuDoubleComplex *const *)r->px, n, b)
+                 : cublasCtrsmBatched(S.cb, CUBLAS_SIDE_LEFT, u, op, CUBLAS_DIAG_NON_UNIT, n, 1, &c1,
+                                      (const cuComplex *const *)r->pA, n, (cuComplex *const *)r->px, n, b);
+    }
+    if (md->kind == K_ARRAY) {
+        void *const *pa = md->misaligned ? r->pA1 : r->pA;
+        return z ? cublasZgemvBatched(S.cb, op, m, n, &z1, (const cuDoubleComplex *const *)pa, lda,
+                                      (const cuDoubleComplex *const *)r->px, 1, &z0, (cuDoubleComplex *const *)r->py,
+                                      1, b)
+                 : cublasCgemvBatched(S.cb, op, m, n, &c1, (const cuComplex *const *)pa, lda,
+                                      (const cuComplex *const *)r->px, 1, &c0, (cuComplex *const *)r->py, 1, b);
+    }
+    const char *a = (const char *)r->dA + (md->misaligned ? r->es : 0);
+    return z ? cublasZgemvStridedBatched(S.cb, op, m, n, &z1, (const cuDoubleComplex *)a, lda, r->sa,
+                                         (const cuDoubleComplex *)r->dx, 1, r->sx, &z0, (cuDoubleComplex *)r->dy, 1,
+                                         r->sy, b)
+             : cublasCgemvStridedBatched(S.cb, op, m, n, &c1, (const cuComplex *)a, lda, r->sa,
+                                         (const cuComplex *)r->dx, 1, r->sx, &c0, (cuComplex *)r->dy, 1, r->sy, b);
+}
+
 static cublasStatus_t vendor_call(const row *r, const method_def *md)
 {
+    if (r->cx)
+        return vendor_call_complex(r, md);
     static const float f1 = 1.0f, f0 = 0.0f;
     static const double d1 = 1.0, d0 = 0.0;
     const int s = r->prec == 's', b = (int)r->batch, m = r->m, n = r->n, lda = (int)r->lda;
@@ -865,18 +993,25 @@ static double error_limit(int rid)
 
 static double gemv_sample_error(const row *r, const method_def *md, int64_t i)
 {
-    const int tr = r->var[0] == 't', vb = r->rid == R_GEMV_V;
+    const int tr = r->var[0] != 'n', vb = r->rid == R_GEMV_V;
     const int m = vb ? r->hm[i] : r->m, n = vb ? r->hn[i] : r->n;
     const int64_t lda = vb ? m : r->lda, lenx = tr ? m : n, leny = tr ? n : m;
     const int64_t oa = vb ? r->offA[i] : (md->misaligned ? 1 : 0) + i * r->sa;
     const int64_t ox = vb ? r->offx[i] : i * r->sx, oy = vb ? r->offy[i] : i * r->sy;
-    const int64_t acount = lda * (n - 1) + m;
-    double *a = bench_xmalloc(sizeof(double) * (size_t)(acount + lenx + leny));
-    double *x = a + acount, *y = x + lenx;
+    const int64_t acount = lda * (n - 1) + m, rp = bench_reals_per(r->prec);
+    double *a = bench_xmalloc(sizeof(double) * (size_t)((acount + lenx + leny) * rp));
+    double *x = a + acount * rp, *y = x + lenx * rp;
     fetch(r, r->dA, oa, acount, a);
     fetch(r, r->dx, ox, lenx, x);
     fetch(r, r->dy, oy, leny, y);
-    double e = blas2_gemv_error(tr, m, n, 1.0, a, lda, x, 1, 0.0, NULL, y, 1, eps_of(r->prec));
+    double e;
+    if (r->cx) { /* trans 0 N, 1 T, 2 C */
+        static const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
+        const int trans = op_letter(r) == 'c' ? 2 : tr;
+        e = blas2_cgemv_error(trans, m, n, one, a, lda, x, 1, zero, NULL, y, 1, eps_of(r->prec));
+    } else {
+        e = blas2_gemv_error(tr, m, n, 1.0, a, lda, x, 1, 0.0, NULL, y, 1, eps_of(r->prec));
+    }
     free(a);
     return e;
 }
@@ -884,12 +1019,15 @@ static double gemv_sample_error(const row *r, const method_def *md, int64_t i)
 static double trsv_sample_error(const row *r, int64_t i)
 {
     const int n = r->n;
-    double *a = bench_xmalloc(sizeof(double) * (size_t)((int64_t)n * n + 2 * n));
-    double *b = a + (int64_t)n * n, *x = b + n;
-    blas2_triangular(n, n, r->var[0] == 'u', r->seed + (uint64_t)(i % r->distinct), r->prec == 's', a);
+    const int64_t rp = bench_reals_per(r->prec);
+    double *a = bench_xmalloc(sizeof(double) * (size_t)(((int64_t)n * n + 2 * n) * rp));
+    double *b = a + (int64_t)n * n * rp, *x = b + n * rp;
+    host_triangle(r, i % r->distinct, a);
     fetch(r, r->dx0, i * n, n, b);
     fetch(r, r->dx, i * n, n, x);
-    double e = blas2_trsv_error(r->var[0] == 'u', r->var[1] == 't', 0, n, a, n, b, x, 1, eps_of(r->prec));
+    const int upper = r->var[0] == 'u', trans = r->var[1] == 'c' ? 2 : r->var[1] == 't';
+    double e = r->cx ? blas2_ctrsv_error(upper, trans, 0, n, a, n, b, x, 1, eps_of(r->prec))
+                     : blas2_trsv_error(upper, trans, 0, n, a, n, b, x, 1, eps_of(r->prec));
     free(a);
     return e;
 }
@@ -1129,8 +1267,8 @@ static int is_vbatched(int rid) { return rid == R_GEMV_V || rid == R_GEMM_V; }
 
 static void print_title(char prec, int rid, const char *var)
 {
-    const char P = prec == 's' ? 'S' : 'D';
-    const char *op = var[strlen(var) - 1] == 't' ? "T" : "N";
+    const char P = (char)toupper((unsigned char)prec);
+    const char opc = var[strlen(var) - 1], *op = opc == 'c' ? "C" : opc == 't' ? "T" : "N";
     printf("\n## %c %s ", prec, routine_name[rid]);
     switch (rid) {
     case R_GEMV:
@@ -1183,6 +1321,8 @@ static void row_notes(const row *r, const result *res, char *buf, size_t len)
     case R_TRSV: {
         const char *routine = r->rid == R_TRSV ? "trsv" : "gemv";
         snprintf(kv, sizeof kv, "%s", r->var);
+        if (kv[strlen(kv) - 1] == 'c') /* op C is served by the t variant's kernels (conjugating) */
+            kv[strlen(kv) - 1] = 't';
         shoal_blas2_kernel_name(S.h, routine, r->prec, 0, kv, r->m, r->n, &ks);
         shoal_blas2_kernel_name(S.h, routine, r->prec, 1, kv, r->m, r->n, &ka);
         if (r->rid == R_GEMV)
@@ -1274,7 +1414,8 @@ static void bench_row(int rid, char prec, const char *var, int m, int n, int dis
     }
     r->rid = rid;
     r->prec = prec;
-    r->es = prec == 's' ? sizeof(float) : sizeof(double);
+    r->cx = bench_is_complex(prec);
+    r->es = bench_elem_size(prec);
     r->var = var;
     r->m = m;
     r->n = n;
@@ -1340,14 +1481,14 @@ static int shapes_of(int rid, int (*mn)[2])
 /* Every selected row in table order; list: print its key instead of running it. */
 static void run_rows(int list)
 {
-    for (int p = 0; p < 2; ++p) {
+    for (int p = 0; p < N_PRECS; ++p) {
         if (!S.o.prec_on[p])
             continue;
-        const char prec = p ? 'd' : 's';
+        const char prec = PRECS[p];
         for (int rid = 0; rid < N_ROUTINES; ++rid) {
             if (!S.o.routine_on[rid])
                 continue;
-            for (const char *const *v = variants[rid]; *v; ++v) {
+            for (const char *const *v = bench_is_complex(prec) ? variants_complex[rid] : variants[rid]; *v; ++v) {
                 int mn[16][2], ns = shapes_of(rid, mn);
                 if (!list)
                     print_title(prec, rid, *v);
@@ -1372,15 +1513,16 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: shoal_blas2_bench [options]\n"
-            "Batched GEMV and TRSV and the variable-size GEMV / GEMM: shoal (strided, pointer array,\n"
+            "Batched GEMV and TRSV (s, d, c, z) and the variable-size GEMV / GEMM (s, d): shoal (strided, pointer array,\n"
             "vbatched) vs cuBLAS (gemv, trsm, grouped GEMM), the roof measured in the same run.\n\n"
             "  --csv FILE       also write one CSV row per measurement to FILE\n"
             "  --quick          fewer sizes (gemv n in {2, 8, 32, 128, 512} + (8, 512), (512, 8);\n"
             "                   misaligned n in {64, 512}; trsv n in {8, 32, 128, 512}; vbatched N in\n"
             "                   {32, 512})\n"
-            "  --prec s|d|sd    precisions (default sd)\n"
+            "  --prec LIST      precisions, any of s, d, c, z (e.g. sd, cz, sdcz; default sd);\n"
+            "                   c and z run gemv, gemv_misaligned (ops N, T, C) and trsv (op C too)\n"
             "  --routine LIST   comma-separated, repeatable: gemv, gemv_misaligned, trsv,\n"
-            "                   gemv_vbatched, gemm_vbatched (default all)\n"
+            "                   gemv_vbatched, gemm_vbatched (default all; the vbatched two: s, d)\n"
             "  --runs R         timed runs per method, the median reported (default 15)\n"
             "  --list           print the row keys that would run and exit (needs no GPU)\n"
             "  -h, --help       this text\n\n"
@@ -1408,7 +1550,7 @@ static int set_routines(const char *v, opts *o)
 static int parse(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->prec_on[0] = o->prec_on[1] = 1;
+    o->prec_on[0] = o->prec_on[1] = 1; /* s, d: the runs before c and z keep their meaning */
     o->runs = 15;
     int routines = 0;
     for (int i = 1; i < argc; ++i) {
@@ -1431,12 +1573,10 @@ static int parse(int argc, char **argv, opts *o)
         if (!strcmp(a, "--csv")) {
             o->csv = v;
         } else if (!strcmp(a, "--prec")) {
-            if (v[strspn(v, "sd")] != 0)
+            if (!*v || v[strspn(v, PRECS)] != 0)
                 return 0;
-            o->prec_on[0] = strchr(v, 's') != NULL;
-            o->prec_on[1] = strchr(v, 'd') != NULL;
-            if (!o->prec_on[0] && !o->prec_on[1])
-                return 0;
+            for (int p = 0; p < N_PRECS; ++p)
+                o->prec_on[p] = strchr(v, PRECS[p]) != NULL;
         } else if (!strcmp(a, "--routine")) {
             if (!set_routines(v, o))
                 return 0;
@@ -1520,11 +1660,11 @@ static void preamble(int dev)
         for (int p = 0; p < 2; ++p)
             if (S.o.prec_on[p])
                 S.peak[p] = measure_peak(p ? 'd' : 's');
-    printf("# Gflop/s: useful flops (gemv 2mn, trsv n^2, gemm 2mnk, summed over the problems) / median of %d runs "
+    printf("# Gflop/s: useful flops (gemv 2mn, trsv n^2, gemm 2mnk, summed over the problems; x4 in c and z) / median of %d runs "
            "(after %.0f ms of warm-up calls; trsv's x restored outside the timed events); alpha = 1, beta = 0, unit increments\n",
            S.o.runs, (double)WARM_MS);
     printf("# roof = copy GB/s x flops / bytes (gemm: capped by the compute peak); bytes per problem: gemv "
-           "(mn + m + n) elem, trsv (n(n+1)/2 + 2n) elem, gemm (mk + kn + mn) elem; %%roof = time at copy "
+           "(mn + m + n) elem, trsv (n(n+1)/2 + 2n) elem, gemm (mk + kn + mn) elem (4, 8, 8, 16 bytes in s, d, c, z); %%roof = time at copy "
            "bandwidth / measured time\n");
     printf("# batch = clamp(4 x L2 / bytes + 1, %d, %d) problems (vbatched: mean bytes of the distribution), at "
            "most 2 GiB of device memory per row; ratios are Gflop/s over Gflop/s\n", MIN_BATCH, MAX_BATCH);

@@ -1,7 +1,8 @@
 /* shoal_lapack_bench: batched small-matrix factorizations, shoal vs cuBLAS / cuSOLVER vs
  * OpenBLAS + OpenMP, on one GPU, in one run.
  *
- * Rows (precision s and d, n = 2..32; --quick: n in {2, 4, 8, 16, 32}):
+ * Rows (precision s and d by default, c and z with --prec, e.g. sdcz; n = 2..32; --quick: n in
+ * {2, 4, 8, 16, 32}):
  *   getrf        shoal_?getrf_{strided_,}batched  vs cublas?getrfBatched
  *   inverse      shoal_?getri_fused_{strided_,}batched vs the faster of cublas?matinvBatched and
  *                cublas?getrfBatched + cublas?getriBatched (timed together)
@@ -22,6 +23,18 @@
  * the same checks as the vendor.
  * The vendors only take pointer arrays, so they are compared with both shoal forms.
  *
+ * c and z: the same rows (getrs with trans N, T and C; potrf / potrs / posv Hermitian) against
+ * the vendors' complex routines (cublas{C,Z}getrfBatched, getrsBatched, getriBatched,
+ * matinvBatched, geqrfBatched; cusolverDn{C,Z}potrfBatched / potrsBatched) and OpenBLAS's
+ * {c,z}getrf / potrf / geqrf; no cuSolverDx peer (the bench's wrapper and generator are real
+ * only). The shoal side is compiled where SHOAL_HAVE_LAPACK_COMPLEX is defined (the entry points
+ * shoal_{c,z}<routine>_{strided_,}batched exist); without it --prec refuses c and z. Inputs: both
+ * parts of every element uniform in [-1, 1], never 0; the Hermitian matrices strictly diagonally
+ * dominant with a real diagonal (bench_fill_spd). Checks: the same measures in complex
+ * arithmetic (bench/lapack_check_complex.h), the same limit. Flops: the LAWN 41 counts below x4
+ * (a complex multiply-add is 8 real flops to a real one's 2), as the tuner and the other
+ * benchmarks count them.
+ *
  * Method (as bench/shoal_bench.c): matrices are n x n, lda = ldb = n, packed (stride n^2); batch
  * = clamp(4 x L2 / bytes per problem + 1, 2048, 4e6), so the data streams from memory; random
  * data made on the GPU (uniform [-1, 1], never 0; for the Cholesky routines symmetric and
@@ -37,7 +50,7 @@
  * vendor call that returns an error is shown as "-" (not supported), a vendor result that errs
  * also fails the row (the comparison would be meaningless).
  *
- * Flop counts: LAPACK Working Note 41 exactly (m = n, per matrix; the adds + multiplies):
+ * Flop counts: LAPACK Working Note 41 exactly (m = n, per matrix; the adds + multiplies; x4 in c, z):
  *   getrf 2n^3/3 - n^2/2 + 5n/6         getri 4n^3/3 - n^2 + 5n/3
  *   inverse = getrf + getri = 2n^3 - 3n^2/2 + 5n/2
  *   potrf n^3/3 + n^2/2 + n/6           geqrf 4n^3/3 + 2n^2 + 14n/3
@@ -58,6 +71,7 @@
 #include "dx_peer.h"
 #include "host_math.h"
 #include "lapack_check.h"
+#include "lapack_check_complex.h"
 #include "oracle.h" /* ORACLE_ERROR_LIMIT */
 #include "shoal.h"
 
@@ -87,6 +101,17 @@ extern void sgeqrf_(const int *m, const int *n, float *a, const int *lda, float 
                     const int *lwork, int *info);
 extern void dgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau,
                     double *work, const int *lwork, int *info);
+/* The complex ones: elements are (re, im) pairs, passed as their real type. */
+extern void cgetrf_(const int *m, const int *n, float *a, const int *lda, int *ipiv, int *info);
+extern void zgetrf_(const int *m, const int *n, double *a, const int *lda, int *ipiv, int *info);
+extern void cpotrf_(const char *uplo, const int *n, float *a, const int *lda, int *info,
+                    size_t uplo_len);
+extern void zpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info,
+                    size_t uplo_len);
+extern void cgeqrf_(const int *m, const int *n, float *a, const int *lda, float *tau, float *work,
+                    const int *lwork, int *info);
+extern void zgeqrf_(const int *m, const int *n, double *a, const int *lda, double *tau,
+                    double *work, const int *lwork, int *info);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Routines and methods. */
@@ -98,7 +123,7 @@ enum { R_GETRF, R_INVERSE, R_GETRI, R_POTRF, R_GEQRF, R_GETRS, R_GESV, R_POTRS, 
 typedef struct routine_info {
     const char *name;      /* table, CSV and --routine name */
     const char *api;       /* shoal routine name (shoal_lapack_kernel_name) */
-    const char *variants;  /* option letters: "n" (getrs: trans N), or "lu" (uplo) */
+    const char *variants;  /* option letters: "n" (getrs: trans N; c/z: variants_of), or "lu" (uplo) */
     const char *vendor[2]; /* CSV method names of the vendor baselines; [1] may be NULL */
     const char *vendor_label; /* for the table title; '?' becomes S or D */
     int solve;       /* a solve: n in {4, 8, 16, 32}, nrhs right-hand sides */
@@ -137,6 +162,16 @@ static const routine_info routines[N_ROUTINES] = {
                 "cusolverDn?potrfBatched+cusolverDn?potrsBatched", 1, 1, 0, 1, 0, 1, 0, 0, 0, 0},
 };
 
+#define PRECS "sdcz"
+#define N_PRECS 4
+
+/* The option letters of a routine in a precision: getrs takes trans N, T and C in c and z (the
+ * real rows keep N, the runs before c and z keep their meaning). */
+static const char *variants_of(int rid, char prec)
+{
+    return rid == R_GETRS && bench_is_complex(prec) ? "ntc" : routines[rid].variants;
+}
+
 /* GPU methods of a row: shoal in both forms, up to two vendor baselines, the cuSolverDx peer. */
 enum { M_STRIDED, M_ARRAY, M_V1, M_V2, M_DX, N_METHODS };
 
@@ -151,7 +186,7 @@ typedef struct opts {
     const char *csv;
     int quick, list, cpu, vendor_dispatch;
     int dx, dx_gen_only, dx_sm, dx_jobs; /* the cuSolverDx peer: on, --gen-only, its SM, jobs */
-    int precs[2];                /* s, d */
+    int precs[N_PRECS];          /* s, d, c, z */
     int routine_on[N_ROUTINES];
     int sizes[64], n_sizes;      /* --n; 0 = the defaults */
     int runs, nrhs;
@@ -162,7 +197,8 @@ typedef struct opts {
 /* One row: the device data every method of the row shares. */
 typedef struct row_data {
     char prec, variant;
-    size_t es;
+    int cx;                      /* complex (c, z): elements are (re, im) pairs */
+    size_t es;                   /* bytes per element */
     int rid, n, nrhs;
     const routine_info *ri;
     int64_t batch;
@@ -277,6 +313,12 @@ static double flops_per_problem(int rid, int n, int nrhs)
     return NAN;
 }
 
+/* Real flops of the row's problem: x4 in c and z (8 real flops a complex multiply-add). */
+static double row_flops(const row_data *d)
+{
+    return flops_per_problem(d->rid, d->n, d->nrhs) * (d->cx ? 4.0 : 1.0);
+}
+
 /* Bytes the roof counts per problem (pivots, tau and info left out). */
 static double roof_bytes_per_problem(int rid, int n, int nrhs, size_t es)
 {
@@ -303,6 +345,21 @@ static double roof_bytes_per_problem(int rid, int n, int nrhs, size_t es)
 #define CFP(p) ((const float *const *)(p))
 #define CDP(p) ((const double *const *)(p))
 #define SD(d, s_call, d_call) ((d)->prec == 's' ? (s_call) : (d_call))
+/* c and z: the element pointers of shoal (X: shoal_complex_float, Z: shoal_complex_double) and of
+ * the vendors (VX: cuComplex, VZ: cuDoubleComplex); SDCZ picks a vendor call by precision. */
+#define CZ(d, c_call, z_call) ((d)->prec == 'c' ? (c_call) : (z_call))
+#define SDCZ(d, s_call, d_call, c_call, z_call) \
+    ((d)->prec == 's' ? (s_call) : (d)->prec == 'd' ? (d_call) : CZ(d, c_call, z_call))
+#define XA(p) ((shoal_complex_float *)(p))
+#define ZA(p) ((shoal_complex_double *)(p))
+#define XP(p) ((shoal_complex_float *const *)(p))
+#define ZP(p) ((shoal_complex_double *const *)(p))
+#define CXP(p) ((const shoal_complex_float *const *)(p))
+#define CZP(p) ((const shoal_complex_double *const *)(p))
+#define VXP(p) ((cuComplex *const *)(p))
+#define VZP(p) ((cuDoubleComplex *const *)(p))
+#define CVXP(p) ((const cuComplex *const *)(p))
+#define CVZP(p) ((const cuDoubleComplex *const *)(p))
 
 static shoal_fill_mode shoal_uplo(const row_data *d)
 {
@@ -314,9 +371,105 @@ static cublasFillMode_t vendor_uplo(const row_data *d)
     return d->variant == 'u' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
 }
 
+/* getrs's trans from the row's variant: n, t or c (the real rows: n). */
+static shoal_operation getrs_op(const row_data *d)
+{
+    return d->variant == 'c' ? SHOAL_OP_C : d->variant == 't' ? SHOAL_OP_T : SHOAL_OP_N;
+}
+
+#ifdef SHOAL_HAVE_LAPACK_COMPLEX
+/* shoal in c and z, the same calls with complex element pointers; getrs takes the row's op. */
+static shoal_status call_shoal_complex(const row_data *d, int array)
+{
+    shoal_operation op = getrs_op(d);
+    shoal_handle h = G.h;
+    int n = d->n, r = d->nrhs;
+    int64_t b = d->batch, sa = d->sa, sb = d->sb, sc = d->sc;
+    shoal_fill_mode u = shoal_uplo(d);
+    switch (d->rid) {
+    case R_GETRF:
+        return array ? CZ(d, shoal_cgetrf_batched(h, n, n, XP(d->pA), n, d->dipiv, d->dinfo, b),
+                          shoal_zgetrf_batched(h, n, n, ZP(d->pA), n, d->dipiv, d->dinfo, b))
+                     : CZ(d, shoal_cgetrf_strided_batched(h, n, n, XA(d->dA), n, sa, d->dipiv, n,
+                                                          d->dinfo, b),
+                          shoal_zgetrf_strided_batched(h, n, n, ZA(d->dA), n, sa, d->dipiv, n,
+                                                       d->dinfo, b));
+    case R_INVERSE:
+        return array ? CZ(d, shoal_cgetri_fused_batched(h, n, CXP(d->pA), n, XP(d->pC), n,
+                                                        d->dinfo, b),
+                          shoal_zgetri_fused_batched(h, n, CZP(d->pA), n, ZP(d->pC), n,
+                                                     d->dinfo, b))
+                     : CZ(d, shoal_cgetri_fused_strided_batched(h, n, XA(d->dA), n, sa, XA(d->dC),
+                                                                n, sc, d->dinfo, b),
+                          shoal_zgetri_fused_strided_batched(h, n, ZA(d->dA), n, sa, ZA(d->dC),
+                                                             n, sc, d->dinfo, b));
+    case R_GETRI:
+        return array ? CZ(d, shoal_cgetri_batched(h, n, CXP(d->pA), n, d->dipiv, XP(d->pC), n,
+                                                  d->dinfo, b),
+                          shoal_zgetri_batched(h, n, CZP(d->pA), n, d->dipiv, ZP(d->pC), n,
+                                               d->dinfo, b))
+                     : CZ(d, shoal_cgetri_strided_batched(h, n, XA(d->dA), n, sa, d->dipiv, n,
+                                                          XA(d->dC), n, sc, d->dinfo, b),
+                          shoal_zgetri_strided_batched(h, n, ZA(d->dA), n, sa, d->dipiv, n,
+                                                       ZA(d->dC), n, sc, d->dinfo, b));
+    case R_POTRF:
+        return array ? CZ(d, shoal_cpotrf_batched(h, u, n, XP(d->pA), n, d->dinfo, b),
+                          shoal_zpotrf_batched(h, u, n, ZP(d->pA), n, d->dinfo, b))
+                     : CZ(d, shoal_cpotrf_strided_batched(h, u, n, XA(d->dA), n, sa, d->dinfo, b),
+                          shoal_zpotrf_strided_batched(h, u, n, ZA(d->dA), n, sa, d->dinfo, b));
+    case R_GEQRF:
+        return array ? CZ(d, shoal_cgeqrf_batched(h, n, n, XP(d->pA), n, XP(d->pTau), b),
+                          shoal_zgeqrf_batched(h, n, n, ZP(d->pA), n, ZP(d->pTau), b))
+                     : CZ(d, shoal_cgeqrf_strided_batched(h, n, n, XA(d->dA), n, sa, XA(d->dtau),
+                                                          n, b),
+                          shoal_zgeqrf_strided_batched(h, n, n, ZA(d->dA), n, sa, ZA(d->dtau),
+                                                       n, b));
+    case R_GETRS:
+        return array ? CZ(d, shoal_cgetrs_batched(h, op, n, r, CXP(d->pA), n, d->dipiv,
+                                                  XP(d->pB), n, b),
+                          shoal_zgetrs_batched(h, op, n, r, CZP(d->pA), n, d->dipiv,
+                                               ZP(d->pB), n, b))
+                     : CZ(d, shoal_cgetrs_strided_batched(h, op, n, r, XA(d->dA), n, sa,
+                                                          d->dipiv, n, XA(d->dB), n, sb, b),
+                          shoal_zgetrs_strided_batched(h, op, n, r, ZA(d->dA), n, sa,
+                                                       d->dipiv, n, ZA(d->dB), n, sb, b));
+    case R_GESV:
+        return array ? CZ(d, shoal_cgesv_batched(h, n, r, XP(d->pA), n, d->dipiv, XP(d->pB), n,
+                                                 d->dinfo, b),
+                          shoal_zgesv_batched(h, n, r, ZP(d->pA), n, d->dipiv, ZP(d->pB), n,
+                                              d->dinfo, b))
+                     : CZ(d, shoal_cgesv_strided_batched(h, n, r, XA(d->dA), n, sa, d->dipiv, n,
+                                                         XA(d->dB), n, sb, d->dinfo, b),
+                          shoal_zgesv_strided_batched(h, n, r, ZA(d->dA), n, sa, d->dipiv, n,
+                                                      ZA(d->dB), n, sb, d->dinfo, b));
+    case R_POTRS:
+        return array ? CZ(d, shoal_cpotrs_batched(h, u, n, r, CXP(d->pA), n, XP(d->pB), n, b),
+                          shoal_zpotrs_batched(h, u, n, r, CZP(d->pA), n, ZP(d->pB), n, b))
+                     : CZ(d, shoal_cpotrs_strided_batched(h, u, n, r, XA(d->dA), n, sa, XA(d->dB),
+                                                          n, sb, b),
+                          shoal_zpotrs_strided_batched(h, u, n, r, ZA(d->dA), n, sa, ZA(d->dB),
+                                                       n, sb, b));
+    case R_POSV:
+        return array ? CZ(d, shoal_cposv_batched(h, u, n, r, XP(d->pA), n, XP(d->pB), n,
+                                                 d->dinfo, b),
+                          shoal_zposv_batched(h, u, n, r, ZP(d->pA), n, ZP(d->pB), n,
+                                              d->dinfo, b))
+                     : CZ(d, shoal_cposv_strided_batched(h, u, n, r, XA(d->dA), n, sa, XA(d->dB),
+                                                         n, sb, d->dinfo, b),
+                          shoal_zposv_strided_batched(h, u, n, r, ZA(d->dA), n, sa, ZA(d->dB),
+                                                      n, sb, d->dinfo, b));
+    }
+    return SHOAL_STATUS_INVALID_VALUE;
+}
+#endif
+
 /* shoal, strided (array = 0) or pointer array (array = 1). */
 static shoal_status call_shoal(const row_data *d, int array)
 {
+#ifdef SHOAL_HAVE_LAPACK_COMPLEX
+    if (d->cx)
+        return call_shoal_complex(d, array);
+#endif
     shoal_handle h = G.h;
     int n = d->n, r = d->nrhs;
     int64_t b = d->batch, sa = d->sa, sb = d->sb, sc = d->sc;
@@ -401,24 +554,30 @@ static shoal_status call_shoal(const row_data *d, int array)
 static int cublas_getrf(const row_data *d)
 {
     int n = d->n, b = (int)d->batch;
-    return SD(d, cublasSgetrfBatched(G.cb, n, FP(d->pA), n, d->dipiv, d->dinfo, b),
-              cublasDgetrfBatched(G.cb, n, DP(d->pA), n, d->dipiv, d->dinfo, b)) !=
+    return SDCZ(d, cublasSgetrfBatched(G.cb, n, FP(d->pA), n, d->dipiv, d->dinfo, b),
+                cublasDgetrfBatched(G.cb, n, DP(d->pA), n, d->dipiv, d->dinfo, b),
+                cublasCgetrfBatched(G.cb, n, VXP(d->pA), n, d->dipiv, d->dinfo, b),
+                cublasZgetrfBatched(G.cb, n, VZP(d->pA), n, d->dipiv, d->dinfo, b)) !=
            CUBLAS_STATUS_SUCCESS;
 }
 
 static int cublas_getri(const row_data *d)
 {
     int n = d->n, b = (int)d->batch;
-    return SD(d, cublasSgetriBatched(G.cb, n, CFP(d->pA), n, d->dipiv, FP(d->pC), n, d->dinfo, b),
-              cublasDgetriBatched(G.cb, n, CDP(d->pA), n, d->dipiv, DP(d->pC), n, d->dinfo, b)) !=
+    return SDCZ(d, cublasSgetriBatched(G.cb, n, CFP(d->pA), n, d->dipiv, FP(d->pC), n, d->dinfo, b),
+                cublasDgetriBatched(G.cb, n, CDP(d->pA), n, d->dipiv, DP(d->pC), n, d->dinfo, b),
+                cublasCgetriBatched(G.cb, n, CVXP(d->pA), n, d->dipiv, VXP(d->pC), n, d->dinfo, b),
+                cublasZgetriBatched(G.cb, n, CVZP(d->pA), n, d->dipiv, VZP(d->pC), n, d->dinfo, b)) !=
            CUBLAS_STATUS_SUCCESS;
 }
 
 static int cublas_matinv(const row_data *d)
 {
     int n = d->n, b = (int)d->batch;
-    return SD(d, cublasSmatinvBatched(G.cb, n, CFP(d->pA), n, FP(d->pC), n, d->dinfo, b),
-              cublasDmatinvBatched(G.cb, n, CDP(d->pA), n, DP(d->pC), n, d->dinfo, b)) !=
+    return SDCZ(d, cublasSmatinvBatched(G.cb, n, CFP(d->pA), n, FP(d->pC), n, d->dinfo, b),
+                cublasDmatinvBatched(G.cb, n, CDP(d->pA), n, DP(d->pC), n, d->dinfo, b),
+                cublasCmatinvBatched(G.cb, n, CVXP(d->pA), n, VXP(d->pC), n, d->dinfo, b),
+                cublasZmatinvBatched(G.cb, n, CVZP(d->pA), n, VZP(d->pC), n, d->dinfo, b)) !=
            CUBLAS_STATUS_SUCCESS;
 }
 
@@ -426,18 +585,25 @@ static int cublas_matinv(const row_data *d)
 static int cublas_geqrf(const row_data *d)
 {
     int n = d->n, b = (int)d->batch, info = 0;
-    cublasStatus_t st = SD(d, cublasSgeqrfBatched(G.cb, n, n, FP(d->pA), n, FP(d->pTau), &info, b),
-                           cublasDgeqrfBatched(G.cb, n, n, DP(d->pA), n, DP(d->pTau), &info, b));
+    cublasStatus_t st = SDCZ(d, cublasSgeqrfBatched(G.cb, n, n, FP(d->pA), n, FP(d->pTau), &info, b),
+                             cublasDgeqrfBatched(G.cb, n, n, DP(d->pA), n, DP(d->pTau), &info, b),
+                             cublasCgeqrfBatched(G.cb, n, n, VXP(d->pA), n, VXP(d->pTau), &info, b),
+                             cublasZgeqrfBatched(G.cb, n, n, VZP(d->pA), n, VZP(d->pTau), &info, b));
     return st != CUBLAS_STATUS_SUCCESS || info != 0;
 }
 
 static int cublas_getrs(const row_data *d)
 {
     int n = d->n, r = d->nrhs, b = (int)d->batch, info = 0;
-    cublasStatus_t st = SD(d, cublasSgetrsBatched(G.cb, CUBLAS_OP_N, n, r, CFP(d->pA), n, d->dipiv,
-                                                  FP(d->pB), n, &info, b),
-                           cublasDgetrsBatched(G.cb, CUBLAS_OP_N, n, r, CDP(d->pA), n, d->dipiv,
-                                               DP(d->pB), n, &info, b));
+    cublasOperation_t op = d->variant == 'c' ? CUBLAS_OP_C : d->variant == 't' ? CUBLAS_OP_T : CUBLAS_OP_N;
+    cublasStatus_t st = SDCZ(d, cublasSgetrsBatched(G.cb, op, n, r, CFP(d->pA), n, d->dipiv,
+                                                    FP(d->pB), n, &info, b),
+                             cublasDgetrsBatched(G.cb, op, n, r, CDP(d->pA), n, d->dipiv,
+                                                 DP(d->pB), n, &info, b),
+                             cublasCgetrsBatched(G.cb, op, n, r, CVXP(d->pA), n, d->dipiv,
+                                                 VXP(d->pB), n, &info, b),
+                             cublasZgetrsBatched(G.cb, op, n, r, CVZP(d->pA), n, d->dipiv,
+                                                 VZP(d->pB), n, &info, b));
     return st != CUBLAS_STATUS_SUCCESS || info != 0;
 }
 
@@ -445,8 +611,10 @@ static int cusolver_potrf(const row_data *d)
 {
     int n = d->n, b = (int)d->batch;
     cublasFillMode_t u = vendor_uplo(d);
-    return SD(d, cusolverDnSpotrfBatched(G.cs, u, n, (float **)d->pA, n, d->dinfo, b),
-              cusolverDnDpotrfBatched(G.cs, u, n, (double **)d->pA, n, d->dinfo, b)) !=
+    return SDCZ(d, cusolverDnSpotrfBatched(G.cs, u, n, (float **)d->pA, n, d->dinfo, b),
+                cusolverDnDpotrfBatched(G.cs, u, n, (double **)d->pA, n, d->dinfo, b),
+                cusolverDnCpotrfBatched(G.cs, u, n, (cuComplex **)d->pA, n, d->dinfo, b),
+                cusolverDnZpotrfBatched(G.cs, u, n, (cuDoubleComplex **)d->pA, n, d->dinfo, b)) !=
            CUSOLVER_STATUS_SUCCESS;
 }
 
@@ -455,10 +623,14 @@ static int cusolver_potrs(const row_data *d)
 {
     int n = d->n, r = d->nrhs, b = (int)d->batch;
     cublasFillMode_t u = vendor_uplo(d);
-    return SD(d, cusolverDnSpotrsBatched(G.cs, u, n, r, (float **)d->pA, n, (float **)d->pB, n,
-                                         d->dinfo1, b),
-              cusolverDnDpotrsBatched(G.cs, u, n, r, (double **)d->pA, n, (double **)d->pB, n,
-                                      d->dinfo1, b)) != CUSOLVER_STATUS_SUCCESS;
+    return SDCZ(d, cusolverDnSpotrsBatched(G.cs, u, n, r, (float **)d->pA, n, (float **)d->pB, n,
+                                           d->dinfo1, b),
+                cusolverDnDpotrsBatched(G.cs, u, n, r, (double **)d->pA, n, (double **)d->pB, n,
+                                        d->dinfo1, b),
+                cusolverDnCpotrsBatched(G.cs, u, n, r, (cuComplex **)d->pA, n, (cuComplex **)d->pB, n,
+                                        d->dinfo1, b),
+                cusolverDnZpotrsBatched(G.cs, u, n, r, (cuDoubleComplex **)d->pA, n,
+                                        (cuDoubleComplex **)d->pB, n, d->dinfo1, b)) != CUSOLVER_STATUS_SUCCESS;
 }
 
 /* Vendor baseline `which` (0 or 1) of the row's routine; 0 on success. */
@@ -599,12 +771,10 @@ static int make_factors(row_data *d)
         (void)cudaGetLastError();
         CUDA_CHECK(cudaMemcpyAsync(d->dA, d->dA0, (size_t)(d->batch * d->sa) * d->es,
                                    cudaMemcpyDeviceToDevice, G.st));
-        int n = d->n;
-        shoal_status st =
-            lu ? SD(d, shoal_sgetrf_strided_batched(G.h, n, n, FA(d->dA), n, d->sa, d->dipiv, n, d->dinfo, d->batch),
-                    shoal_dgetrf_strided_batched(G.h, n, n, DA(d->dA), n, d->sa, d->dipiv, n, d->dinfo, d->batch))
-               : SD(d, shoal_spotrf_strided_batched(G.h, shoal_uplo(d), n, FA(d->dA), n, d->sa, d->dinfo, d->batch),
-                    shoal_dpotrf_strided_batched(G.h, shoal_uplo(d), n, DA(d->dA), n, d->sa, d->dinfo, d->batch));
+        row_data f = *d; /* the same data seen as a getrf / potrf row: shoal's strided call */
+        f.rid = lu ? R_GETRF : R_POTRF;
+        f.ri = &routines[f.rid];
+        shoal_status st = call_shoal(&f, 0);
         if (st != SHOAL_STATUS_SUCCESS)
             return 0;
     }
@@ -619,27 +789,28 @@ static void pick_samples(row_data *d)
         d->sample[k] = (int64_t)((double)k * (double)(d->batch - 1) / (N_SAMPLES - 1) + 0.5);
 }
 
-/* count elements of problem idx of a strided device buffer, as doubles. */
+/* count elements of problem idx of a strided device buffer (strides in elements), as doubles:
+ * count of them, 2 count in c and z ((re, im) pairs). */
 static void fetch(const row_data *d, const void *dev, int64_t stride, int64_t idx, int64_t count,
                   double *out)
 {
     void *tmp = bench_xmalloc((size_t)count * d->es);
     CUDA_CHECK(cudaMemcpy(tmp, (const char *)dev + (size_t)(idx * stride) * d->es,
                           (size_t)count * d->es, cudaMemcpyDeviceToHost));
-    bench_to_double(d->prec, tmp, count, out);
+    bench_to_double(bench_real_prec(d->prec), tmp, count * bench_reals_per(d->prec), out);
     free(tmp);
 }
 
 static void download_originals(row_data *d)
 {
-    int64_t nn = (int64_t)d->n * d->n;
-    d->hA0 = bench_xmalloc(sizeof(double) * (size_t)(N_SAMPLES * nn));
+    const int64_t rp = bench_reals_per(d->prec), nn = (int64_t)d->n * d->n;
+    d->hA0 = bench_xmalloc(sizeof(double) * (size_t)(N_SAMPLES * nn * rp));
     for (int k = 0; k < N_SAMPLES; ++k)
-        fetch(d, d->dA0, d->sa, d->sample[k], nn, d->hA0 + k * nn);
+        fetch(d, d->dA0, d->sa, d->sample[k], nn, d->hA0 + k * nn * rp);
     if (d->ri->solve) {
-        d->hB0 = bench_xmalloc(sizeof(double) * (size_t)(N_SAMPLES * d->sb));
+        d->hB0 = bench_xmalloc(sizeof(double) * (size_t)(N_SAMPLES * d->sb * rp));
         for (int k = 0; k < N_SAMPLES; ++k)
-            fetch(d, d->dB0, d->sb, d->sample[k], d->sb, d->hB0 + k * d->sb);
+            fetch(d, d->dB0, d->sb, d->sample[k], d->sb, d->hB0 + k * d->sb * rp);
     }
 }
 
@@ -649,7 +820,8 @@ static void fill_inputs(row_data *d, uint64_t seed)
     if (d->ri->spd)
         CUDA_CHECK(bench_fill_spd(d->prec, d->dA0, d->n, d->n, d->sa, d->batch, seed, G.st));
     else
-        CUDA_CHECK(bench_fill_uniform(d->prec, d->dA0, (int64_t)a_count, seed, G.st));
+        CUDA_CHECK(bench_fill_uniform(bench_real_prec(d->prec), d->dA0,
+                                      (int64_t)a_count * bench_reals_per(d->prec), seed, G.st));
     CUDA_CHECK(cudaMemcpyAsync(d->dA, d->dA0, a_count * d->es, cudaMemcpyDeviceToDevice, G.st));
     CUDA_CHECK(bench_pointer_array(d->pA, d->dA, d->sa * (int64_t)d->es, d->batch, G.st));
     if (d->ri->has_c)
@@ -658,7 +830,8 @@ static void fill_inputs(row_data *d, uint64_t seed)
         CUDA_CHECK(bench_pointer_array(d->pTau, d->dtau, (int64_t)d->n * (int64_t)d->es, d->batch, G.st));
     if (d->ri->solve) {
         size_t b_count = (size_t)(d->batch * d->sb);
-        CUDA_CHECK(bench_fill_uniform(d->prec, d->dB0, (int64_t)b_count, seed ^ 0x5bd1e995ull, G.st));
+        CUDA_CHECK(bench_fill_uniform(bench_real_prec(d->prec), d->dB0,
+                                      (int64_t)b_count * bench_reals_per(d->prec), seed ^ 0x5bd1e995ull, G.st));
         CUDA_CHECK(cudaMemcpyAsync(d->dB, d->dB0, b_count * d->es, cudaMemcpyDeviceToDevice, G.st));
         CUDA_CHECK(bench_pointer_array(d->pB, d->dB, d->sb * (int64_t)d->es, d->batch, G.st));
     }
@@ -670,7 +843,8 @@ static int setup_row(row_data *d, char prec, int rid, char variant, int n, int n
 {
     memset(d, 0, sizeof *d);
     d->prec = prec;
-    d->es = prec == 's' ? sizeof(float) : sizeof(double);
+    d->cx = bench_is_complex(prec);
+    d->es = bench_elem_size(prec);
     d->rid = rid;
     d->ri = &routines[rid];
     d->variant = variant;
@@ -720,9 +894,51 @@ static void poison_outputs(const row_data *d)
         CUDA_CHECK(cudaMemsetAsync(d->dtau, 0xff, (size_t)d->batch * (size_t)d->n * d->es, G.st));
 }
 
+/* The complex counterpart of sample_residual (bench/lapack_check_complex.h). */
+static double sample_residual_complex(const row_data *d, int k)
+{
+    int n = d->n;
+    int64_t nn = (int64_t)n * n, idx = d->sample[k];
+    const double *a0 = d->hA0 + 2 * k * nn;
+    double eps = oracle_eps(d->prec), r = INFINITY;
+    double *x = bench_xmalloc(sizeof(double) * (size_t)(2 * (nn + n))); /* a result matrix + tau */
+    int ipiv[32];
+    switch (d->rid) {
+    case R_GETRF:
+        fetch(d, d->dA, d->sa, idx, nn, x);
+        CUDA_CHECK(cudaMemcpy(ipiv, d->dipiv + idx * n, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost));
+        r = bench_cgetrf_residual(n, a0, x, ipiv, eps);
+        break;
+    case R_INVERSE:
+    case R_GETRI:
+        fetch(d, d->dC, d->sc, idx, nn, x);
+        r = bench_cinverse_residual(n, a0, x, eps);
+        break;
+    case R_POTRF:
+        fetch(d, d->dA, d->sa, idx, nn, x);
+        r = bench_cpotrf_residual(d->variant == 'u', n, a0, x, eps);
+        break;
+    case R_GEQRF:
+        fetch(d, d->dA, d->sa, idx, nn, x);
+        fetch(d, d->dtau, n, idx, n, x + 2 * nn);
+        r = bench_cgeqrf_residual(n, a0, x, x + 2 * nn, eps);
+        break;
+    default: { /* the solves: X in B; getrs with the row's trans */
+        int trans = d->rid == R_GETRS ? (int)getrs_op(d) : 0;
+        fetch(d, d->dB, d->sb, idx, d->sb, x);
+        r = bench_csolve_residual(trans, n, d->nrhs, a0, d->hB0 + 2 * k * d->sb, x, eps);
+        break;
+    }
+    }
+    free(x);
+    return r;
+}
+
 /* Residual of sampled problem k (index d->sample[k]) after a run. */
 static double sample_residual(const row_data *d, int k)
 {
+    if (d->cx)
+        return sample_residual_complex(d, k);
     int n = d->n;
     int64_t nn = (int64_t)n * n, idx = d->sample[k];
     const double *a0 = d->hA0 + k * nn;
@@ -840,30 +1056,37 @@ static void cpu_factor(const row_data *d, void *a, int64_t cnt, int *ipiv, void 
 {
     const int n = d->n, lwork = cpu_lwork(d);
     const char uplo = d->variant == 'u' ? 'U' : 'L';
-    const int rid = d->rid, dbl = d->prec == 'd';
-    const int64_t sa = d->sa;
+    const int rid = d->rid;
+    const char prec = d->prec;
+    const int64_t sa = d->sa * bench_reals_per(prec), st = (int64_t)n * bench_reals_per(prec); /* in reals */
 #pragma omp parallel
     {
-        size_t t = (size_t)omp_get_thread_num() * (size_t)lwork;
+        size_t t = (size_t)omp_get_thread_num() * (size_t)lwork * (size_t)bench_reals_per(prec); /* reals */
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < cnt; ++i) {
+            float *fa = (float *)a + i * sa, *ft = (float *)tau + i * st, *fw = (float *)work + t;
+            double *da = (double *)a + i * sa, *dt = (double *)tau + i * st, *dw = (double *)work + t;
             if (rid == R_GETRF) {
-                if (dbl)
-                    dgetrf_(&n, &n, (double *)a + i * sa, &n, ipiv + i * n, &info[i]);
-                else
-                    sgetrf_(&n, &n, (float *)a + i * sa, &n, ipiv + i * n, &info[i]);
+                switch (prec) {
+                case 's': sgetrf_(&n, &n, fa, &n, ipiv + i * n, &info[i]); break;
+                case 'd': dgetrf_(&n, &n, da, &n, ipiv + i * n, &info[i]); break;
+                case 'c': cgetrf_(&n, &n, fa, &n, ipiv + i * n, &info[i]); break;
+                default: zgetrf_(&n, &n, da, &n, ipiv + i * n, &info[i]); break;
+                }
             } else if (rid == R_POTRF) {
-                if (dbl)
-                    dpotrf_(&uplo, &n, (double *)a + i * sa, &n, &info[i], 1);
-                else
-                    spotrf_(&uplo, &n, (float *)a + i * sa, &n, &info[i], 1);
+                switch (prec) {
+                case 's': spotrf_(&uplo, &n, fa, &n, &info[i], 1); break;
+                case 'd': dpotrf_(&uplo, &n, da, &n, &info[i], 1); break;
+                case 'c': cpotrf_(&uplo, &n, fa, &n, &info[i], 1); break;
+                default: zpotrf_(&uplo, &n, da, &n, &info[i], 1); break;
+                }
             } else {
-                if (dbl)
-                    dgeqrf_(&n, &n, (double *)a + i * sa, &n, (double *)tau + i * n,
-                            (double *)work + t, &lwork, &info[i]);
-                else
-                    sgeqrf_(&n, &n, (float *)a + i * sa, &n, (float *)tau + i * n,
-                            (float *)work + t, &lwork, &info[i]);
+                switch (prec) {
+                case 's': sgeqrf_(&n, &n, fa, &n, ft, fw, &lwork, &info[i]); break;
+                case 'd': dgeqrf_(&n, &n, da, &n, dt, dw, &lwork, &info[i]); break;
+                case 'c': cgeqrf_(&n, &n, fa, &n, ft, fw, &lwork, &info[i]); break;
+                default: zgeqrf_(&n, &n, da, &n, dt, dw, &lwork, &info[i]); break;
+                }
             }
         }
     }
@@ -940,7 +1163,7 @@ static cpu_result measure_cpu(const row_data *d)
     for (int64_t i = 0; i < c.count; ++i)
         c.ok &= b.info[i] == 0;
     c.ms = 1e3 * bench_median(t, runs);
-    c.gflops = c.ok ? flops_per_problem(d->rid, d->n, 0) * (double)c.count / (c.ms * 1e6) : NAN;
+    c.gflops = c.ok ? row_flops(d) * (double)c.count / (c.ms * 1e6) : NAN;
     free(t);
     cpu_free(&b);
     return c;
@@ -956,8 +1179,11 @@ static void print_table_title(char prec, int rid, char variant)
     const routine_info *ri = &routines[rid];
     char vend[160];
     vendor_label(vend, sizeof vend, ri->vendor_label, prec);
-    const char *what = ri->variants[0] == 'l' ? (variant == 'u' ? " uplo=U" : " uplo=L")
-                                              : (rid == R_GETRS ? " trans=N" : "");
+    const char *what = ri->variants[0] == 'l'   ? (variant == 'u' ? " uplo=U" : " uplo=L")
+                       : rid != R_GETRS         ? ""
+                       : variant == 'c'         ? " trans=C"
+                       : variant == 't'         ? " trans=T"
+                                                : " trans=N";
     printf("\n## %c %s%s: shoal_%c%s_strided_batched / _batched vs %s\n", prec, ri->name, what,
            prec, ri->api, vend);
     printf("%4s %4s %8s | %9s %9s %9s %9s | %6s %6s | %6s %6s %6s | %8s | %8s | %9s | %-6s | %s\n",
@@ -986,7 +1212,7 @@ static void csv_row(const row_data *d, const char *mode, const char *method, int
 {
     if (!G.csv)
         return;
-    double flops = flops_per_problem(d->rid, d->n, d->nrhs) * (double)batch;
+    double flops = row_flops(d) * (double)batch;
     double bytes = roof_bytes_per_problem(d->rid, d->n, d->nrhs, d->es) * (double)batch;
     double gbs = bytes / (ms * 1e6);
     int host = !strcmp(mode, "host");
@@ -1013,8 +1239,9 @@ static int best_vendor(const method_result *r)
 static void kernel_names(const row_data *d, char *buf, size_t len)
 {
     const char *ks = NULL, *ka = NULL;
-    shoal_lapack_kernel_name(G.h, d->ri->api, d->prec, 0, d->variant, d->n, d->n, d->nrhs, &ks);
-    shoal_lapack_kernel_name(G.h, d->ri->api, d->prec, 1, d->variant, d->n, d->n, d->nrhs, &ka);
+    const char v = d->variant == 'c' ? 't' : d->variant; /* getrs op C: the t variant's kernels */
+    shoal_lapack_kernel_name(G.h, d->ri->api, d->prec, 0, v, d->n, d->n, d->nrhs, &ks);
+    shoal_lapack_kernel_name(G.h, d->ri->api, d->prec, 1, v, d->n, d->n, d->nrhs, &ka);
     if (ks && ka && strcmp(ks, ka))
         snprintf(buf, len, "%s [%s]", ks, ka);
     else
@@ -1032,8 +1259,8 @@ static void col(double v, int width, int decimals, const char *after)
 
 static void emit_row(const row_data *d, const method_result *r, const cpu_result *c, int ok)
 {
-    double flops = flops_per_problem(d->rid, d->n, d->nrhs) * (double)d->batch;
-    double roof = G.copy_gbs * flops_per_problem(d->rid, d->n, d->nrhs) /
+    double flops = row_flops(d) * (double)d->batch;
+    double roof = G.copy_gbs * row_flops(d) /
                   roof_bytes_per_problem(d->rid, d->n, d->nrhs, d->es);
     double gf[N_METHODS];
     for (int m = 0; m < N_METHODS; ++m)
@@ -1092,8 +1319,8 @@ static int sizes_for(int rid, int *out);
 /* The peer's configuration of a row; 0 where cuSolverDx has no such routine or size. */
 static int dx_config_of(char prec, int rid, char variant, int n, dx_config *c)
 {
-    if ((rid != R_GETRF && rid != R_POTRF && rid != R_GEQRF) || n > DX_MAX_N)
-        return 0;
+    if ((rid != R_GETRF && rid != R_POTRF && rid != R_GEQRF) || n > DX_MAX_N || bench_is_complex(prec))
+        return 0; /* c, z: the wrapper (dx_wrapper.c) and generator (dx_gen.c) are real only */
     c->routine = rid == R_GETRF ? DX_GETRF : rid == R_POTRF ? DX_POTRF : DX_GEQRF;
     c->prec = prec;
     c->uplo = rid == R_POTRF ? variant : 'n';
@@ -1108,14 +1335,14 @@ static int dx_prepare_rows(void)
 {
     static dx_config cfgs[4 * 2 * 64];
     int count = 0;
-    for (int p = 0; p < 2; ++p)
+    for (int p = 0; p < N_PRECS; ++p)
         for (int rid = 0; rid < N_ROUTINES; ++rid) {
             if (!G.o.precs[p] || !G.o.routine_on[rid])
                 continue;
-            for (const char *v = routines[rid].variants; *v; ++v) {
+            for (const char *v = variants_of(rid, PRECS[p]); *v; ++v) {
                 int sizes[64], ns = sizes_for(rid, sizes);
                 for (int i = 0; i < ns; ++i)
-                    count += dx_config_of(p ? 'd' : 's', rid, *v, sizes[i], &cfgs[count]);
+                    count += dx_config_of(PRECS[p], rid, *v, sizes[i], &cfgs[count]);
             }
         }
     return dx_peer_prepare(cfgs, count, G.o.dx_jobs, 1);
@@ -1194,14 +1421,14 @@ static int sizes_for(int rid, int *out)
 /* Visits every selected row in table order; with list set, prints its key instead. */
 static void for_each_row(int list)
 {
-    for (int p = 0; p < 2; ++p) {
+    for (int p = 0; p < N_PRECS; ++p) {
         if (!G.o.precs[p])
             continue;
-        char prec = p ? 'd' : 's';
+        char prec = PRECS[p];
         for (int rid = 0; rid < N_ROUTINES; ++rid) {
             if (!G.o.routine_on[rid])
                 continue;
-            for (const char *v = routines[rid].variants; *v; ++v) {
+            for (const char *v = variants_of(rid, prec); *v; ++v) {
                 int sizes[64], ns = sizes_for(rid, sizes);
                 if (!list)
                     print_table_title(prec, rid, *v);
@@ -1223,6 +1450,15 @@ static void for_each_row(int list)
 /* ------------------------------------------------------------------------------------------ */
 /* Command line. */
 
+/* c and z need the shoal entry points (SHOAL_HAVE_LAPACK_COMPLEX, defined where they exist). */
+#ifdef SHOAL_HAVE_LAPACK_COMPLEX
+#define PRECS_ACCEPTED PRECS
+#define COMPLEX_NOTE ""
+#else
+#define PRECS_ACCEPTED "sd"
+#define COMPLEX_NOTE "\n                      (c and z not in this build: SHOAL_HAVE_LAPACK_COMPLEX undefined)"
+#endif
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -1232,7 +1468,8 @@ static void usage(FILE *f)
             "  --csv FILE          also write one CSV row per measurement to FILE\n"
             "  --quick             n in {2, 4, 8, 16, 32} (default every n in 2..32; the solves\n"
             "                      always use n in {4, 8, 16, 32})\n"
-            "  --prec s|d|sd       precisions (default sd)\n"
+            "  --prec LIST         precisions, any of s, d, c, z (e.g. sd, cz, sdcz; default sd;\n"
+            "                      c and z: getrs with trans N, T and C, no cusolverdx peer)%s\n"
             "  --routine LIST      comma-separated, repeatable: getrf, inverse (= getri_fused),\n"
             "                      getri, potrf, geqrf, getrs, gesv, potrs, posv (default all)\n"
             "  --n LIST            comma-separated sizes 1..32 for every selected routine\n"
@@ -1251,7 +1488,8 @@ static void usage(FILE *f)
             "  --dx-sm SM          the SM --gen-only generates for (default 900: sm_90)\n"
             "  --list              print the row keys that would run and exit (needs no GPU)\n"
             "  -h, --help          this text\n\n"
-            "Exit status: 0 all rows ok, 1 a row FAILED, 2 usage, 77 no CUDA device.\n");
+            "Exit status: 0 all rows ok, 1 a row FAILED, 2 usage, 77 no CUDA device.\n",
+            COMPLEX_NOTE);
 }
 
 static int routine_by_name(const char *s, size_t len)
@@ -1296,7 +1534,7 @@ static int parse_sizes(const char *v, opts *o)
 static int parse_args(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->precs[0] = o->precs[1] = 1;
+    o->precs[0] = o->precs[1] = 1; /* s, d: the runs before c and z keep their meaning */
     o->runs = 9;
     o->nrhs = 1;
     o->cpu = 1;
@@ -1330,10 +1568,10 @@ static int parse_args(int argc, char **argv, opts *o)
         } else if (!strcmp(a, "--csv")) {
             o->csv = v;
         } else if (!strcmp(a, "--prec")) {
-            o->precs[0] = strchr(v, 's') != NULL;
-            o->precs[1] = strchr(v, 'd') != NULL;
-            if (!o->precs[0] && !o->precs[1])
+            if (!*v || v[strspn(v, PRECS_ACCEPTED)] != 0)
                 return 0;
+            for (int p = 0; p < N_PRECS; ++p)
+                o->precs[p] = strchr(v, PRECS[p]) != NULL;
         } else if (!strcmp(a, "--routine")) {
             if (!parse_routines(v, o))
                 return 0;
@@ -1448,7 +1686,7 @@ static void print_preamble(int dev)
     printf("# host: OpenBLAS (%s), %d OpenMP threads\n", openblas_get_config(),
            omp_get_max_threads());
     G.copy_gbs = bench_copy_bandwidth(G.st, G.o.runs);
-    printf("# Gflop/s: LAWN 41 flops x batch / median of %d runs (2 warm-ups; overwritten inputs "
+    printf("# Gflop/s: LAWN 41 flops (x4 in c, z) x batch / median of %d runs (2 warm-ups; overwritten inputs "
            "restored outside the timed events); lda = n, packed\n", G.o.runs);
     printf("# roof = copy GB/s x flops / bytes; bytes: A read+written (getrf, potrf, geqrf), A read "
            "+ C written (inverse, getri), + B read+written (solves); pivots, tau, info not "

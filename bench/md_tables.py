@@ -28,6 +28,13 @@ def header(names: list[str]) -> list[str]:
     return [row(names), row(["---"] * len(names))]
 
 
+def precisions(rows: list[dict[str, str]]) -> str:
+    """The precision columns of the level-2 and factorization tables: d and s always (as before c
+    and z), then z and c where rows have them."""
+    present = {r["prec"] for r in rows}
+    return "ds" + "".join(p for p in "zc" if p in present)
+
+
 def gemm_tables(rows: list[dict[str, str]]) -> list[str]:
     """The precisions the CSV has: d, s, then z, c (complex: Gflop/s at 8 flops a multiply-add)."""
     out: list[str] = []
@@ -77,7 +84,7 @@ def gemv_tables(rows: list[dict[str, str]]) -> list[str]:
     gemv = {(r["prec"], r["variant"], int(r["m"]), int(r["n"]), r["method"], r["mode"]): r
             for r in rows if r["routine"] == "gemv"}
     shapes = sorted({(k[2], k[3]) for k in gemv}, key=lambda s: (s[0] != s[1], s))
-    cols = [(p, v) for p in "ds" for v in "nt"]
+    cols = [(p, v) for p in precisions(list(gemv.values())) for v in ("ntc" if p in "cz" else "nt")]
     for mode, vendor in (("strided", "cublas?gemvStridedBatched"), ("array", "cublas?gemvBatched")):
         out += [f"GEMV, packed, {'strided batches' if mode == 'strided' else 'pointer arrays'}: shoal as "
                 f"dispatched, Gflop/s (x {vendor}) % of roof"
@@ -103,7 +110,8 @@ def trsv_table(rows: list[dict[str, str]]) -> list[str]:
             for r in rows if r["routine"] == "trsv"}
     if not trsv:
         return []
-    cols = [(p, v) for p in "ds" for v in ("ln", "lt", "un", "ut")]
+    cols = [(p, v) for p in precisions(list(trsv.values()))
+            for v in (("ln", "lt", "lc", "un", "ut", "uc") if p in "cz" else ("ln", "lt", "un", "ut"))]
     out = header(["n"] + [f"{p} {v}" for p, v in cols])
     for n in sorted({k[2] for k in trsv}):
         cells: list[object] = [n]
@@ -160,11 +168,12 @@ def vendor_gflops(at: list[dict[str, str]]) -> list[float]:
 
 def lapack_table(rows: list[dict[str, str]], routine: str, variant: str, sizes: Iterable[int]) -> list[str]:
     """Strided shoal vs the best of the vendor's methods (pointer arrays, its only form), per n."""
-    out = header(["n"] + [f"{p} {c}" for p in "ds" for c in ("shoal", "vendor", "ratio", "% roof")])
     mine = [r for r in rows if r["routine"] == routine and r["variant"] == variant]
+    precs = precisions(mine)
+    out = header(["n"] + [f"{p} {c}" for p in precs for c in ("shoal", "vendor", "ratio", "% roof")])
     for n in sizes:
         cells: list[object] = [n]
-        for p in "ds":
+        for p in precs:
             at = [r for r in mine if r["prec"] == p and int(r["n"]) == n]
             shoal = [r for r in at if r["method"] == "shoal" and r["mode"] == "strided"]
             vendor = vendor_gflops(at)

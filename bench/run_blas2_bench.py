@@ -2,7 +2,9 @@
 """Run the level-2 / variable-size benchmark and keep its results.
 
 Runs build/bin/shoal_blas2_bench (gemv, gemv_misaligned, trsv, gemv_vbatched, gemm_vbatched;
-shoal vs cuBLAS), echoes its tables while it runs, and keeps
+shoal vs cuBLAS; precisions s and d unless --prec says otherwise: any of s, d, c, z, where c and z
+run gemv, gemv_misaligned and trsv with op C too, the CSV's prec column saying which), echoes its
+tables while it runs, and keeps
   bench/results/<gpu>-<date>-blas2.csv   one row per measurement (the program's --csv output)
   bench/results/<gpu>-<date>-blas2.txt   the printed tables (copy bandwidth, compute peaks, notes)
   bench/results/<gpu>-<date>-blas2-{gemv,trsv,vbatched}.png   Gflop/s vs n and the speedup
@@ -12,6 +14,7 @@ with <gpu> taken from the CSV's device column as bench/run_bench.py does ("NVIDI
 
 Every other argument goes to the program unchanged, e.g.
   bench/run_blas2_bench.py --quick --prec s --routine gemv,trsv --runs 9
+  bench/run_blas2_bench.py --quick --prec cz --routine gemv,trsv
 (`build/bin/shoal_blas2_bench --help` lists them). Exit status: the program's (0 all rows ok,
 1 a row FAILED, 2 usage); 0 after a SKIP line where there is no CUDA device.
 """

@@ -9,8 +9,12 @@ Runs build/bin/shoal_lapack_bench (built by `make bench`), shows its tables as i
 where <gpu> comes from the device name as in bench/run_bench.py ("NVIDIA H100 80GB HBM3" -> h100).
 --out picks the CSV path instead; the .txt and PNGs go next to it.
 
+Precisions s and d unless --prec says otherwise: any of s, d, c, z (c and z: getrs with trans N,
+T and C, Hermitian potrf/potrs/posv, the vendors' complex routines, no cuSolverDx peer; only in a
+build with SHOAL_HAVE_LAPACK_COMPLEX, where the shoal c/z entry points exist).
 Options not listed below go to shoal_lapack_bench unchanged, e.g.
   bench/run_lapack_bench.py --quick --prec d --routine getrf,potrf --runs 9
+  bench/run_lapack_bench.py --quick --prec cz --no-cpu
 (see `build/bin/shoal_lapack_bench --help`). Exit status: shoal_lapack_bench's (0 all rows ok,
 1 a row FAILED); 0 with a SKIP line where there is no CUDA device.
 """

@@ -126,9 +126,6 @@ static const char *trans_str(int ta, int tb)
 #define PRECS "sdcz"
 
 static int prec_index(char prec) { return (int)(strchr(PRECS, prec) - PRECS); }
-/* the real type of a precision (the fill kernels' 's' or 'd'), and real values per element */
-static char real_of(char prec) { return prec == 's' || prec == 'c' ? 's' : 'd'; }
-static int64_t reals_per(char prec) { return gc_is_complex(prec) ? 2 : 1; }
 /* real flops of one multiply-add: 8 for complex (LAPACK Working Note 41) */
 static double flops_per_fma(char prec) { return gc_is_complex(prec) ? 8.0 : 2.0; }
 
@@ -153,9 +150,9 @@ static double measure_gemm_peak(char prec)
     CUDA_CHECK(cudaMalloc(&a, bytes));
     CUDA_CHECK(cudaMalloc(&b, bytes));
     CUDA_CHECK(cudaMalloc(&c, bytes));
-    CUDA_CHECK(bench_fill_uniform(real_of(prec), a, (int64_t)n * n * reals_per(prec), 11, G.st));
-    CUDA_CHECK(bench_fill_uniform(real_of(prec), b, (int64_t)n * n * reals_per(prec), 12, G.st));
-    int pedantic = real_of(prec) == 's';
+    CUDA_CHECK(bench_fill_uniform(bench_real_prec(prec), a, (int64_t)n * n * bench_reals_per(prec), 11, G.st));
+    CUDA_CHECK(bench_fill_uniform(bench_real_prec(prec), b, (int64_t)n * n * bench_reals_per(prec), 12, G.st));
+    int pedantic = bench_real_prec(prec) == 's';
     CUBLAS_CHECK(cublasSetMathMode(G.cb, pedantic ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH));
     cudaEvent_t e0, e1;
     CUDA_CHECK(cudaEventCreate(&e0));
@@ -381,8 +378,8 @@ static int setup_shape(shape_data *d, char prec, const shape *s, uint64_t seed, 
         return 0;
     }
     /* complex: real and imaginary parts filled as 2 reals per element */
-    char rp = real_of(prec);
-    int64_t rpe = reals_per(prec);
+    char rp = bench_real_prec(prec);
+    int64_t rpe = bench_reals_per(prec);
     CUDA_CHECK(bench_fill_uniform(rp, d->da, (int64_t)na * rpe, gc_mix(seed, 1), G.st));
     CUDA_CHECK(bench_fill_uniform(rp, d->db, (int64_t)nb * rpe, gc_mix(seed, 2), G.st));
     CUDA_CHECK(bench_fill_uniform(rp, d->dc, (int64_t)nc * rpe, gc_mix(seed, 3), G.st));
@@ -564,7 +561,7 @@ static double sample_error(const shape_data *d, int method)
     const shape *s = &d->s;
     int64_t rows_a = s->ta ? s->k : s->m, cols_a = s->ta ? s->m : s->k;
     int64_t rows_b = s->tb ? s->n : s->k, cols_b = s->tb ? s->k : s->n;
-    double *ref = bench_xmalloc(sizeof(double) * (size_t)(d->sc * reals_per(d->prec)));
+    double *ref = bench_xmalloc(sizeof(double) * (size_t)(d->sc * bench_reals_per(d->prec)));
     double worst = 0.0;
     for (int64_t i = 0; i < d->n_sampled; ++i) {
         const char *a = (const char *)d->ha + (size_t)(i * d->sa) * d->es;
