@@ -27,8 +27,7 @@
  * the vendors' complex routines (cublas{C,Z}getrfBatched, getrsBatched, getriBatched,
  * matinvBatched, geqrfBatched; cusolverDn{C,Z}potrfBatched / potrsBatched) and OpenBLAS's
  * {c,z}getrf / potrf / geqrf; no cuSolverDx peer (the bench's wrapper and generator are real
- * only). The shoal side is compiled where SHOAL_HAVE_LAPACK_COMPLEX is defined (the entry points
- * shoal_{c,z}<routine>_{strided_,}batched exist); without it --prec refuses c and z. Inputs: both
+ * only). Inputs: both
  * parts of every element uniform in [-1, 1], never 0; the Hermitian matrices strictly diagonally
  * dominant with a real diagonal (bench_fill_spd). Checks: the same measures in complex
  * arithmetic (bench/lapack_check_complex.h), the same limit. Flops: the LAWN 41 counts below x4
@@ -377,7 +376,6 @@ static shoal_operation getrs_op(const row_data *d)
     return d->variant == 'c' ? SHOAL_OP_C : d->variant == 't' ? SHOAL_OP_T : SHOAL_OP_N;
 }
 
-#ifdef SHOAL_HAVE_LAPACK_COMPLEX
 /* shoal in c and z, the same calls with complex element pointers; getrs takes the row's op. */
 static shoal_status call_shoal_complex(const row_data *d, int array)
 {
@@ -461,15 +459,12 @@ static shoal_status call_shoal_complex(const row_data *d, int array)
     }
     return SHOAL_STATUS_INVALID_VALUE;
 }
-#endif
 
 /* shoal, strided (array = 0) or pointer array (array = 1). */
 static shoal_status call_shoal(const row_data *d, int array)
 {
-#ifdef SHOAL_HAVE_LAPACK_COMPLEX
     if (d->cx)
         return call_shoal_complex(d, array);
-#endif
     shoal_handle h = G.h;
     int n = d->n, r = d->nrhs;
     int64_t b = d->batch, sa = d->sa, sb = d->sb, sc = d->sc;
@@ -1450,14 +1445,6 @@ static void for_each_row(int list)
 /* ------------------------------------------------------------------------------------------ */
 /* Command line. */
 
-/* c and z need the shoal entry points (SHOAL_HAVE_LAPACK_COMPLEX, defined where they exist). */
-#ifdef SHOAL_HAVE_LAPACK_COMPLEX
-#define PRECS_ACCEPTED PRECS
-#define COMPLEX_NOTE ""
-#else
-#define PRECS_ACCEPTED "sd"
-#define COMPLEX_NOTE "\n                      (c and z not in this build: SHOAL_HAVE_LAPACK_COMPLEX undefined)"
-#endif
 
 static void usage(FILE *f)
 {
@@ -1469,7 +1456,7 @@ static void usage(FILE *f)
             "  --quick             n in {2, 4, 8, 16, 32} (default every n in 2..32; the solves\n"
             "                      always use n in {4, 8, 16, 32})\n"
             "  --prec LIST         precisions, any of s, d, c, z (e.g. sd, cz, sdcz; default sd;\n"
-            "                      c and z: getrs with trans N, T and C, no cusolverdx peer)%s\n"
+            "                      c and z: getrs with trans N, T and C, no cusolverdx peer)\n"
             "  --routine LIST      comma-separated, repeatable: getrf, inverse (= getri_fused),\n"
             "                      getri, potrf, geqrf, getrs, gesv, potrs, posv (default all)\n"
             "  --n LIST            comma-separated sizes 1..32 for every selected routine\n"
@@ -1488,8 +1475,7 @@ static void usage(FILE *f)
             "  --dx-sm SM          the SM --gen-only generates for (default 900: sm_90)\n"
             "  --list              print the row keys that would run and exit (needs no GPU)\n"
             "  -h, --help          this text\n\n"
-            "Exit status: 0 all rows ok, 1 a row FAILED, 2 usage, 77 no CUDA device.\n",
-            COMPLEX_NOTE);
+            "Exit status: 0 all rows ok, 1 a row FAILED, 2 usage, 77 no CUDA device.\n");
 }
 
 static int routine_by_name(const char *s, size_t len)
@@ -1568,7 +1554,7 @@ static int parse_args(int argc, char **argv, opts *o)
         } else if (!strcmp(a, "--csv")) {
             o->csv = v;
         } else if (!strcmp(a, "--prec")) {
-            if (!*v || v[strspn(v, PRECS_ACCEPTED)] != 0)
+            if (!*v || v[strspn(v, PRECS)] != 0)
                 return 0;
             for (int p = 0; p < N_PRECS; ++p)
                 o->precs[p] = strchr(v, PRECS[p]) != NULL;

@@ -10,8 +10,7 @@ where <gpu> comes from the device name as in bench/run_bench.py ("NVIDIA H100 80
 --out picks the CSV path instead; the .txt and PNGs go next to it.
 
 Precisions s and d unless --prec says otherwise: any of s, d, c, z (c and z: getrs with trans N,
-T and C, Hermitian potrf/potrs/posv, the vendors' complex routines, no cuSolverDx peer; only in a
-build with SHOAL_HAVE_LAPACK_COMPLEX, where the shoal c/z entry points exist).
+T and C, Hermitian potrf/potrs/posv, the vendors' complex routines, no cuSolverDx peer).
 Options not listed below go to shoal_lapack_bench unchanged, e.g.
   bench/run_lapack_bench.py --quick --prec d --routine getrf,potrf --runs 9
   bench/run_lapack_bench.py --quick --prec cz --no-cpu
