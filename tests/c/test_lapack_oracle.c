@@ -909,6 +909,34 @@ static void complex_spec_checks(void)
                 CHECK(isinf(lapack_spec_potrf.check(&c, EPS_S)));
             }
 
+            /* potrs: the solve with F F^H of the given factor; posv: the factor of the Hermitian
+             * matrix (its stray imaginary diagonal not read) and the solve with it; a conjugated
+             * solution is rejected */
+            for (int up = 0; up < 2; ++up) {
+                lapack_spec_potrs.generate(n, n, nrhs, up, 1, seed, A, B, NULL);
+                oracle_zchol_product(n, up, A, n, M);
+                zlu_solve(0, n, nrhs, M, B, X);
+                round_pairs(X, nb);
+                lapack_problem q = {.m = n, .n = n, .nrhs = nrhs, .variant = up, .is_complex = 1, .A0 = A,
+                                    .B0 = B, .A = A, .B = X};
+                CHECK(lapack_spec_potrs.check(&q, EPS_S) <= ACCEPT);
+                for (size_t i = 0; i < nb; ++i) CX(X)[i] = conj(CX(X)[i]);
+                CHECK(lapack_spec_potrs.check(&q, EPS_S) > ORACLE_LIMIT);
+
+                lapack_spec_posv.generate(n, n, nrhs, up, 1, seed, A, B, NULL);
+                memcpy(F, A, 2 * nn * sizeof *A);
+                CHECK(oracle_zpotf2(n, up, F, n) == 0);
+                round_pairs(F, nn);
+                oracle_herm_from_tri(n, up, A, n, M);
+                zlu_solve(0, n, nrhs, M, B, X);
+                round_pairs(X, nb);
+                lapack_problem v = {.m = n, .n = n, .nrhs = nrhs, .variant = up, .is_complex = 1, .A0 = A,
+                                    .B0 = B, .A = F, .B = X};
+                CHECK(lapack_spec_posv.check(&v, EPS_S) <= ACCEPT);
+                for (size_t i = 0; i < nb; ++i) CX(X)[i] = conj(CX(X)[i]);
+                CHECK(lapack_spec_posv.check(&v, EPS_S) > ORACLE_LIMIT);
+            }
+
             /* geqrf: zgeqr2's results pass; an imaginary part on R's diagonal does not */
             lapack_spec_geqrf.generate(n, n, 0, 0, 1, seed, A, NULL, NULL);
             memcpy(F, A, 2 * nn * sizeof *A);
