@@ -27,6 +27,11 @@ POLL_S = 1.0
 PROGRESS_EVERY_S = 10.0
 DEADLINE_GRACE_S = 120.0        # the tuner stops itself at --max-seconds; this is the backstop
 MAX_FRUITLESS_RESTARTS = 3      # restarts that recorded nothing before we give up
+# shoal_tune compiles every module of its job before it times a task: a job of a whole search
+# space (the factorizations in c and z: 5831 modules) compiled for minutes and a 3.5-minute call
+# on the H100 recorded nothing (2026-11-27). A job of at most this many modules records results
+# after each batch, so a time budget always ends with what was measured saved.
+MODULES_PER_JOB = 256
 
 
 class TuneError(RuntimeError):
@@ -225,14 +230,15 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
             log(f"time budget reached with {len(remaining)} tasks left; rerun to resume")
             return 0
         attempt += 1
-        used = {plan.module_ids[t.module] for t in remaining if t.module is not None}
+        batch = job_batch(remaining, MODULES_PER_JOB)
+        used = {plan.module_ids[t.module] for t in batch if t.module is not None}
         job = work / "job.txt"
         results = work / f"results.{attempt}.jsonl"
         results.unlink(missing_ok=True)
         write_job(job, job_text(0, _path_for_job(project.include_dir),
                                 _path_for_job(work / "cubin"),
                                 {mid: src for mid, src in modules.items() if mid in used},
-                                remaining, plan.module_ids))
+                                batch, plan.module_ids))
         cmd = [opts.tuner, "--job", _path_for_job(job), "--out", _path_for_job(results)]
         if deadline is not None:
             cmd += ["--max-seconds", str(max(1, int(deadline - time.monotonic())))]
@@ -248,15 +254,17 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
         culprits = ing.finish(rc, results)
         progress.counts += ing.counts
         progress.show(Counter(), force=True)
+        unfinished = [t for t in batch if t.id not in ing.recorded]
         remaining = [t for t in remaining if t.id not in ing.recorded]
         for tid in culprits:
             log(f"context lost while running task {tid} ({tasks_by_id[tid].kernel}); "
                 "recorded as launch_failed")
         if rc == EXIT_OK:
-            if remaining:
-                log(f"tuner exited 0 but {len(remaining)} tasks have no result")
+            if unfinished:
+                log(f"tuner exited 0 but {len(unfinished)} tasks have no result")
                 return 1
-            break
+            fruitless = 0
+            continue
         if rc == EXIT_TIME_BUDGET:
             log(f"time budget reached with {len(remaining)} tasks left; rerun to resume")
             return 0
@@ -271,6 +279,20 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
             log(f"tuner exited {rc}; restarting with {len(remaining)} remaining tasks")
     log("all tasks done; next: python -m generator emit")
     return 0
+
+
+def job_batch(tasks: Sequence[Task], max_modules: int) -> list[Task]:
+    """The tasks of the first max_modules modules in task order (and the module-less vendor
+    tasks among them): one tuner job, compiled and timed before the next one starts."""
+    mods: set[str] = set()
+    batch = []
+    for t in tasks:
+        if t.module is not None and t.module not in mods:
+            if len(mods) == max_modules:
+                continue
+            mods.add(t.module)
+        batch.append(t)
+    return batch
 
 
 def print_counts(project: Project, routines: Sequence[str], precisions: Sequence[str],

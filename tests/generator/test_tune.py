@@ -140,3 +140,28 @@ def test_remeasure_drivers_keeps_every_row_and_resumes(tmp_path, fake_tuner, mon
     assert tune(project, opts) == 0
     assert _invocations(tmp_path)[n:] == ["--device-info"]
     c.close()
+
+
+def test_jobs_of_a_few_modules_each_cover_every_task(tmp_path, opts, project, space, device,
+                                                     monkeypatch):
+    """A search space larger than one job is tuned in jobs of MODULES_PER_JOB modules (each
+    compiled, then timed and recorded), one after another, until every task has its row."""
+    from generator import tune as tune_mod
+    monkeypatch.setattr(tune_mod, "MODULES_PER_JOB", 3)
+    assert tune(project, opts) == 0
+    plan = build_plan(space, ["d"], device, shape_limit=2)
+    st = _statuses(opts.db_path)
+    assert all(st[t.key] == "ok" for t in plan.tasks)
+    jobs = [line for line in _invocations(tmp_path) if line.startswith("--job")]
+    assert len(jobs) >= -(-len(plan.modules) // 3)
+    last = (opts.work / "job.txt").read_text().splitlines()
+    assert 1 <= sum(line.startswith("module ") for line in last) <= 3
+
+
+def test_job_batch_takes_the_first_modules_and_their_tasks(space, device):
+    from generator.tune import job_batch
+    plan = build_plan(space, ["d"], device, shape_limit=2)
+    batch = job_batch(plan.tasks, 2)
+    mods = {t.module for t in batch if t.module is not None}
+    assert len(mods) == 2
+    assert [t for t in plan.tasks if t.module is None or t.module in mods] == batch
