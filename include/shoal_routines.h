@@ -25,6 +25,10 @@ shoal_status shoal_sgeqrf_batched(shoal_handle handle, int m, int n, float *cons
 shoal_status shoal_sgeqrf_strided_batched(shoal_handle handle, int m, int n, float *A, int64_t lda, int64_t strideA, float *tau, int64_t strideTau, int64_t batch);
 shoal_status shoal_dgeqrf_batched(shoal_handle handle, int m, int n, double *const A[], int64_t lda, double *const tau[], int64_t batch);
 shoal_status shoal_dgeqrf_strided_batched(shoal_handle handle, int m, int n, double *A, int64_t lda, int64_t strideA, double *tau, int64_t strideTau, int64_t batch);
+shoal_status shoal_cgeqrf_batched(shoal_handle handle, int m, int n, shoal_complex_float *const A[], int64_t lda, shoal_complex_float *const tau[], int64_t batch);
+shoal_status shoal_cgeqrf_strided_batched(shoal_handle handle, int m, int n, shoal_complex_float *A, int64_t lda, int64_t strideA, shoal_complex_float *tau, int64_t strideTau, int64_t batch);
+shoal_status shoal_zgeqrf_batched(shoal_handle handle, int m, int n, shoal_complex_double *const A[], int64_t lda, shoal_complex_double *const tau[], int64_t batch);
+shoal_status shoal_zgeqrf_strided_batched(shoal_handle handle, int m, int n, shoal_complex_double *A, int64_t lda, int64_t strideA, shoal_complex_double *tau, int64_t strideTau, int64_t batch);
 
 /* gesv: A_i X_i = B_i in one kernel: A_i is overwritten by its LU factors (as getrf), B_i by X_i.
  * Where info_i > 0, B_i is left unchanged (as LAPACK's gesv). With nrhs == 0 the call
@@ -45,6 +49,10 @@ shoal_status shoal_sgesv_batched(shoal_handle handle, int n, int nrhs, float *co
 shoal_status shoal_sgesv_strided_batched(shoal_handle handle, int n, int nrhs, float *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
 shoal_status shoal_dgesv_batched(shoal_handle handle, int n, int nrhs, double *const A[], int64_t lda, int *ipiv, double *const B[], int64_t ldb, int *info, int64_t batch);
 shoal_status shoal_dgesv_strided_batched(shoal_handle handle, int n, int nrhs, double *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
+shoal_status shoal_cgesv_batched(shoal_handle handle, int n, int nrhs, shoal_complex_float *const A[], int64_t lda, int *ipiv, shoal_complex_float *const B[], int64_t ldb, int *info, int64_t batch);
+shoal_status shoal_cgesv_strided_batched(shoal_handle handle, int n, int nrhs, shoal_complex_float *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, shoal_complex_float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
+shoal_status shoal_zgesv_batched(shoal_handle handle, int n, int nrhs, shoal_complex_double *const A[], int64_t lda, int *ipiv, shoal_complex_double *const B[], int64_t ldb, int *info, int64_t batch);
+shoal_status shoal_zgesv_strided_batched(shoal_handle handle, int n, int nrhs, shoal_complex_double *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, shoal_complex_double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
 
 /* getrf: LU with partial pivoting, A_i = P_i L_i U_i, m x n (m != n allowed), in place; the pivot is the largest |a| (|re| + |im| in c and z, as BLAS i?amax).
  * A is m x n (inout), lda >= max(1, m).
@@ -62,6 +70,10 @@ shoal_status shoal_sgetrf_batched(shoal_handle handle, int m, int n, float *cons
 shoal_status shoal_sgetrf_strided_batched(shoal_handle handle, int m, int n, float *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, int64_t batch);
 shoal_status shoal_dgetrf_batched(shoal_handle handle, int m, int n, double *const A[], int64_t lda, int *ipiv, int *info, int64_t batch);
 shoal_status shoal_dgetrf_strided_batched(shoal_handle handle, int m, int n, double *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, int64_t batch);
+shoal_status shoal_cgetrf_batched(shoal_handle handle, int m, int n, shoal_complex_float *const A[], int64_t lda, int *ipiv, int *info, int64_t batch);
+shoal_status shoal_cgetrf_strided_batched(shoal_handle handle, int m, int n, shoal_complex_float *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, int64_t batch);
+shoal_status shoal_zgetrf_batched(shoal_handle handle, int m, int n, shoal_complex_double *const A[], int64_t lda, int *ipiv, int *info, int64_t batch);
+shoal_status shoal_zgetrf_strided_batched(shoal_handle handle, int m, int n, shoal_complex_double *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, int64_t batch);
 
 /* getri: Out-of-place inverse from the LU factors and pivots of getrf: C_i = inv(A_i), A_i unchanged (as cublas?getriBatched).
  * info_i = i > 0 when U(i,i) is exactly zero; C_i is then all NaN.
@@ -81,6 +93,10 @@ shoal_status shoal_sgetri_batched(shoal_handle handle, int n, const float *const
 shoal_status shoal_sgetri_strided_batched(shoal_handle handle, int n, const float *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, float *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
 shoal_status shoal_dgetri_batched(shoal_handle handle, int n, const double *const A[], int64_t lda, const int *ipiv, double *const C[], int64_t ldc, int *info, int64_t batch);
 shoal_status shoal_dgetri_strided_batched(shoal_handle handle, int n, const double *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, double *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
+shoal_status shoal_cgetri_batched(shoal_handle handle, int n, const shoal_complex_float *const A[], int64_t lda, const int *ipiv, shoal_complex_float *const C[], int64_t ldc, int *info, int64_t batch);
+shoal_status shoal_cgetri_strided_batched(shoal_handle handle, int n, const shoal_complex_float *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, shoal_complex_float *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
+shoal_status shoal_zgetri_batched(shoal_handle handle, int n, const shoal_complex_double *const A[], int64_t lda, const int *ipiv, shoal_complex_double *const C[], int64_t ldc, int *info, int64_t batch);
+shoal_status shoal_zgetri_strided_batched(shoal_handle handle, int n, const shoal_complex_double *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, shoal_complex_double *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
 
 /* getri_fused: Fused factor-and-invert of the original matrices in one kernel (LU on [A | I]): C_i = inv(A_i), A_i unchanged (as cublas?matinvBatched).
  * info as getrf; where info_i > 0, C_i is all NaN.
@@ -99,6 +115,10 @@ shoal_status shoal_sgetri_fused_batched(shoal_handle handle, int n, const float 
 shoal_status shoal_sgetri_fused_strided_batched(shoal_handle handle, int n, const float *A, int64_t lda, int64_t strideA, float *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
 shoal_status shoal_dgetri_fused_batched(shoal_handle handle, int n, const double *const A[], int64_t lda, double *const C[], int64_t ldc, int *info, int64_t batch);
 shoal_status shoal_dgetri_fused_strided_batched(shoal_handle handle, int n, const double *A, int64_t lda, int64_t strideA, double *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
+shoal_status shoal_cgetri_fused_batched(shoal_handle handle, int n, const shoal_complex_float *const A[], int64_t lda, shoal_complex_float *const C[], int64_t ldc, int *info, int64_t batch);
+shoal_status shoal_cgetri_fused_strided_batched(shoal_handle handle, int n, const shoal_complex_float *A, int64_t lda, int64_t strideA, shoal_complex_float *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
+shoal_status shoal_zgetri_fused_batched(shoal_handle handle, int n, const shoal_complex_double *const A[], int64_t lda, shoal_complex_double *const C[], int64_t ldc, int *info, int64_t batch);
+shoal_status shoal_zgetri_fused_strided_batched(shoal_handle handle, int n, const shoal_complex_double *A, int64_t lda, int64_t strideA, shoal_complex_double *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
 
 /* getrs: op(A_i) X_i = B_i with the LU factors and pivots of getrf; B_i (n x nrhs) is overwritten by X_i. trans selects op(A) = A, A^T or A^H (SHOAL_OP_C: the conjugate transpose in c and z, A^T in s and d).
  * A is n x n (in), lda >= max(1, n).
@@ -116,6 +136,10 @@ shoal_status shoal_sgetrs_batched(shoal_handle handle, shoal_operation trans, in
 shoal_status shoal_sgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const float *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, float *B, int64_t ldb, int64_t strideB, int64_t batch);
 shoal_status shoal_dgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const double *const A[], int64_t lda, const int *ipiv, double *const B[], int64_t ldb, int64_t batch);
 shoal_status shoal_dgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const double *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, double *B, int64_t ldb, int64_t strideB, int64_t batch);
+shoal_status shoal_cgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const shoal_complex_float *const A[], int64_t lda, const int *ipiv, shoal_complex_float *const B[], int64_t ldb, int64_t batch);
+shoal_status shoal_cgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const shoal_complex_float *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, shoal_complex_float *B, int64_t ldb, int64_t strideB, int64_t batch);
+shoal_status shoal_zgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const shoal_complex_double *const A[], int64_t lda, const int *ipiv, shoal_complex_double *const B[], int64_t ldb, int64_t batch);
+shoal_status shoal_zgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const shoal_complex_double *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, shoal_complex_double *B, int64_t ldb, int64_t strideB, int64_t batch);
 
 /* posv: Cholesky factor and solve in one kernel; A_i <- factor, B_i <- X_i.
  * Where info_i > 0, A_i is as potrf leaves it and B_i is unchanged. With nrhs == 0
@@ -136,6 +160,10 @@ shoal_status shoal_sposv_batched(shoal_handle handle, shoal_fill_mode uplo, int 
 shoal_status shoal_sposv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, float *A, int64_t lda, int64_t strideA, float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
 shoal_status shoal_dposv_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, double *const A[], int64_t lda, double *const B[], int64_t ldb, int *info, int64_t batch);
 shoal_status shoal_dposv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, double *A, int64_t lda, int64_t strideA, double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
+shoal_status shoal_cposv_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, shoal_complex_float *const A[], int64_t lda, shoal_complex_float *const B[], int64_t ldb, int *info, int64_t batch);
+shoal_status shoal_cposv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, shoal_complex_float *A, int64_t lda, int64_t strideA, shoal_complex_float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
+shoal_status shoal_zposv_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, shoal_complex_double *const A[], int64_t lda, shoal_complex_double *const B[], int64_t ldb, int *info, int64_t batch);
+shoal_status shoal_zposv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, shoal_complex_double *A, int64_t lda, int64_t strideA, shoal_complex_double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
 
 /* potrf: Cholesky A_i = L L^H (uplo LOWER) or U^H U (UPPER), in place in that triangle; the other triangle is not referenced (L^H = L^T in s and d).
  * Where info_i = j > 0, columns (rows for UPPER) 1..j-1 hold the factor, the diagonal
@@ -156,6 +184,10 @@ shoal_status shoal_spotrf_batched(shoal_handle handle, shoal_fill_mode uplo, int
 shoal_status shoal_spotrf_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, float *A, int64_t lda, int64_t strideA, int *info, int64_t batch);
 shoal_status shoal_dpotrf_batched(shoal_handle handle, shoal_fill_mode uplo, int n, double *const A[], int64_t lda, int *info, int64_t batch);
 shoal_status shoal_dpotrf_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, double *A, int64_t lda, int64_t strideA, int *info, int64_t batch);
+shoal_status shoal_cpotrf_batched(shoal_handle handle, shoal_fill_mode uplo, int n, shoal_complex_float *const A[], int64_t lda, int *info, int64_t batch);
+shoal_status shoal_cpotrf_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, shoal_complex_float *A, int64_t lda, int64_t strideA, int *info, int64_t batch);
+shoal_status shoal_zpotrf_batched(shoal_handle handle, shoal_fill_mode uplo, int n, shoal_complex_double *const A[], int64_t lda, int *info, int64_t batch);
+shoal_status shoal_zpotrf_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, shoal_complex_double *A, int64_t lda, int64_t strideA, int *info, int64_t batch);
 
 /* potrs: A_i X_i = B_i with the Cholesky factor of potrf (uplo as it was factored: A = L L^H or U^H U, Hermitian in c and z); B_i <- X_i.
  * A is n x n (in), lda >= max(1, n).
@@ -172,6 +204,10 @@ shoal_status shoal_spotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int
 shoal_status shoal_spotrs_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const float *A, int64_t lda, int64_t strideA, float *B, int64_t ldb, int64_t strideB, int64_t batch);
 shoal_status shoal_dpotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const double *const A[], int64_t lda, double *const B[], int64_t ldb, int64_t batch);
 shoal_status shoal_dpotrs_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const double *A, int64_t lda, int64_t strideA, double *B, int64_t ldb, int64_t strideB, int64_t batch);
+shoal_status shoal_cpotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const shoal_complex_float *const A[], int64_t lda, shoal_complex_float *const B[], int64_t ldb, int64_t batch);
+shoal_status shoal_cpotrs_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const shoal_complex_float *A, int64_t lda, int64_t strideA, shoal_complex_float *B, int64_t ldb, int64_t strideB, int64_t batch);
+shoal_status shoal_zpotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const shoal_complex_double *const A[], int64_t lda, shoal_complex_double *const B[], int64_t ldb, int64_t batch);
+shoal_status shoal_zpotrs_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const shoal_complex_double *A, int64_t lda, int64_t strideA, shoal_complex_double *B, int64_t ldb, int64_t strideB, int64_t batch);
 
 /* gemv: y_i = alpha * op(A_i) * x_i + beta * y_i; op(A) = A or A^T by trans.
  * With beta == 0, y is not read; with alpha == 0, A and x are not read. As in BLAS, m == 0,
