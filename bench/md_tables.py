@@ -29,10 +29,10 @@ def header(names: list[str]) -> list[str]:
 
 
 def precisions(rows: list[dict[str, str]]) -> str:
-    """The precision columns of the level-2 and factorization tables: d and s always (as before c
-    and z), then z and c where rows have them."""
+    """The precision columns of the level-2 and factorization tables, in the order d, s, z, c: those
+    the rows have (a c/z-only run has no s or d columns)."""
     present = {r["prec"] for r in rows}
-    return "ds" + "".join(p for p in "zc" if p in present)
+    return "".join(p for p in "dszc" if p in present)
 
 
 def gemm_tables(rows: list[dict[str, str]]) -> list[str]:

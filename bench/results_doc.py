@@ -76,6 +76,35 @@ SECTIONS = (
             "getrf, in place on the same strided operands, checked like the vendor (every row passed); vendor = "
             "the best of the cuBLAS/cuSOLVER batched calls; Gflop/s, % of the roof (A read and written at the "
             "run's copy bandwidth); shoal / dx > 1: shoal faster.", plots=("lu", "cholesky", "qr")),
+    Section("Factorizations in c and z before their tuning: LU (getrf), strided batches",
+            "h100-2026-11-27-lapack-complex", "lapack",
+            "c and z against cublas{C,Z}getrfBatched, same run (`run_lapack_bench.py --quick --prec cz "
+            "--no-cpu --no-dx`; its printed report did not come back from the machine, the CSV did). "
+            "Untuned: every n runs the portable default kernel, compiled for n = 32, so small n pay for "
+            "32 (tuning is the next step); flops x4 (LAWN 41 complex counts); 124 rows, every one checked "
+            "first (complex residuals, bench/lapack_check_complex.c).", routine="getrf", plots=("lu",)),
+    Section("Factorizations in c and z before their tuning: inverse (getri_fused)",
+            "h100-2026-11-27-lapack-complex", "lapack",
+            "As above; vendor = the faster of cublas{C,Z}matinvBatched and getrf + getriBatched.",
+            routine="inverse", plots=("lu",)),
+    Section("Factorizations in c and z before their tuning: Hermitian Cholesky (potrf, lower)",
+            "h100-2026-11-27-lapack-complex", "lapack",
+            "As above; vendor = cusolverDn{C,Z}potrfBatched; inputs Hermitian with a real diagonal.",
+            routine="potrf", variant="l", plots=("cholesky",)),
+    Section("Factorizations in c and z before their tuning: solve with A^H (getrs, op C)",
+            "h100-2026-11-27-lapack-complex", "lapack",
+            "As above; vendor = cublas{C,Z}getrsBatched with CUBLAS_OP_C; one right-hand side.",
+            routine="getrs", variant="c", plots=("lu",)),
+    Section("Factorizations in c and z before their tuning: Householder QR (geqrf)",
+            "h100-2026-11-27-lapack-complex", "lapack",
+            "As above; vendor = cublas{C,Z}geqrfBatched; LAPACK's complex Householder (complex tau, real "
+            "beta).", routine="geqrf", plots=("qr",)),
+    Section("GEMV and TRSV in c and z (ops N, T and C)", "h100-2026-11-27-blas2-complex", "blas2",
+            "c and z against cublas{C,Z}gemvStridedBatched / gemvBatched and cublas{C,Z}trsmBatched "
+            "(`run_blas2_bench.py --quick --prec cz --routine gemv,trsv`), on the first c/z tuning "
+            "(2026-11-27 21:00: gemv 1143 of 5852 tasks, trsv 557 of 1564; shapes without a measured "
+            "kernel take the portable default); op C runs the transposed variant's kernels.",
+            parts=("gemv", "trsv"), plots=("gemv", "trsv")),
     Section("GEMV", "h100-2026-11-23-blas2", "blas2",
             "Each cell: Gflop/s (ratio to cuBLAS) % of roof; roof = copy bandwidth x flops / bytes (A, x "
             "read, y written). Above 100%: a read-mostly stream runs a little faster than the copy that "
