@@ -29,23 +29,18 @@ $(BENCH_BIN): $(BENCH_OBJS) $(LIB_SHARED) | $(DEPS_OK)/openblas.ok
 	    -lstdc++ -lm
 
 # The factorization benchmark (bench/lapack_bench.c; `make bench` runs bench/run_lapack_bench.py).
-# Host residual checks live in oracle/lapack_check.c (c and z: bench/lapack_check_complex.c); the
+# Host residual checks live in oracle/lapack_check.c (c and z: its oracle_z* forms); the
 # fill kernels are shared with shoal_bench.
 LAPACK_BENCH_BIN := $(BUILD)/bin/shoal_lapack_bench
 LAPACK_BENCH_OBJS := $(BENCH_OBJ_DIR)/lapack_bench.o $(BENCH_OBJ_DIR)/bench_util.o \
-                     $(BENCH_OBJ_DIR)/lapack_check_complex.o \
                      $(BUILD)/obj/oracle/lapack_check.o $(BUILD)/obj/oracle/lapack_ref.o \
                      $(BUILD)/obj/oracle/host_math.o \
                      $(BENCH_OBJ_DIR)/bench_kernels.o
 
 $(BENCH_OBJ_DIR)/lapack_bench.o: bench/lapack_bench.c bench/bench_kernels.h bench/bench_util.h oracle/lapack_check.h \
-                                 bench/lapack_check_complex.h bench/dx_peer.h include/shoal.h | $(DEPS_OK)/openblas.ok
+                                 bench/dx_peer.h include/shoal.h | $(DEPS_OK)/openblas.ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Ibench -c $< -o $@
-
-$(BENCH_OBJ_DIR)/lapack_check_complex.o: bench/lapack_check_complex.c bench/lapack_check_complex.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Ibench -c $< -o $@
 
 # The cuSolverDx peer (bench/dx_peer.h) needs libmathdx: MATHDX_HOME is the folder with
 # include/libcusolverdx.h and lib/libmathdx.so.0 (the nvidia-libmathdx-cu13 wheel's nvidia/cu13),

@@ -30,7 +30,7 @@
  * only). Inputs: both
  * parts of every element uniform in [-1, 1], never 0; the Hermitian matrices strictly diagonally
  * dominant with a real diagonal (bench_fill_spd). Checks: the same measures in complex
- * arithmetic (bench/lapack_check_complex.h), the same limit. Flops: the LAWN 41 counts below x4
+ * arithmetic (oracle/lapack_check.h's oracle_z* forms), the same limit. Flops: the LAWN 41 counts below x4
  * (a complex multiply-add is 8 real flops to a real one's 2), as the tuner and the other
  * benchmarks count them.
  *
@@ -70,7 +70,6 @@
 #include "dx_peer.h"
 #include "host_math.h"
 #include "lapack_check.h"
-#include "lapack_check_complex.h"
 #include "oracle.h" /* ORACLE_ERROR_LIMIT */
 #include "shoal.h"
 
@@ -889,81 +888,43 @@ static void poison_outputs(const row_data *d)
         CUDA_CHECK(cudaMemsetAsync(d->dtau, 0xff, (size_t)d->batch * (size_t)d->n * d->es, G.st));
 }
 
-/* The complex counterpart of sample_residual (bench/lapack_check_complex.h). */
-static double sample_residual_complex(const row_data *d, int k)
-{
-    int n = d->n;
-    int64_t nn = (int64_t)n * n, idx = d->sample[k];
-    const double *a0 = d->hA0 + 2 * k * nn;
-    double eps = oracle_eps(d->prec), r = INFINITY;
-    double *x = bench_xmalloc(sizeof(double) * (size_t)(2 * (nn + n))); /* a result matrix + tau */
-    int ipiv[32];
-    switch (d->rid) {
-    case R_GETRF:
-        fetch(d, d->dA, d->sa, idx, nn, x);
-        CUDA_CHECK(cudaMemcpy(ipiv, d->dipiv + idx * n, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost));
-        r = bench_cgetrf_residual(n, a0, x, ipiv, eps);
-        break;
-    case R_INVERSE:
-    case R_GETRI:
-        fetch(d, d->dC, d->sc, idx, nn, x);
-        r = bench_cinverse_residual(n, a0, x, eps);
-        break;
-    case R_POTRF:
-        fetch(d, d->dA, d->sa, idx, nn, x);
-        r = bench_cpotrf_residual(d->variant == 'u', n, a0, x, eps);
-        break;
-    case R_GEQRF:
-        fetch(d, d->dA, d->sa, idx, nn, x);
-        fetch(d, d->dtau, n, idx, n, x + 2 * nn);
-        r = bench_cgeqrf_residual(n, a0, x, x + 2 * nn, eps);
-        break;
-    default: { /* the solves: X in B; getrs with the row's trans */
-        int trans = d->rid == R_GETRS ? (int)getrs_op(d) : 0;
-        fetch(d, d->dB, d->sb, idx, d->sb, x);
-        r = bench_csolve_residual(trans, n, d->nrhs, a0, d->hB0 + 2 * k * d->sb, x, eps);
-        break;
-    }
-    }
-    free(x);
-    return r;
-}
-
-/* Residual of sampled problem k (index d->sample[k]) after a run. */
+/* Residual of sampled problem k (index d->sample[k]) after a run: oracle/lapack_check.h's
+ * measures, their z forms for c and z rows (host images of w doubles per element). */
 static double sample_residual(const row_data *d, int k)
 {
-    if (d->cx)
-        return sample_residual_complex(d, k);
-    int n = d->n;
+    int n = d->n, w = d->cx ? 2 : 1, cx = d->cx;
     int64_t nn = (int64_t)n * n, idx = d->sample[k];
-    const double *a0 = d->hA0 + k * nn;
+    const double *a0 = d->hA0 + w * k * nn;
     double eps = oracle_eps(d->prec), r = INFINITY;
-    double *x = bench_xmalloc(sizeof(double) * (size_t)(nn + n)); /* a result matrix + tau */
+    double *x = bench_xmalloc(sizeof(double) * (size_t)(w * (nn + n))); /* a result matrix + tau */
     int ipiv[32];
     switch (d->rid) {
     case R_GETRF:
         fetch(d, d->dA, d->sa, idx, nn, x);
         CUDA_CHECK(cudaMemcpy(ipiv, d->dipiv + idx * n, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost));
-        r = oracle_getrf_residual(n, n, a0, n, x, n, ipiv, eps);
+        r = (cx ? oracle_zgetrf_residual : oracle_getrf_residual)(n, n, a0, n, x, n, ipiv, eps);
         break;
     case R_INVERSE:
     case R_GETRI:
         fetch(d, d->dC, d->sc, idx, nn, x);
-        r = oracle_inverse_residual(n, a0, n, x, n, eps);
+        r = (cx ? oracle_zinverse_residual : oracle_inverse_residual)(n, a0, n, x, n, eps);
         break;
     case R_POTRF:
         fetch(d, d->dA, d->sa, idx, nn, x);
-        r = oracle_potrf_residual(d->variant == 'u', n, a0, n, x, n, eps);
+        r = (cx ? oracle_zpotrf_residual : oracle_potrf_residual)(d->variant == 'u', n, a0, n, x, n, eps);
         break;
     case R_GEQRF:
         fetch(d, d->dA, d->sa, idx, nn, x);
-        fetch(d, d->dtau, n, idx, n, x + nn);
-        r = oracle_geqrf_residual(n, n, a0, n, x, n, x + nn, eps);
+        fetch(d, d->dtau, n, idx, n, x + w * nn);
+        r = (cx ? oracle_zgeqrf_residual : oracle_geqrf_residual)(n, n, a0, n, x, n, x + w * nn, eps);
         break;
-    default: /* the solves: X in B */
+    default: { /* the solves: X in B; getrs with the row's trans (the real rows: N) */
+        int op = d->rid == R_GETRS ? (int)getrs_op(d) : 0;
         fetch(d, d->dB, d->sb, idx, d->sb, x);
-        r = oracle_solve_residual(0, n, d->nrhs, a0, n, d->hB0 + k * d->sb, n, x, n, eps);
+        r = (cx ? oracle_zsolve_residual : oracle_solve_residual)(op, n, d->nrhs, a0, n, d->hB0 + w * k * d->sb, n,
+                                                                  x, n, eps);
         break;
+    }
     }
     free(x);
     return r;

@@ -82,7 +82,7 @@ SECTIONS = (
             "--no-cpu --no-dx`; its printed report did not come back from the machine, the CSV did). "
             "Untuned: every n runs the portable default kernel, compiled for n = 32, so small n pay for "
             "32 (tuning is the next step); flops x4 (LAWN 41 complex counts); 124 rows, every one checked "
-            "first (complex residuals, bench/lapack_check_complex.c).", routine="getrf", plots=("lu",)),
+            "first (complex residuals; oracle/lapack_check.c's z forms check these rows since).", routine="getrf", plots=("lu",)),
     Section("Factorizations in c and z before their tuning: inverse (getri_fused)",
             "h100-2026-11-27-lapack-complex", "lapack",
             "As above; vendor = the faster of cublas{C,Z}matinvBatched and getrf + getriBatched.",
