@@ -99,6 +99,25 @@ SECTIONS = (
             "h100-2026-11-27-lapack-complex", "lapack",
             "As above; vendor = cublas{C,Z}geqrfBatched; LAPACK's complex Householder (complex tau, real "
             "beta).", routine="geqrf", plots=("qr",)),
+    Section("Factorizations in c and z after their first tuning: LU (getrf)",
+            "h100-2026-11-28-lapack-complex-tuned", "lapack",
+            "The same benchmark after tuning on the H100 (`generator tune`): getrf, geqrf and gesv in c and z "
+            "(gesv z 80% through: the strided z shapes above n = 16 still on the default), potrf in c; "
+            "getrs, getri, getri_fused, potrs, posv and potrf z untuned (their rows below are the default "
+            "kernel's). shoal:arr is dispatched, the vendor where it won the tuning ([cublas]); strided "
+            "batches have no vendor route yet (the vendor takes pointer arrays), so where the vendor won, "
+            "s/v < 1 shows the best own kernel. 124 rows, every one checked first.",
+            routine="getrf", plots=("lu",)),
+    Section("Factorizations in c and z after their first tuning: solve (gesv)",
+            "h100-2026-11-28-lapack-complex-tuned", "lapack",
+            "As above; vendor = cublas{C,Z}getrfBatched + getrsBatched; one right-hand side.",
+            routine="gesv", plots=("lu",)),
+    Section("Factorizations in c and z after their first tuning: Hermitian Cholesky (potrf, lower)",
+            "h100-2026-11-28-lapack-complex-tuned", "lapack",
+            "As above; c tuned, z still the default kernel.", routine="potrf", variant="l", plots=("cholesky",)),
+    Section("Factorizations in c and z after their first tuning: Householder QR (geqrf)",
+            "h100-2026-11-28-lapack-complex-tuned", "lapack",
+            "As above.", routine="geqrf", plots=("qr",)),
     Section("GEMV and TRSV in c and z (ops N, T and C)", "h100-2026-11-27-blas2-complex", "blas2",
             "c and z against cublas{C,Z}gemvStridedBatched / gemvBatched and cublas{C,Z}trsmBatched "
             "(`run_blas2_bench.py --quick --prec cz --routine gemv,trsv`), on the first c/z tuning "
