@@ -183,76 +183,52 @@ static void gen_geqrf(int m, int n, int nrhs, int variant, int cx, unsigned long
     oracle_fill_float(&r, (size_t)width(cx) * m * n, A);
 }
 
-/* zgeqrf's conventions and residuals (see the top of the file). */
-static double check_zgeqrf(const lapack_problem *p, double eps)
+/* geqrf in every precision: LAPACK's tau range and signs of R (zgeqrf's conventions in c and z: see
+ * the top of the file), then the factorization and orthogonality residuals. */
+static double check_geqrf(const lapack_problem *p, double eps)
 {
-    int m = p->m, n = p->n, k = m < n ? m : n;
+    const int m = p->m, n = p->n, k = m < n ? m : n, w = p->is_complex ? 2 : 1; /* doubles per element */
+    if (!p->A0 || !p->A || !p->tau)
+        return INFINITY;
+    /* tau = 0 (H = I) or LAPACK's range: real tau in [1, 2]; complex tau with |tau - 1| <= 1
+     * (zlarfg), R's diagonal real (beta) */
     for (int j = 0; j < k; ++j) {
-        const double tr = p->tau[2 * j], ti = p->tau[2 * j + 1];
+        const double tr = p->tau[w * j], ti = w == 2 ? p->tau[w * j + 1] : 0.0;
+        if (w == 2 && p->A[2 * (j + j * m) + 1] != 0.0)
+            return INFINITY;
         if (tr == 0.0 && ti == 0.0)
             continue;
         if (!(tr >= 1.0 - 64.0 * eps && tr <= 2.0 + 64.0 * eps && hypot(tr - 1.0, ti) <= 1.0 + 64.0 * eps))
             return INFINITY;
     }
-    for (int j = 0; j < k; ++j)
-        if (p->A[2 * (j + j * m) + 1] != 0.0) /* beta is real */
-            return INFINITY;
-    double *ref = scratch((size_t)2 * m * n), *tref = scratch((size_t)2 * k), *aref = scratch((size_t)2 * k);
+    /* a real square or wide matrix's last reflector is H = I (dlarfg of a 1-vector); a complex
+     * one still makes a complex diagonal real */
+    if (w == 1 && m <= n && p->tau[m - 1] != 0.0)
+        return INFINITY;
+    double *ref = scratch((size_t)w * m * n), *tref = scratch((size_t)w * k), *aref = scratch((size_t)w * k);
     double e = INFINITY;
     if (!ref || !tref || !aref)
         goto done;
-    double anorm = oracle_znorm1(m, n, p->A0, m);
-    memcpy(ref, p->A0, sizeof(double) * 2 * (size_t)m * n);
-    oracle_zgeqr2(m, n, ref, m, tref, aref);
-    for (int j = 0; j < k; ++j) {
-        if ((tref[2 * j] == 0.0 && tref[2 * j + 1] == 0.0) || !(fabs(aref[2 * j]) > sqrt(eps) * anorm))
-            continue;
-        double rjj = p->A[2 * (j + j * m)];
-        if (!((rjj < 0.0 && aref[2 * j] > 0.0) || (rjj > 0.0 && aref[2 * j] < 0.0)))
-            goto done;
-    }
-    double resid = oracle_zgeqrf_residual(m, n, p->A0, m, p->A, m, p->tau, eps);
-    double orth = oracle_zorthogonality_residual(m, n, p->A, m, p->tau, eps);
-    e = resid > orth ? resid : orth;
-done:
-    free(ref);
-    free(tref);
-    free(aref);
-    return e;
-}
-
-static double check_geqrf(const lapack_problem *p, double eps)
-{
-    int m = p->m, n = p->n, k = m < n ? m : n;
-    if (!p->A0 || !p->A || !p->tau)
-        return INFINITY;
-    if (p->is_complex)
-        return check_zgeqrf(p, eps);
-    for (int j = 0; j < k; ++j) {
-        double t = p->tau[j];
-        if (!(t == 0.0 || (t >= 1.0 - 64.0 * eps && t <= 2.0 + 64.0 * eps)))
-            return INFINITY;
-    }
-    if (m <= n && p->tau[m - 1] != 0.0)
-        return INFINITY;
-    double *ref = scratch((size_t)m * n), *tref = scratch((size_t)k), *aref = scratch((size_t)k);
-    double e = INFINITY;
-    if (!ref || !tref || !aref)
-        goto done;
-    /* LAPACK's signs: R(j, j) = beta_j = -sign(alpha_j) ||.||, where the host's alpha_j is
+    /* LAPACK's signs: R(j, j) = beta_j = -sign(Re alpha_j) ||.||, where the host's alpha_j is
      * clearly away from zero (a tiny alpha may change sign with rounding) */
-    double anorm = oracle_norm1(m, n, p->A0, m);
-    memcpy(ref, p->A0, sizeof(double) * (size_t)m * n);
-    oracle_geqr2(m, n, ref, m, tref, aref);
+    const double anorm = w == 2 ? oracle_znorm1(m, n, p->A0, m) : oracle_norm1(m, n, p->A0, m);
+    memcpy(ref, p->A0, sizeof(double) * (size_t)w * m * n);
+    if (w == 2)
+        oracle_zgeqr2(m, n, ref, m, tref, aref);
+    else
+        oracle_geqr2(m, n, ref, m, tref, aref);
     for (int j = 0; j < k; ++j) {
-        if (tref[j] == 0.0 || !(fabs(aref[j]) > sqrt(eps) * anorm))
+        const int reflects = tref[w * j] != 0.0 || (w == 2 && tref[w * j + 1] != 0.0);
+        if (!reflects || !(fabs(aref[w * j]) > sqrt(eps) * anorm))
             continue;
-        double rjj = p->A[j + j * m];
-        if (!((rjj < 0.0 && aref[j] > 0.0) || (rjj > 0.0 && aref[j] < 0.0)))
+        const double rjj = p->A[w * (j + j * m)];
+        if (!((rjj < 0.0 && aref[w * j] > 0.0) || (rjj > 0.0 && aref[w * j] < 0.0)))
             goto done;
     }
-    double resid = oracle_geqrf_residual(m, n, p->A0, m, p->A, m, p->tau, eps);
-    double orth = oracle_orthogonality_residual(m, n, p->A, m, p->tau, eps);
+    const double resid = w == 2 ? oracle_zgeqrf_residual(m, n, p->A0, m, p->A, m, p->tau, eps)
+                                : oracle_geqrf_residual(m, n, p->A0, m, p->A, m, p->tau, eps);
+    const double orth = w == 2 ? oracle_zorthogonality_residual(m, n, p->A, m, p->tau, eps)
+                               : oracle_orthogonality_residual(m, n, p->A, m, p->tau, eps);
     e = resid > orth ? resid : orth;
 done:
     free(ref);
