@@ -336,24 +336,15 @@ static double roof_bytes_per_problem(int rid, int n, int nrhs, size_t es)
 /* ------------------------------------------------------------------------------------------ */
 /* Launches. Pointer-array casts: the vendor and shoal prototypes differ only in constness. */
 
-#define FA(p) ((float *)(p))
-#define DA(p) ((double *)(p))
 #define FP(p) ((float *const *)(p))
 #define DP(p) ((double *const *)(p))
 #define CFP(p) ((const float *const *)(p))
 #define CDP(p) ((const double *const *)(p))
-#define SD(d, s_call, d_call) ((d)->prec == 's' ? (s_call) : (d_call))
-/* c and z: the element pointers of shoal (X: shoal_complex_float, Z: shoal_complex_double) and of
- * the vendors (VX: cuComplex, VZ: cuDoubleComplex); SDCZ picks a vendor call by precision. */
+/* c and z: the vendors' element pointers (VX: cuComplex, VZ: cuDoubleComplex); SDCZ picks a
+ * vendor call by precision. */
 #define CZ(d, c_call, z_call) ((d)->prec == 'c' ? (c_call) : (z_call))
 #define SDCZ(d, s_call, d_call, c_call, z_call) \
     ((d)->prec == 's' ? (s_call) : (d)->prec == 'd' ? (d_call) : CZ(d, c_call, z_call))
-#define XA(p) ((shoal_complex_float *)(p))
-#define ZA(p) ((shoal_complex_double *)(p))
-#define XP(p) ((shoal_complex_float *const *)(p))
-#define ZP(p) ((shoal_complex_double *const *)(p))
-#define CXP(p) ((const shoal_complex_float *const *)(p))
-#define CZP(p) ((const shoal_complex_double *const *)(p))
 #define VXP(p) ((cuComplex *const *)(p))
 #define VZP(p) ((cuDoubleComplex *const *)(p))
 #define CVXP(p) ((const cuComplex *const *)(p))
@@ -375,171 +366,68 @@ static shoal_operation getrs_op(const row_data *d)
     return d->variant == 'c' ? SHOAL_OP_C : d->variant == 't' ? SHOAL_OP_T : SHOAL_OP_N;
 }
 
-/* shoal in c and z, the same calls with complex element pointers; getrs takes the row's op. */
-static shoal_status call_shoal_complex(const row_data *d, int array)
-{
-    shoal_operation op = getrs_op(d);
-    shoal_handle h = G.h;
-    int n = d->n, r = d->nrhs;
-    int64_t b = d->batch, sa = d->sa, sb = d->sb, sc = d->sc;
-    shoal_fill_mode u = shoal_uplo(d);
-    switch (d->rid) {
-    case R_GETRF:
-        return array ? CZ(d, shoal_cgetrf_batched(h, n, n, XP(d->pA), n, d->dipiv, d->dinfo, b),
-                          shoal_zgetrf_batched(h, n, n, ZP(d->pA), n, d->dipiv, d->dinfo, b))
-                     : CZ(d, shoal_cgetrf_strided_batched(h, n, n, XA(d->dA), n, sa, d->dipiv, n,
-                                                          d->dinfo, b),
-                          shoal_zgetrf_strided_batched(h, n, n, ZA(d->dA), n, sa, d->dipiv, n,
-                                                       d->dinfo, b));
-    case R_INVERSE:
-        return array ? CZ(d, shoal_cgetri_fused_batched(h, n, CXP(d->pA), n, XP(d->pC), n,
-                                                        d->dinfo, b),
-                          shoal_zgetri_fused_batched(h, n, CZP(d->pA), n, ZP(d->pC), n,
-                                                     d->dinfo, b))
-                     : CZ(d, shoal_cgetri_fused_strided_batched(h, n, XA(d->dA), n, sa, XA(d->dC),
-                                                                n, sc, d->dinfo, b),
-                          shoal_zgetri_fused_strided_batched(h, n, ZA(d->dA), n, sa, ZA(d->dC),
-                                                             n, sc, d->dinfo, b));
-    case R_GETRI:
-        return array ? CZ(d, shoal_cgetri_batched(h, n, CXP(d->pA), n, d->dipiv, XP(d->pC), n,
-                                                  d->dinfo, b),
-                          shoal_zgetri_batched(h, n, CZP(d->pA), n, d->dipiv, ZP(d->pC), n,
-                                               d->dinfo, b))
-                     : CZ(d, shoal_cgetri_strided_batched(h, n, XA(d->dA), n, sa, d->dipiv, n,
-                                                          XA(d->dC), n, sc, d->dinfo, b),
-                          shoal_zgetri_strided_batched(h, n, ZA(d->dA), n, sa, d->dipiv, n,
-                                                       ZA(d->dC), n, sc, d->dinfo, b));
-    case R_POTRF:
-        return array ? CZ(d, shoal_cpotrf_batched(h, u, n, XP(d->pA), n, d->dinfo, b),
-                          shoal_zpotrf_batched(h, u, n, ZP(d->pA), n, d->dinfo, b))
-                     : CZ(d, shoal_cpotrf_strided_batched(h, u, n, XA(d->dA), n, sa, d->dinfo, b),
-                          shoal_zpotrf_strided_batched(h, u, n, ZA(d->dA), n, sa, d->dinfo, b));
-    case R_GEQRF:
-        return array ? CZ(d, shoal_cgeqrf_batched(h, n, n, XP(d->pA), n, XP(d->pTau), b),
-                          shoal_zgeqrf_batched(h, n, n, ZP(d->pA), n, ZP(d->pTau), b))
-                     : CZ(d, shoal_cgeqrf_strided_batched(h, n, n, XA(d->dA), n, sa, XA(d->dtau),
-                                                          n, b),
-                          shoal_zgeqrf_strided_batched(h, n, n, ZA(d->dA), n, sa, ZA(d->dtau),
-                                                       n, b));
-    case R_GETRS:
-        return array ? CZ(d, shoal_cgetrs_batched(h, op, n, r, CXP(d->pA), n, d->dipiv,
-                                                  XP(d->pB), n, b),
-                          shoal_zgetrs_batched(h, op, n, r, CZP(d->pA), n, d->dipiv,
-                                               ZP(d->pB), n, b))
-                     : CZ(d, shoal_cgetrs_strided_batched(h, op, n, r, XA(d->dA), n, sa,
-                                                          d->dipiv, n, XA(d->dB), n, sb, b),
-                          shoal_zgetrs_strided_batched(h, op, n, r, ZA(d->dA), n, sa,
-                                                       d->dipiv, n, ZA(d->dB), n, sb, b));
-    case R_GESV:
-        return array ? CZ(d, shoal_cgesv_batched(h, n, r, XP(d->pA), n, d->dipiv, XP(d->pB), n,
-                                                 d->dinfo, b),
-                          shoal_zgesv_batched(h, n, r, ZP(d->pA), n, d->dipiv, ZP(d->pB), n,
-                                              d->dinfo, b))
-                     : CZ(d, shoal_cgesv_strided_batched(h, n, r, XA(d->dA), n, sa, d->dipiv, n,
-                                                         XA(d->dB), n, sb, d->dinfo, b),
-                          shoal_zgesv_strided_batched(h, n, r, ZA(d->dA), n, sa, d->dipiv, n,
-                                                      ZA(d->dB), n, sb, d->dinfo, b));
-    case R_POTRS:
-        return array ? CZ(d, shoal_cpotrs_batched(h, u, n, r, CXP(d->pA), n, XP(d->pB), n, b),
-                          shoal_zpotrs_batched(h, u, n, r, CZP(d->pA), n, ZP(d->pB), n, b))
-                     : CZ(d, shoal_cpotrs_strided_batched(h, u, n, r, XA(d->dA), n, sa, XA(d->dB),
-                                                          n, sb, b),
-                          shoal_zpotrs_strided_batched(h, u, n, r, ZA(d->dA), n, sa, ZA(d->dB),
-                                                       n, sb, b));
-    case R_POSV:
-        return array ? CZ(d, shoal_cposv_batched(h, u, n, r, XP(d->pA), n, XP(d->pB), n,
-                                                 d->dinfo, b),
-                          shoal_zposv_batched(h, u, n, r, ZP(d->pA), n, ZP(d->pB), n,
-                                              d->dinfo, b))
-                     : CZ(d, shoal_cposv_strided_batched(h, u, n, r, XA(d->dA), n, sa, XA(d->dB),
-                                                         n, sb, d->dinfo, b),
-                          shoal_zposv_strided_batched(h, u, n, r, ZA(d->dA), n, sa, ZA(d->dB),
-                                                      n, sb, d->dinfo, b));
+/* shoal in precision X (s, d, c, z) with elements T, strided (array = 0) or pointer arrays
+ * (array = 1); getrs takes the row's op (n in the real rows). One body for the four precisions:
+ * the entry points differ only in their names and element types. */
+#define CALL_SHOAL(X, T)                                                                                         \
+    static shoal_status call_shoal_##X(const row_data *d, int array)                                             \
+    {                                                                                                            \
+        shoal_handle h = G.h;                                                                                    \
+        const int n = d->n, r = d->nrhs;                                                                         \
+        const int64_t b = d->batch, sa = d->sa, sb = d->sb, sc = d->sc;                                          \
+        const shoal_fill_mode u = shoal_uplo(d);                                                                 \
+        T *const *pA = (T *const *)d->pA, *const *pB = (T *const *)d->pB, *const *pC = (T *const *)d->pC;       \
+        T *const *pTau = (T *const *)d->pTau;                                                                    \
+        const T *const *cA = (const T *const *)d->pA;                                                            \
+        T *dA = (T *)d->dA, *dB = (T *)d->dB, *dC = (T *)d->dC, *dtau = (T *)d->dtau;                            \
+        switch (d->rid) {                                                                                        \
+        case R_GETRF:                                                                                            \
+            return array ? shoal_##X##getrf_batched(h, n, n, pA, n, d->dipiv, d->dinfo, b)                       \
+                         : shoal_##X##getrf_strided_batched(h, n, n, dA, n, sa, d->dipiv, n, d->dinfo, b);      \
+        case R_INVERSE:                                                                                          \
+            return array ? shoal_##X##getri_fused_batched(h, n, cA, n, pC, n, d->dinfo, b)                       \
+                         : shoal_##X##getri_fused_strided_batched(h, n, dA, n, sa, dC, n, sc, d->dinfo, b);     \
+        case R_GETRI:                                                                                            \
+            return array ? shoal_##X##getri_batched(h, n, cA, n, d->dipiv, pC, n, d->dinfo, b)                   \
+                         : shoal_##X##getri_strided_batched(h, n, dA, n, sa, d->dipiv, n, dC, n, sc, d->dinfo, \
+                                                            b);                                                  \
+        case R_POTRF:                                                                                            \
+            return array ? shoal_##X##potrf_batched(h, u, n, pA, n, d->dinfo, b)                                 \
+                         : shoal_##X##potrf_strided_batched(h, u, n, dA, n, sa, d->dinfo, b);                    \
+        case R_GEQRF:                                                                                            \
+            return array ? shoal_##X##geqrf_batched(h, n, n, pA, n, pTau, b)                                     \
+                         : shoal_##X##geqrf_strided_batched(h, n, n, dA, n, sa, dtau, n, b);                     \
+        case R_GETRS:                                                                                            \
+            return array ? shoal_##X##getrs_batched(h, getrs_op(d), n, r, cA, n, d->dipiv, pB, n, b)             \
+                         : shoal_##X##getrs_strided_batched(h, getrs_op(d), n, r, dA, n, sa, d->dipiv, n, dB,  \
+                                                            n, sb, b);                                           \
+        case R_GESV:                                                                                             \
+            return array ? shoal_##X##gesv_batched(h, n, r, pA, n, d->dipiv, pB, n, d->dinfo, b)                 \
+                         : shoal_##X##gesv_strided_batched(h, n, r, dA, n, sa, d->dipiv, n, dB, n, sb,         \
+                                                           d->dinfo, b);                                         \
+        case R_POTRS:                                                                                            \
+            return array ? shoal_##X##potrs_batched(h, u, n, r, cA, n, pB, n, b)                                 \
+                         : shoal_##X##potrs_strided_batched(h, u, n, r, dA, n, sa, dB, n, sb, b);                \
+        case R_POSV:                                                                                             \
+            return array ? shoal_##X##posv_batched(h, u, n, r, pA, n, pB, n, d->dinfo, b)                        \
+                         : shoal_##X##posv_strided_batched(h, u, n, r, dA, n, sa, dB, n, sb, d->dinfo, b);      \
+        }                                                                                                        \
+        return SHOAL_STATUS_INVALID_VALUE;                                                                       \
     }
-    return SHOAL_STATUS_INVALID_VALUE;
-}
+
+CALL_SHOAL(s, float)
+CALL_SHOAL(d, double)
+CALL_SHOAL(c, shoal_complex_float)
+CALL_SHOAL(z, shoal_complex_double)
 
 /* shoal, strided (array = 0) or pointer array (array = 1). */
 static shoal_status call_shoal(const row_data *d, int array)
 {
-    if (d->cx)
-        return call_shoal_complex(d, array);
-    shoal_handle h = G.h;
-    int n = d->n, r = d->nrhs;
-    int64_t b = d->batch, sa = d->sa, sb = d->sb, sc = d->sc;
-    shoal_fill_mode u = shoal_uplo(d);
-    switch (d->rid) {
-    case R_GETRF:
-        return array ? SD(d, shoal_sgetrf_batched(h, n, n, FP(d->pA), n, d->dipiv, d->dinfo, b),
-                          shoal_dgetrf_batched(h, n, n, DP(d->pA), n, d->dipiv, d->dinfo, b))
-                     : SD(d, shoal_sgetrf_strided_batched(h, n, n, FA(d->dA), n, sa, d->dipiv, n,
-                                                          d->dinfo, b),
-                          shoal_dgetrf_strided_batched(h, n, n, DA(d->dA), n, sa, d->dipiv, n,
-                                                       d->dinfo, b));
-    case R_INVERSE:
-        return array ? SD(d, shoal_sgetri_fused_batched(h, n, CFP(d->pA), n, FP(d->pC), n,
-                                                        d->dinfo, b),
-                          shoal_dgetri_fused_batched(h, n, CDP(d->pA), n, DP(d->pC), n,
-                                                     d->dinfo, b))
-                     : SD(d, shoal_sgetri_fused_strided_batched(h, n, FA(d->dA), n, sa, FA(d->dC),
-                                                                n, sc, d->dinfo, b),
-                          shoal_dgetri_fused_strided_batched(h, n, DA(d->dA), n, sa, DA(d->dC),
-                                                             n, sc, d->dinfo, b));
-    case R_GETRI:
-        return array ? SD(d, shoal_sgetri_batched(h, n, CFP(d->pA), n, d->dipiv, FP(d->pC), n,
-                                                  d->dinfo, b),
-                          shoal_dgetri_batched(h, n, CDP(d->pA), n, d->dipiv, DP(d->pC), n,
-                                               d->dinfo, b))
-                     : SD(d, shoal_sgetri_strided_batched(h, n, FA(d->dA), n, sa, d->dipiv, n,
-                                                          FA(d->dC), n, sc, d->dinfo, b),
-                          shoal_dgetri_strided_batched(h, n, DA(d->dA), n, sa, d->dipiv, n,
-                                                       DA(d->dC), n, sc, d->dinfo, b));
-    case R_POTRF:
-        return array ? SD(d, shoal_spotrf_batched(h, u, n, FP(d->pA), n, d->dinfo, b),
-                          shoal_dpotrf_batched(h, u, n, DP(d->pA), n, d->dinfo, b))
-                     : SD(d, shoal_spotrf_strided_batched(h, u, n, FA(d->dA), n, sa, d->dinfo, b),
-                          shoal_dpotrf_strided_batched(h, u, n, DA(d->dA), n, sa, d->dinfo, b));
-    case R_GEQRF:
-        return array ? SD(d, shoal_sgeqrf_batched(h, n, n, FP(d->pA), n, FP(d->pTau), b),
-                          shoal_dgeqrf_batched(h, n, n, DP(d->pA), n, DP(d->pTau), b))
-                     : SD(d, shoal_sgeqrf_strided_batched(h, n, n, FA(d->dA), n, sa, FA(d->dtau),
-                                                          n, b),
-                          shoal_dgeqrf_strided_batched(h, n, n, DA(d->dA), n, sa, DA(d->dtau),
-                                                       n, b));
-    case R_GETRS:
-        return array ? SD(d, shoal_sgetrs_batched(h, SHOAL_OP_N, n, r, CFP(d->pA), n, d->dipiv,
-                                                  FP(d->pB), n, b),
-                          shoal_dgetrs_batched(h, SHOAL_OP_N, n, r, CDP(d->pA), n, d->dipiv,
-                                               DP(d->pB), n, b))
-                     : SD(d, shoal_sgetrs_strided_batched(h, SHOAL_OP_N, n, r, FA(d->dA), n, sa,
-                                                          d->dipiv, n, FA(d->dB), n, sb, b),
-                          shoal_dgetrs_strided_batched(h, SHOAL_OP_N, n, r, DA(d->dA), n, sa,
-                                                       d->dipiv, n, DA(d->dB), n, sb, b));
-    case R_GESV:
-        return array ? SD(d, shoal_sgesv_batched(h, n, r, FP(d->pA), n, d->dipiv, FP(d->pB), n,
-                                                 d->dinfo, b),
-                          shoal_dgesv_batched(h, n, r, DP(d->pA), n, d->dipiv, DP(d->pB), n,
-                                              d->dinfo, b))
-                     : SD(d, shoal_sgesv_strided_batched(h, n, r, FA(d->dA), n, sa, d->dipiv, n,
-                                                         FA(d->dB), n, sb, d->dinfo, b),
-                          shoal_dgesv_strided_batched(h, n, r, DA(d->dA), n, sa, d->dipiv, n,
-                                                      DA(d->dB), n, sb, d->dinfo, b));
-    case R_POTRS:
-        return array ? SD(d, shoal_spotrs_batched(h, u, n, r, CFP(d->pA), n, FP(d->pB), n, b),
-                          shoal_dpotrs_batched(h, u, n, r, CDP(d->pA), n, DP(d->pB), n, b))
-                     : SD(d, shoal_spotrs_strided_batched(h, u, n, r, FA(d->dA), n, sa, FA(d->dB),
-                                                          n, sb, b),
-                          shoal_dpotrs_strided_batched(h, u, n, r, DA(d->dA), n, sa, DA(d->dB),
-                                                       n, sb, b));
-    case R_POSV:
-        return array ? SD(d, shoal_sposv_batched(h, u, n, r, FP(d->pA), n, FP(d->pB), n,
-                                                 d->dinfo, b),
-                          shoal_dposv_batched(h, u, n, r, DP(d->pA), n, DP(d->pB), n,
-                                              d->dinfo, b))
-                     : SD(d, shoal_sposv_strided_batched(h, u, n, r, FA(d->dA), n, sa, FA(d->dB),
-                                                         n, sb, d->dinfo, b),
-                          shoal_dposv_strided_batched(h, u, n, r, DA(d->dA), n, sa, DA(d->dB),
-                                                      n, sb, d->dinfo, b));
+    switch (d->prec) {
+    case 's': return call_shoal_s(d, array);
+    case 'd': return call_shoal_d(d, array);
+    case 'c': return call_shoal_c(d, array);
+    case 'z': return call_shoal_z(d, array);
     }
     return SHOAL_STATUS_INVALID_VALUE;
 }
