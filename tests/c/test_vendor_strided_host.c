@@ -12,27 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "block_pointers.h"
+#include "host_block_pointers.h"
 #include "lapack_vendor.h"
 
-/* ---- host stand-ins ---- */
-
-static int launches;
-
-cudaError_t shoal_block_pointers(void **ws, const shoal_block_source *src, int n, long long nb, long long groups,
-                                 cudaStream_t stream)
-{
-    (void)stream;
-    if (n < 1 || n > SHOAL_WS_OPERANDS || nb * groups > SHOAL_WS_POINTERS) return cudaErrorInvalidValue;
-    ++launches;
-    for (long long b = 0; b < nb; ++b)
-        for (long long g = 0; g < groups; ++g)
-            for (int o = 0; o < n; ++o) {
-                char *base = src[o].in ? (char *)src[o].in[b] : src[o].base + b * src[o].stride_bytes;
-                ws[o * SHOAL_WS_POINTERS + b * groups + g] = base + src[o].offset_bytes + g * src[o].step_bytes;
-            }
-    return cudaSuccess;
-}
+/* ---- host stand-in of the vendor (the pointer launch: tests/c/host_block_pointers.c) ---- */
 
 /* what the recording vendor expects: the whole call, as the route got it */
 static struct expect {
@@ -109,18 +92,19 @@ static void run(char prec, long long batch, int with_b, int with_tau, int with_p
     X.p = p;
     X.es = es;
     X.decline = decline;
-    launches = 0;
+    host_block_pointer_launches = 0;
     const shoal_vendor_handles h = {NULL, NULL};
     const int r = shoal_lapack_vendor_strided(&h, ws, 0, "getrs", prec, 0, &p);
     const long long chunks = (batch + SHOAL_WS_POINTERS - 1) / SHOAL_WS_POINTERS;
     int ok = !X.bad;
     if (decline) {
-        ok = ok && r == SHOAL_VENDOR_UNSUPPORTED && X.calls == 0 && launches <= 1;
+        ok = ok && r == SHOAL_VENDOR_UNSUPPORTED && X.calls == 0 && host_block_pointer_launches <= 1;
     } else {
-        ok = ok && r == SHOAL_VENDOR_OK && X.next == batch && X.calls == chunks && launches == chunks;
+        ok = ok && r == SHOAL_VENDOR_OK && X.next == batch && X.calls == chunks &&
+             host_block_pointer_launches == chunks;
     }
     printf("%s %c batch %lld b %d tau %d pivots %d decline %d: result %d, %d calls, %d launches %s\n",
-           ok ? "ok" : "FAILED", prec, batch, with_b, with_tau, with_pivots, decline, r, X.calls, launches, X.why);
+           ok ? "ok" : "FAILED", prec, batch, with_b, with_tau, with_pivots, decline, r, X.calls, host_block_pointer_launches, X.why);
     ok ? ++passed : ++failed;
 }
 
@@ -134,7 +118,7 @@ static void run_rejects(void)
     void *arr[3] = {0};
     p.A_array = arr;
     const shoal_vendor_handles h = {NULL, NULL};
-    launches = 0;
+    host_block_pointer_launches = 0;
     const int a = shoal_lapack_vendor_strided(&h, ws, 0, "getrf", 'd', 0, &p);
     p.A_array = NULL;
     const int b = shoal_lapack_vendor_strided(&h, ws, 0, "getrf", 'd', 0, &p);
@@ -142,9 +126,9 @@ static void run_rejects(void)
     const int c = shoal_lapack_vendor_strided(&h, ws, 0, "getrf", 'h', 0, &p);
     const int d = shoal_lapack_vendor_strided(&h, NULL, 0, "getrf", 'd', 0, &p);
     const int ok = a == SHOAL_VENDOR_UNSUPPORTED && b == SHOAL_VENDOR_UNSUPPORTED && c == SHOAL_VENDOR_UNSUPPORTED &&
-                   d == SHOAL_VENDOR_UNSUPPORTED && launches == 0;
-    printf("%s rejects: array %d, no A %d, precision h %d, no workspace %d, %d launches\n", ok ? "ok" : "FAILED", a,
-           b, c, d, launches);
+                   d == SHOAL_VENDOR_UNSUPPORTED && host_block_pointer_launches == 0;
+    printf("%s rejects: array %d, no A %d, precision h %d, no workspace %d, %d host_block_pointer_launches\n", ok ? "ok" : "FAILED", a,
+           b, c, d, host_block_pointer_launches);
     ok ? ++passed : ++failed;
 }
 
