@@ -30,7 +30,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     opts = TuneOptions(db_path=Path(args.db), tuner=args.tuner, work=Path(args.work),
                        routines=_csv(args.routines), precisions=_csv(args.precisions),
                        max_minutes=args.max_minutes, limit_shapes=args.limit_shapes, note=args.note,
-                       remeasure_drivers=args.remeasure_drivers)
+                       remeasure_drivers=args.remeasure_drivers,
+                       remeasure_strided_vendor=args.remeasure_strided_vendor)
     try:
         return tune(_project(args), opts)
     except TuneError as e:
@@ -252,6 +253,12 @@ def parser() -> argparse.ArgumentParser:
                    "rows and the fastest kernel row of the drivers' shapes are timed again with "
                    "them. The old rows serve until replaced; pass the time the first run printed "
                    "to resume a cut run")
+    t.add_argument("--remeasure-strided-vendor", nargs="?", const="now", default="", metavar="BEFORE",
+                   help="time the vendor rows of the routines' strided shapes recorded before BEFORE "
+                   "(ISO 8601 UTC, default: this run's start) again: the factorizations' vendor "
+                   "takes pointer arrays, and since 2026-11-28 a strided call reaches it with its "
+                   "arrays written by the library, a cost the older rows leave out. The old rows "
+                   "serve until replaced; pass the time the first run printed to resume a cut run")
     t.set_defaults(func=cmd_tune)
 
     e = sub.add_parser("emit", parents=[common], help="write generated/ from the database")

@@ -342,6 +342,31 @@ def stale_driver_rows(conn: sqlite3.Connection, device_id: int, routine: str,
     return stale
 
 
+def stale_strided_vendor_rows(conn: sqlite3.Connection, device_id: int, routine: str,
+                              template_version: str, precisions: Iterable[str],
+                              before: str) -> dict[MeasuredKey, set[str]]:
+    """The vendor rows of one routine's strided shapes (this device, its version and the versions
+    carried to it, these precisions) recorded before `before`: key -> the versions that hold it.
+
+    The factorizations' vendor takes pointer arrays only. Until 2026-11-28 the tuner timed its
+    strided rows on pointer arrays made beforehand, and the library could not route a strided call
+    to it; since, a strided call gets its arrays written by the library (a launch per chunk of
+    problems, runtime/lapack_vendor_strided.c) and the tuner times that route, so rows from
+    before describe a cheaper call than the one dispatch would make. Like stale_driver_rows, a
+    stale row serves until its task is timed again, and a rerun with the same `before` resumes."""
+    precs = list(precisions)
+    chain = version_chain(conn, routine, template_version)
+    rows = conn.execute(
+        "SELECT routine, precision, mode, variant, m, n, k, kernel, template_version FROM measurements"
+        f" WHERE device_id = ? AND routine = ? AND template_version IN {_in(chain)}"
+        f" AND precision IN {_in(precs)} AND design = 'vendor' AND mode = 'strided' AND created < ?",
+        (device_id, routine, *chain, *precs, before))
+    stale: dict[MeasuredKey, set[str]] = {}
+    for r in rows:
+        stale.setdefault(tuple(r[:8]), set()).add(r[8])  # type: ignore[arg-type]
+    return stale
+
+
 def replace_key(conn: sqlite3.Connection, device_id: int, key: MeasuredKey,
                 versions: Iterable[str]) -> None:
     """Deletes this device's rows of `key` under `versions`: a task timed again under the current

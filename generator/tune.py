@@ -51,6 +51,9 @@ class TuneOptions:
     # time the routines' driver tasks (and the vendor rows at their shapes) recorded before this
     # ISO 8601 UTC time again (db.stale_driver_rows); "now": before this run started
     remeasure_drivers: str = ""
+    # time the vendor rows of strided shapes recorded before this time again
+    # (db.stale_strided_vendor_rows); "now": before this run started
+    remeasure_strided_vendor: str = ""
 
 
 def log(msg: str) -> None:
@@ -199,6 +202,8 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
     measured: set[db.MeasuredKey] = set()
     stale: dict[db.MeasuredKey, set[str]] = {}
     before = db.now() if opts.remeasure_drivers == "now" else opts.remeasure_drivers
+    before_vendor = (db.now() if opts.remeasure_strided_vendor == "now"
+                     else opts.remeasure_strided_vendor)
     for space in spaces:
         measured |= db.measured_keys(conn, device_id, versions[space.routine.name],
                                      space.routine.name)
@@ -208,6 +213,14 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
             log(f"{space.routine.name}: {len(rows)} driver, vendor or fastest-kernel task(s) at"
                 f" driver shapes recorded before {before}"
                 f" to be timed again (rerun with --remeasure-drivers {before} to resume)")
+            stale.update(rows)
+        if before_vendor:
+            rows = db.stale_strided_vendor_rows(conn, device_id, space.routine.name,
+                                                versions[space.routine.name], opts.precisions,
+                                                before_vendor)
+            log(f"{space.routine.name}: {len(rows)} strided vendor row(s) recorded before"
+                f" {before_vendor} to be timed again (rerun with --remeasure-strided-vendor"
+                f" {before_vendor} to resume)")
             stale.update(rows)
     # a stale row serves until its task is timed again (the Ingestor replaces it)
     measured -= stale.keys()

@@ -181,7 +181,8 @@ shoal_status shoal_spec_kernel_name(shoal_handle handle, const char *routine, ch
                                     const int *options, const int *dims, const char **name);
 
 /* Device workspace of a handle, allocated by shoal_create and used by the routines served by a
- * driver (pointer arrays of sub-matrices); calls never allocate. Bytes held. */
+ * driver (pointer arrays of sub-matrices) and by strided factorization calls the vendor serves
+ * (the pointer arrays it takes); calls never allocate. Bytes held. */
 shoal_status shoal_get_workspace_size(shoal_handle handle, size_t *bytes);
 
 #ifdef __cplusplus

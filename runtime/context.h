@@ -6,6 +6,7 @@
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 #include "shoal.h"
+#include "block_pointers.h"
 #include "dispatch_table.h"
 #include "lapack_routines.h"
 
@@ -42,13 +43,13 @@ struct shoal_context {
     /* spec routines (runtime/spec_run.h): a table and a dispatch cache per routine */
     const shoal_table **spec_table;
     shoal_dispatch_cache *spec_cache;
-    /* drivers' workspace: pointer arrays of sub-matrices, SHOAL_WS_OPERANDS x SHOAL_WS_POINTERS */
+    /* drivers' workspace: pointer arrays of sub-matrices, SHOAL_WS_OPERANDS x SHOAL_WS_POINTERS;
+     * then, in the same allocation, as many for strided factorization calls the vendor serves
+     * (runtime/lapack_vendor_strided.c): apart, so that a driver's arrays outlive such a step */
     void **ws_ptrs;
+    void **vendor_ptrs;
     const char *served;            /* kernel or vendor of the last call with work (runtime/served.h) */
 };
-
-#define SHOAL_WS_OPERANDS 3
-#define SHOAL_WS_POINTERS (1 << 16)
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,6 +6,9 @@
 #include "dispatch.h"
 #include "spec_run.h"
 
+/* the drivers' pointer arrays and the strided vendor route's (context.h), one allocation */
+#define WORKSPACE_BYTES (2 * sizeof(void *) * SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS)
+
 struct shoal_context *shoal_context_get(shoal_handle h)
 {
     return (h && h->magic == SHOAL_CONTEXT_MAGIC) ? h : NULL;
@@ -87,7 +90,7 @@ shoal_status shoal_create(shoal_handle *handle)
     ctx->spec_cache = calloc((size_t)shoal_spec_n_routines + 1, sizeof *ctx->spec_cache);
     e = !ctx->spec_table || !ctx->spec_cache
             ? cudaErrorMemoryAllocation
-            : cudaMalloc((void **)&ctx->ws_ptrs, sizeof(void *) * SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS);
+            : cudaMalloc((void **)&ctx->ws_ptrs, WORKSPACE_BYTES);
     if (e != cudaSuccess) {
         free(ctx->spec_table);
         free(ctx->spec_cache);
@@ -97,6 +100,7 @@ shoal_status shoal_create(shoal_handle *handle)
         free(ctx);
         return cuda_failed(SHOAL_STATUS_ALLOC_FAILED, "drivers' workspace", e);
     }
+    ctx->vendor_ptrs = ctx->ws_ptrs + (size_t)SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS;
     for (int r = 0; r < shoal_spec_n_routines; ++r) {
         const shoal_spec_routine *sr = &shoal_spec_routines[r];
         int level = 0;
@@ -164,7 +168,7 @@ shoal_status shoal_get_workspace_size(shoal_handle handle, size_t *bytes)
     struct shoal_context *ctx = shoal_context_get(handle);
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
     if (!bytes) return SHOAL_STATUS_INVALID_VALUE;
-    *bytes = sizeof(void *) * SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS;
+    *bytes = WORKSPACE_BYTES;
     return SHOAL_STATUS_SUCCESS;
 }
 

@@ -45,12 +45,15 @@ shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int v
     if (p->m > SHOAL_LAPACK_MAX_N || p->n > SHOAL_LAPACK_MAX_N) return SHOAL_STATUS_NOT_SUPPORTED;
     const int mode = p->A_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED;
     const int dims[3] = {p->m, p->n, ri->has_nrhs ? p->nrhs : 1};
-    /* vendors take pointer arrays and int leading dimensions only */
-    const int vendor = ctx->vendor_enabled && mode == SHOAL_MODE_ARRAY && p->lda <= INT_MAX && p->ldb <= INT_MAX;
+    /* vendors take int leading dimensions only, and pointer arrays: a strided call gets them
+     * written into the handle's workspace */
+    const int vendor = ctx->vendor_enabled && p->lda <= INT_MAX && p->ldb <= INT_MAX;
     int kernel = choose_kernel(ctx, routine, prec, mode, variant, dims, vendor);
     if (kernel == SHOAL_KERNEL_VENDOR) {
         const shoal_vendor_handles vh = {ctx->cublas, ctx->cusolver};
-        const int r = shoal_lapack_vendor(&vh, ri->name, prec, variant, p);
+        const int r = mode == SHOAL_MODE_ARRAY
+                          ? shoal_lapack_vendor(&vh, ri->name, prec, variant, p)
+                          : shoal_lapack_vendor_strided(&vh, ctx->vendor_ptrs, ctx->stream, ri->name, prec, variant, p);
         ctx->served = shoal_lapack_vendor_name(ri->name);
         if (r == SHOAL_VENDOR_OK) return OK;
         if (r == SHOAL_VENDOR_FAILED) return SHOAL_STATUS_VENDOR_ERROR;
@@ -88,7 +91,7 @@ shoal_status shoal_lapack_kernel_name(shoal_handle handle, const char *routine, 
     if (m > SHOAL_LAPACK_MAX_N || n > SHOAL_LAPACK_MAX_N) return SHOAL_STATUS_NOT_SUPPORTED;
     const int dims[3] = {m, n, ri->has_nrhs ? nrhs : 1};
     const int mode = pointer_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED;
-    const int kernel = choose_kernel(ctx, r, precision, mode, v, dims, ctx->vendor_enabled && pointer_array);
+    const int kernel = choose_kernel(ctx, r, precision, mode, v, dims, ctx->vendor_enabled);
     *name = kernel == SHOAL_KERNEL_VENDOR ? shoal_lapack_vendor_name(ri->name) : ri->kernels[kernel].name;
     return OK;
 }

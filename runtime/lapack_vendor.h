@@ -1,8 +1,9 @@
 /* The vendor candidates of the factorization routines (cuBLAS / cuSOLVER batched calls), on the
  * arguments a shoal call got. Shared by the library (shapes the vendor won) and the tuner.
- * Vendors take pointer arrays only: these functions need p->A_array (and B_array, tau_array
+ * Vendors take pointer arrays only: shoal_lapack_vendor needs p->A_array (and B_array, tau_array
  * where the routine has B or tau), pivots packed with stride_ipiv == min(m, n), and
- * lda, ldb <= INT_MAX. Batches beyond INT_MAX go in chunks. */
+ * lda, ldb <= INT_MAX; batches beyond INT_MAX go in chunks. Strided calls go through
+ * shoal_lapack_vendor_strided, which writes the arrays first. */
 #ifndef SHOAL_LAPACK_VENDOR_H
 #define SHOAL_LAPACK_VENDOR_H
 
@@ -37,6 +38,12 @@ static inline int shoal_vendor_precision_ok(char precision)
  * call set p->conj. */
 int shoal_lapack_vendor(const shoal_vendor_handles *h, const char *routine, char precision, int variant,
                         const shoal_lapack_params *p);
+/* The same on a strided call (p->A set, p->A_array NULL): the pointer arrays the vendor takes are
+ * written into ws (SHOAL_WS_OPERANDS x SHOAL_WS_POINTERS pointers, runtime/block_pointers.h) on
+ * stream, the stream of h's handles, one chunk of SHOAL_WS_POINTERS problems at a time
+ * (runtime/lapack_vendor_strided.c). */
+int shoal_lapack_vendor_strided(const shoal_vendor_handles *h, void **ws, cudaStream_t stream, const char *routine,
+                                char precision, int variant, const shoal_lapack_params *p);
 /* The name recorded for the vendor candidate of a routine ("cublas" or "cusolver"). */
 const char *shoal_lapack_vendor_name(const char *routine);
 

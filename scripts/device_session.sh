@@ -13,6 +13,9 @@
 #              their shapes, again (after the kernels were retuned and EMIT rebuilt the library
 #              the tuner times drivers through); =TIME (ISO 8601 UTC, as tune.log printed it) resumes
 #              such a re-timing cut by an earlier call: rows recorded before TIME are timed again
+#   REMEASURE_STRIDED_VENDOR=1  the tune items time the vendor rows of their strided shapes again
+#              (the library's strided route to the vendor writes pointer arrays; rows timed before
+#              2026-11-28 leave that out); =TIME resumes a cut re-timing, as above
 #   EMIT=1     emit the dispatch tables from this machine's (newest) database and rebuild libshoal
 #              for ARCHS (default 90: the GPU at hand)
 #   TESTS="tests/test_gpu_lu.py ..."   pytest these files (GPU tests)
@@ -78,7 +81,8 @@ for item in ${TUNE:-}; do
   fi
   timeout $((minutes * 60 + 40)) python3 -m generator tune --db tuned_db/shoal.sqlite --tuner build/bin/shoal_tune \
     --work /tmp/shoal_tune --routines "$routines" --precisions "$precs" --max-minutes "$minutes" \
-    ${REMEASURE_DRIVERS:+--remeasure-drivers ${REMEASURE_DRIVERS#1}} >> "$OUT/tune.log" 2>&1
+    ${REMEASURE_DRIVERS:+--remeasure-drivers ${REMEASURE_DRIVERS#1}} \
+    ${REMEASURE_STRIDED_VENDOR:+--remeasure-strided-vendor ${REMEASURE_STRIDED_VENDOR#1}} >> "$OUT/tune.log" 2>&1
   echo "tune $item exit $?" | tee -a "$OUT/tune.log"; tail -2 "$OUT/tune.log"
 done
 if [ -n "${TUNE:-}" ]; then

@@ -4,30 +4,14 @@ option combination, leaf size and alpha = 0 with the GPU's oracles (oracle/blas3
 no `make` needed; skips only where no C compiler or CUDA headers exist."""
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
-
-REPO = Path(__file__).resolve().parent.parent
-CUDA_INCLUDE = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "include"
+from host_program import run_host_program
 
 
 def test_drivers_on_host(tmp_path: Path) -> None:
-    cc = os.environ.get("CC") or "gcc"
-    if shutil.which(cc) is None or not (CUDA_INCLUDE / "cublas_v2.h").is_file():
-        pytest.skip(f"SKIP: needs a C compiler ({cc}) and the CUDA headers ({CUDA_INCLUDE})")
-    exe = tmp_path / "test_drivers_host"
-    srcs = ["tests/c/test_drivers_host.c", "runtime/drivers/trsm_recursive.c", "runtime/drivers/syrk_recursive.c",
-            "runtime/drivers/driver_steps.c", "oracle/blas3.c", "oracle/oracle.c", "oracle/host_math.c"]
-    r = subprocess.run([cc, "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE", "-Iinclude",
-                        "-Iruntime", "-Iruntime/drivers", "-Ioracle", f"-I{CUDA_INCLUDE}", *srcs, "-lm", "-o",
-                        str(exe)], capture_output=True, text=True, cwd=REPO)
-    assert r.returncode == 0, r.stderr
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
-    failures = [ln for ln in run.stdout.splitlines() if ln.startswith("FAILED")]
-    last = run.stdout.strip().splitlines()[-1]
-    assert run.returncode == 0 and not failures, "\n".join(failures[:20]) or run.stderr
-    assert last.endswith(" 0 failed") and int(last.split()[0]) > 300, last
+    run_host_program(tmp_path, ["tests/c/test_drivers_host.c", "runtime/drivers/trsm_recursive.c",
+                                "runtime/drivers/syrk_recursive.c", "runtime/drivers/driver_steps.c",
+                                "tests/c/host_block_pointers.c", "oracle/blas3.c", "oracle/oracle.c",
+                                "oracle/host_math.c"],
+                     ["include", "runtime", "runtime/drivers", "oracle", "tests/c"], 301)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block_pointers.h"
 #include "device_util.h"
 #include "host_math.h"
 #include "gemm_launch.h"
@@ -31,6 +32,7 @@ typedef struct lapack_bufs {
     void *A, *A0, *B, *B0, *tau;
     int *ipiv, *ipiv0, *info;
     void **Ap, **Bp, **taup;
+    void **vendor_ws;                  /* SHOAL_WS_OPERANDS x SHOAL_WS_POINTERS: the vendor's strided route */
     double *hA0, *hB0;                 /* the distinct inputs, in double */
     int *hipiv0;
 } lapack_bufs;
@@ -51,6 +53,7 @@ void tuner_release_lapack(measure_env *env)
     cudaFree(L->info);
     cudaFree(L->Ap);
     cudaFree(L->Bp);
+    cudaFree(L->vendor_ws);
     cudaFree(L->taup);
     free(L->hA0);
     free(L->hB0);
@@ -99,6 +102,8 @@ static cudaError_t prepare_shape(measure_env *env, const tuner_task *t, const la
     if ((e = tuner_alloc((void **)&L->Ap, nb * 8)) != cudaSuccess) return e;
     if ((e = tuner_alloc((void **)&L->Bp, nb * 8)) != cudaSuccess) return e;
     if ((e = tuner_alloc((void **)&L->taup, nb * 8)) != cudaSuccess) return e;
+    e = tuner_alloc((void **)&L->vendor_ws, (long long)sizeof(void *) * SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS);
+    if (e != cudaSuccess) return e;
     tuner_make_pointers(L->Ap, L->A, L->a_el * es, nb);
     tuner_make_pointers(L->Bp, L->B, L->b_el * es, nb);
     tuner_make_pointers(L->taup, L->tau, L->p_el * es, nb);
@@ -149,14 +154,17 @@ static shoal_lapack_params params_for(const lapack_bufs *L, long long batch, int
     p.stride_ipiv = L->p_el;
     p.info = L->info;
     p.batch = batch;
+    /* tau only where the routine has it, as the entry points pass it: the vendor's strided route
+     * writes pointer arrays for the operands a call has */
+    const int has_tau = (L->spec->flags & LAPACK_TAU_OUT) != 0;
     if (array) {
         p.A_array = L->Ap;
         p.B_array = L->b_el ? L->Bp : NULL;
-        p.tau_array = L->taup;
+        p.tau_array = has_tau ? L->taup : NULL;
     } else {
         p.A = L->A;
         p.B = L->b_el ? L->B : NULL;
-        p.tau = L->tau;
+        p.tau = has_tau ? L->tau : NULL;
         p.stride_a = L->a_el;
         p.stride_b = L->b_el;
         p.stride_tau = L->p_el;
@@ -172,6 +180,7 @@ typedef struct lapack_run {
     shoal_lapack_params p;
     int vendor_result;
     int resident_blocks; /* per SM, from the hardware pruning's occupancy query */
+    void **vendor_ws;    /* the vendor's strided route: its pointer arrays (runtime/block_pointers.h) */
 } lapack_run;
 
 static cudaError_t run_once(void *ctx)
@@ -179,7 +188,10 @@ static cudaError_t run_once(void *ctx)
     lapack_run *r = ctx;
     if (!r->kd) {
         const shoal_vendor_handles vh = {r->env->cublas, r->env->cusolver};
-        r->vendor_result = shoal_lapack_vendor(&vh, r->t->routine, r->t->prec, r->t->variant, &r->p);
+        /* strided tasks time the route the library takes: pointer arrays written, then the call */
+        r->vendor_result = r->p.A_array ? shoal_lapack_vendor(&vh, r->t->routine, r->t->prec, r->t->variant, &r->p)
+                                        : shoal_lapack_vendor_strided(&vh, r->vendor_ws, 0, r->t->routine, r->t->prec,
+                                                                      r->t->variant, &r->p);
         if (r->vendor_result != SHOAL_VENDOR_OK) return cudaErrorNotSupported;
         return cudaGetLastError();
     }
@@ -278,8 +290,8 @@ void tuner_measure_lapack(measure_env *env, const tuner_task *t, const shoal_ker
     cudaError_t e = prepare_shape(env, t, spec);
     if (e != cudaSuccess) return tuner_fail(res, "launch_failed", e, "allocation");
     lapack_bufs *L = env->lapack;
-    /* the vendor takes pointer arrays; own kernels run in the task's mode */
-    const int array = kd ? t->array_mode : 1;
+    /* every candidate runs in the task's mode: the vendor's strided rows through its strided route */
+    const int array = t->array_mode;
 
     /* correctness first: the first problems, with their outputs poisoned; c/z getrs's t variant
      * also as op C (conj set), which its kernels serve too */
@@ -287,7 +299,7 @@ void tuner_measure_lapack(measure_env *env, const tuner_task *t, const shoal_ker
     /* hardware_prune (measure.c) counted the kernel's resident threads per SM with the launch's
      * block and no dynamic shared memory: the resident grid's blocks per SM, without a second query */
     const int resident_blocks = kd ? res->resident_threads / shoal_lapack_threads(kd) : 0;
-    lapack_run r = {env, t, kd, L, params_for(L, vb, array, 0), SHOAL_VENDOR_OK, resident_blocks};
+    lapack_run r = {env, t, kd, L, params_for(L, vb, array, 0), SHOAL_VENDOR_OK, resident_blocks, L->vendor_ws};
     const int conj_too = L->cx == 2 && strcmp(t->routine, "getrs") == 0 && t->variant == 1;
     res->error = 0;
     for (int conj = 0; conj <= conj_too; ++conj) {

@@ -5,6 +5,7 @@
 #ifndef SHOAL_DRIVER_STEPS_H
 #define SHOAL_DRIVER_STEPS_H
 
+#include "block_pointers.h"
 #include "context.h"
 #include "spec_run.h"
 
@@ -51,19 +52,6 @@ typedef struct shoal_driver_scalar {
 shoal_status shoal_driver_gemm_complex(struct shoal_context *ctx, const shoal_spec_call *c, int ta, int tb, int m,
                                        int n, int k, shoal_driver_scalar alpha, shoal_operand A, shoal_operand B,
                                        shoal_driver_scalar beta, shoal_operand C);
-
-/* Where a grid's pointers come from: problem b's matrix is in[b] (pointer arrays) or
- * base + b stride_bytes (strided); its group g at + offset_bytes + g step_bytes. */
-typedef struct shoal_block_source {
-    void *const *in;
-    char *base;
-    long long stride_bytes, offset_bytes, step_bytes;
-} shoal_block_source;
-
-/* ws[o * SHOAL_WS_POINTERS + b * groups + g] for o < n, b < nb, g < groups, on stream
- * (runtime/drivers/block_pointers.cu); nb * groups <= SHOAL_WS_POINTERS. */
-cudaError_t shoal_block_pointers(void **ws, const shoal_block_source *src, int n, long long nb, long long groups,
-                                 cudaStream_t stream);
 
 #ifdef __cplusplus
 }

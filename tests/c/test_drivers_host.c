@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "driver_steps.h"
+#include "host_block_pointers.h"
 #include "oracle.h"
 
 /* ---- host versions of the leaf and GEMM steps (strided operands, host pointers) ---- */
@@ -200,24 +201,6 @@ shoal_status shoal_spec_run_kernel(struct shoal_context *ctx, const shoal_spec_c
     return SHOAL_STATUS_SUCCESS;
 }
 
-static int pointer_steps;
-
-/* The pointer arrays on the host (the workspace is host memory here), as the kernel builds them. */
-cudaError_t shoal_block_pointers(void **ws, const shoal_block_source *src, int n, long long nb, long long groups,
-                                 cudaStream_t stream)
-{
-    (void)stream;
-    if (n < 1 || n > SHOAL_WS_OPERANDS || nb * groups > SHOAL_WS_POINTERS) return cudaErrorInvalidValue;
-    ++pointer_steps;
-    for (long long b = 0; b < nb; ++b)
-        for (long long g = 0; g < groups; ++g)
-            for (int o = 0; o < n; ++o) {
-                char *base = src[o].in ? (char *)src[o].in[b] : src[o].base + b * src[o].stride_bytes;
-                ws[o * SHOAL_WS_POINTERS + b * groups + g] = base + src[o].offset_bytes + g * src[o].step_bytes;
-            }
-    return cudaSuccess;
-}
-
 shoal_status shoal_driver_trsm_recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf);
 shoal_status shoal_driver_syrk_recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf);
 shoal_status shoal_driver_herk_recursive(struct shoal_context *ctx, const shoal_spec_call *c, int leaf);
@@ -303,7 +286,7 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
             for (int j = 0; j < shape.cols[o]; ++j)
                 for (int i = 0; i < shape.rows[o]; ++i)
                     if (w == 1) in[o][b][i + j * shape.rows[o]] = get(&c, &c.p.op[o], b, i, j);
-    gemm_calls = leaf_calls = leaf_max = pointer_steps = 0;
+    gemm_calls = leaf_calls = leaf_max = host_block_pointer_launches = 0;
     const shoal_status st = routine == 1   ? shoal_driver_trsm_recursive(&ctx, &c, leaf)
                             : routine == 2 ? shoal_driver_herk_recursive(&ctx, &c, leaf)
                                            : shoal_driver_syrk_recursive(&ctx, &c, leaf);
@@ -332,7 +315,7 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
     /* SYRK: one batched step per level (two with a partial group) and per leaf size */
     int levels = 0;
     for (long long h = leaf; h < dims[0]; h *= 2) ++levels;
-    const int steps_ok = routine == 1 ? mode == SHOAL_MODE_ARRAY || pointer_steps == 0 /* strided TRSM moves pointers */
+    const int steps_ok = routine == 1 ? mode == SHOAL_MODE_ARRAY || host_block_pointer_launches == 0 /* strided TRSM moves pointers */
                                       : gemm_calls <= 2 * levels && leaf_calls <= 2;
     const int ok = st == SHOAL_STATUS_SUCCESS && worst <= ORACLE_ERROR_LIMIT && leaf_max <= leaf && steps_ok &&
                    (alpha == 0.0 && shape.alpha_im == 0.0 && routine == 1 ? gemm_calls == 0 : 1);

@@ -713,7 +713,8 @@ static run_cfg base_cfg(enum routine r, char p, int m, int n, int nrhs, int64_t 
     return c;
 }
 
-/* Every size 1..32, strided and pointer arrays; a few with vendor dispatch on as well. */
+/* Every size 1..32, strided and pointer arrays; a few with vendor dispatch on as well (in both
+ * forms: a strided call the vendor serves gets its pointer arrays written by the library). */
 static void case_sizes(enum routine r, char p, int trans)
 {
     for (int n = 1; n <= 32; ++n) {
@@ -725,7 +726,6 @@ static void case_sizes(enum routine r, char p, int trans)
     for (int i = 0; i < COUNT(vendor_sizes); ++i) {
         run_cfg c = base_cfg(r, p, vendor_sizes[i], vendor_sizes[i], 1, 129);
         c.trans = trans;
-        c.modes = MODE_ARRAY;
         c.vendor = 1;
         run(&c);
     }

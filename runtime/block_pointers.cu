@@ -1,6 +1,6 @@
-/* Pointer arrays of sub-matrices for the drivers (runtime/drivers/driver_steps.h): one launch
- * writes every operand's array of a step. */
-#include "driver_steps.h"
+/* Pointer arrays of sub-matrices (runtime/block_pointers.h): one launch writes every operand's
+ * array of a step. */
+#include "block_pointers.h"
 
 typedef struct block_sources {
     shoal_block_source s[SHOAL_WS_OPERANDS];
