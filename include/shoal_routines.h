@@ -251,6 +251,8 @@ shoal_status shoal_zgemv_strided_batched(shoal_handle handle, shoal_operation tr
  * m == 0 or n == 0 or batch == 0 or (alpha == 0 and beta == 1) -> SUCCESS at once (the BLAS quick return). */
 shoal_status shoal_sgemv_vbatched(shoal_handle handle, shoal_operation trans, const int *m, const int *n, int max_m, int max_n, float alpha, const float *const A[], const int *lda, const float *const x[], const int *incx, float beta, float *const y[], const int *incy, int64_t batch);
 shoal_status shoal_dgemv_vbatched(shoal_handle handle, shoal_operation trans, const int *m, const int *n, int max_m, int max_n, double alpha, const double *const A[], const int *lda, const double *const x[], const int *incx, double beta, double *const y[], const int *incy, int64_t batch);
+shoal_status shoal_cgemv_vbatched(shoal_handle handle, shoal_operation trans, const int *m, const int *n, int max_m, int max_n, shoal_complex_float alpha, const shoal_complex_float *const A[], const int *lda, const shoal_complex_float *const x[], const int *incx, shoal_complex_float beta, shoal_complex_float *const y[], const int *incy, int64_t batch);
+shoal_status shoal_zgemv_vbatched(shoal_handle handle, shoal_operation trans, const int *m, const int *n, int max_m, int max_n, shoal_complex_double alpha, const shoal_complex_double *const A[], const int *lda, const shoal_complex_double *const x[], const int *incx, shoal_complex_double beta, shoal_complex_double *const y[], const int *incy, int64_t batch);
 
 /* trsv: Solves op(A_i) x_i = b_i in place (x holds b on entry); A_i is n x n triangular (uplo).
  * Only that triangle is read (and not its diagonal with SHOAL_DIAG_UNIT). No singularity check,

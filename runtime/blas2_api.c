@@ -99,11 +99,12 @@ shoal_status shoal_blas2_kernel_name(shoal_handle handle, const char *routine, c
                                      const char *variant, int m, int n, const char **name)
 {
     const int r = shoal_lapack_routine_id(routine);
-    const int complex_ok = (precision == 'c' || precision == 'z') && (r == SHOAL_GEMV || r == SHOAL_TRSV);
-    if ((r != SHOAL_GEMV && r != SHOAL_TRSV && r != SHOAL_GEMV_VBATCHED && r != SHOAL_GEMM_VBATCHED) ||
-        (precision != 's' && precision != 'd' && !complex_ok) || m < 1 || n < 1 || !name)
+    if ((r != SHOAL_GEMV && r != SHOAL_TRSV && r != SHOAL_GEMV_VBATCHED && r != SHOAL_GEMM_VBATCHED) || m < 1 ||
+        n < 1 || !name)
         return BAD;
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[r];
+    /* the precisions the routine's search space lists (those with entry points) */
+    if (shoal_routine_precision_index(ri, precision) < 0) return BAD;
     const int v = shoal_routine_variant_index(ri, variant);
     if (v < 0) return BAD;
     struct shoal_context *ctx = shoal_context_get(handle);

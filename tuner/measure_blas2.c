@@ -4,9 +4,9 @@
  * beta = 0 over a NaN-poisoned y, which must not be read) and timed with beta = 0, as its
  * memory roof counts it; trsv gets its right-hand sides restored before every run, outside the
  * timed events. The vendor takes pointer arrays for trsv (it has no strided batched call).
- * c and z: host elements are (re, im) pairs of doubles, alpha and beta complex, errors in complex
- * arithmetic with eps of the real type; a t variant is also verified with shoal_blas2_params.conj
- * (op C, which shares its kernels); timing is op T's. */
+ * c and z (gemv_vbatched too): host elements are (re, im) pairs of doubles, alpha and beta
+ * complex, errors in complex arithmetic with eps of the real type; a t variant is also verified
+ * with shoal_blas2_params.conj (op C, which shares its kernels); timing is op T's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,17 +245,18 @@ static cudaError_t check(const blas2_bufs *B, long long vb, const double alpha[2
     for (long long i = 0; i < vb && e == cudaSuccess; ++i) {
         const double *A = B->hA + cx * i * B->a_el, *x = B->hx + cx * i * B->nx, *y0 = B->hy + cx * i * B->ny;
         double err;
+        /* gemv_vbatched: problem i's drawn sizes, its lda = its rows (packed in a maximum-size slot) */
+        const int m = B->fam == GEMV_V ? B->hm[i] : B->m, n = B->fam == GEMV_V ? B->hn[i] : B->n;
         if (cx == 2) {
             /* op C: the t variant with conj set */
             const int op = (B->fam == TRSV ? B->variant & 1 : B->variant) ? (conj ? 2 : 1) : 0;
             if (B->fam == TRSV)
                 err = blas2_ctrsv_error(B->variant >> 1, op, 0, B->n, A, B->n, x, out + 2 * i * out_el, 1, eps);
             else
-                err = blas2_cgemv_error(op, B->m, B->n, alpha, A, B->m, x, 1, beta, y0, out + 2 * i * out_el, 1, eps);
+                err = blas2_cgemv_error(op, m, n, alpha, A, m, x, 1, beta, y0, out + 2 * i * out_el, 1, eps);
         } else if (B->fam == TRSV) {
             err = blas2_trsv_error(B->variant >> 1, B->variant & 1, 0, B->n, A, B->n, x, out + i * out_el, 1, eps);
         } else {
-            const int m = B->fam == GEMV_V ? B->hm[i] : B->m, n = B->fam == GEMV_V ? B->hn[i] : B->n;
             err = blas2_gemv_error(B->variant, m, n, alpha[0], A, m, x, 1, beta[0], y0, out + i * out_el, 1, eps);
         }
         if (!(err <= *worst)) {
@@ -323,7 +324,7 @@ void tuner_measure_blas2(measure_env *env, const tuner_task *t, const shoal_kern
     if (verify(&r, vb, array, a2, b0, 0, res)) return;
     /* c, z: op C runs the t variant's kernel with conj set */
     const int transposed = fam == TRSV ? (t->variant & 1) : t->variant;
-    if (B->cx == 2 && transposed && fam != GEMV_V) {
+    if (B->cx == 2 && transposed) {
         if (fam != TRSV && verify(&r, vb, array, a1, b1, 1, res)) return;
         if (fam == TRSV && verify(&r, vb, array, one, b0, 1, res)) return;
     }

@@ -2,9 +2,10 @@
 
 Row-major operands cost nothing here: a row-major matrix is the column-major transpose, and
 GEMM (C^T = op(B)^T op(A)^T), GEMV and TRSV (flip op, and uplo for TRSV) absorb it exactly.
-In complex precisions (gemm only) a transposition turns op C into a conjugate without
-transpose, which BLAS has no op for: an operand with op 'C' must be read in C's memory order
-(both views transposed, or neither: the two transpositions cancel and op C stays C).
+In complex precisions a transposition turns op C into a conjugate without transpose, which
+BLAS has no op for: in GEMM an operand with op 'C' must be read in C's memory order (both views
+transposed, or neither: the two transpositions cancel and op C stays C); in GEMV and TRSV a
+matrix with op 'C' must be column-major.
 """
 from __future__ import annotations
 
@@ -29,6 +30,24 @@ def _op_code(name: str, trans: str, want_transposed: bool, view_transposed: bool
                          f"for; pass {name} and C both column-major or both row-major (e.g. "
                          "shoal.column_major(x) for a column-major copy)")
     return code
+
+
+def vector_op(routine: str, trans: str, transposed: bool) -> int:
+    """The C API's op (0 N, 1 T, 2 C) of a matrix-vector routine on A's column-major view: a
+    row-major A (view A^T) flips N and T; op 'C' of a row-major A would be a conjugate without
+    transpose (ValueError)."""
+    if trans == "C":
+        if transposed:
+            raise ValueError(f"{routine}: trans 'C' with a row-major A would need a conjugate without "
+                             "transpose, which BLAS has no op for; pass A column-major (e.g. "
+                             "shoal.column_major(A))")
+        return 2
+    return int((trans == "T") != transposed)
+
+
+def vector_trans(trans: Any, p: str) -> str:
+    """'N', 'T' or 'C' for a matrix-vector call in precision p: 'C' is 'T' in s and d (BLAS)."""
+    return trans if p in "cz" else op_flag(trans, "trans")
 
 
 def gemm_plan(A: Matrices, B: Matrices, C: Matrices, transa: str, transb: str):
@@ -129,15 +148,18 @@ def gemm(A: Any, B: Any, C: Any = None, *, alpha: float | complex = 1.0,
     return C if C is not None else c.obj
 
 
-def gemv(A: Any, x: Any, y: Any = None, *, alpha: float = 1.0, beta: float = 0.0,
-         trans: str = "N", stream: Any = None) -> Any:
+def gemv(A: Any, x: Any, y: Any = None, *, alpha: float | complex = 1.0,
+         beta: float | complex = 0.0, trans: str = "N", stream: Any = None) -> Any:
     """y = alpha op(A) x + beta y; A (batch, m, n), x (batch, n or m), y (batch, m or n), or
-    single ones, or lists. Returns y (new and contiguous when y is None; beta must then be 0)."""
-    trans = op_flag(trans, "trans")
+    single ones, or lists. Returns y (new and contiguous when y is None; beta must then be 0).
+    float32, float64, complex64, complex128; op 'N', 'T' or 'C' (the conjugate transpose: a
+    complex A with op 'C' must be column-major); alpha and beta complex for the complex dtypes."""
+    trans = flag(trans, "NTC", "trans")
     a, xi = operand(A, "A", stream), operand(x, "x", stream)
     call = Call(flat(a, xi), stream)
+    trans = vector_trans(trans, precision(a, xi, complex_ok=True))
     Am, xv = matrices(a, "A"), vectors(xi, "x")
-    out_len = Am.cols if trans == "T" else Am.rows
+    out_len = Am.cols if trans != "N" else Am.rows
     if y is None:
         if beta != 0:
             raise ValueError("gemv: y is needed when beta != 0")
@@ -147,13 +169,14 @@ def gemv(A: Any, x: Any, y: Any = None, *, alpha: float = 1.0, beta: float = 0.0
         yi = call.empty(batch_shape(Am.single and xv.single, batch) + (out_len,), a.dtype, "y")
     else:
         yi = operand(y, "y", stream)
-    p = precision(a, xi, yi)
+    p = precision(a, xi, yi, complex_ok=True)
     yv = vectors(yi, "y")
-    in_len = Am.rows if trans == "T" else Am.cols
+    in_len = Am.rows if trans != "N" else Am.cols
     if xv.n != in_len or yv.n != out_len:
         raise ValueError(f"gemv: op(A) is {out_len} x {in_len}, x has {xv.n} elements, y {yv.n}")
     batch = common_batch([yv], [Am, xv])
-    op = (trans == "T") != Am.transposed
+    op = vector_op("gemv", trans, Am.transposed)
+    alpha, beta = scalar(p, alpha, "alpha"), scalar(p, beta, "beta")
     m, n = Am.view_rows, Am.view_cols
     if yv.ptrs is None and Am.ptrs is None and xv.ptrs is None:
         call(f"shoal_{p}gemv_strided_batched", int(op), m, n, alpha, Am.ptr, Am.ld,
@@ -170,19 +193,20 @@ def gemv(A: Any, x: Any, y: Any = None, *, alpha: float = 1.0, beta: float = 0.0
 def trsv(A: Any, x: Any, *, uplo: str = "L", trans: str = "N", diag: str = "N",
          stream: Any = None) -> Any:
     """Solves op(A) x = b in place (x holds b on entry) with A triangular (uplo); returns x.
-    diag='U' takes A's diagonal as ones. No singularity check (BLAS)."""
-    uplo, trans, diag = flag(uplo, "LU", "uplo"), op_flag(trans, "trans"), flag(diag, "NU", "diag")
+    diag='U' takes A's diagonal as ones. No singularity check (BLAS). float32, float64,
+    complex64, complex128; op 'N', 'T' or 'C' (a complex A with op 'C' must be column-major)."""
+    uplo, trans, diag = flag(uplo, "LU", "uplo"), flag(trans, "NTC", "trans"), flag(diag, "NU", "diag")
     a, xi = operand(A, "A", stream), operand(x, "x", stream)
     call = Call(flat(a, xi), stream)
-    p = precision(a, xi)
+    p = precision(a, xi, complex_ok=True)
+    trans = vector_trans(trans, p)
     Am, xv = matrices(a, "A"), vectors(xi, "x")
     if Am.rows != Am.cols or xv.n != Am.rows:
         raise ValueError(f"trsv: A is {Am.rows} x {Am.cols}, x has {xv.n} elements")
     batch = common_batch([xv], [Am])
     # A row-major: its column-major view is A^T, whose other triangle holds A's (uplo flips).
     lower = (uplo == "L") != Am.transposed
-    op = (trans == "T") != Am.transposed
-    args = (0 if lower else 1, int(op), 0 if diag == "N" else 1, Am.rows)
+    args = (0 if lower else 1, vector_op("trsv", trans, Am.transposed), 0 if diag == "N" else 1, Am.rows)
     if xv.ptrs is None and Am.ptrs is None:
         call(f"shoal_{p}trsv_strided_batched", *args, Am.ptr, Am.ld, Am.stride_for(batch),
              xv.ptr, xv.inc, xv.stride, batch)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import flat, op_flag, operand, precision
+from ._common import flag, flat, op_flag, operand, precision, scalar
 from ._context import Call
 from ._layout import same_order, vectors
-from .blas import gemm_plan
+from .blas import gemm_plan, vector_op, vector_trans
 
 
 def _lists(*pairs: tuple[Any, str]) -> int:
@@ -50,32 +50,36 @@ def gemm_vbatched(A: list, B: list, C: list, *, alpha: float = 1.0, beta: float 
     return C
 
 
-def gemv_vbatched(A: list, x: list, y: list, *, alpha: float = 1.0, beta: float = 0.0,
-                  trans: str = "N", stream: Any = None) -> list:
-    """y[i] = alpha op(A[i]) x[i] + beta y[i] for matrices of different sizes; returns y."""
-    trans = op_flag(trans, "trans")
+def gemv_vbatched(A: list, x: list, y: list, *, alpha: float | complex = 1.0,
+                  beta: float | complex = 0.0, trans: str = "N", stream: Any = None) -> list:
+    """y[i] = alpha op(A[i]) x[i] + beta y[i] for matrices of different sizes; returns y.
+    float32, float64, complex64, complex128; op 'N', 'T' or 'C' (complex matrices with op 'C'
+    must be column-major); alpha and beta complex for the complex dtypes."""
+    trans = flag(trans, "NTC", "trans")
     count = _lists((A, "A"), (x, "x"), (y, "y"))
     if count == 0:
         return y
     a, xs, ys = operand(list(A), "A", stream), operand(list(x), "x", stream), operand(list(y), "y", stream)
     call = Call(flat(a, xs, ys), stream)
-    p = precision(a, xs, ys)
+    p = precision(a, xs, ys, complex_ok=True)
+    trans = vector_trans(trans, p)
     Ams = same_order(a, "A")
     xv = [vectors(xi, f"x[{i}]") for i, xi in enumerate(xs)]
     yv = [vectors(yi, f"y[{i}]") for i, yi in enumerate(ys)]
     transposed = Ams[0].transposed
     for i, (Am, xi, yi) in enumerate(zip(Ams, xv, yv)):
-        need_x, need_y = (Am.rows, Am.cols) if trans == "T" else (Am.cols, Am.rows)
+        need_x, need_y = (Am.rows, Am.cols) if trans != "N" else (Am.cols, Am.rows)
         if (xi.n, yi.n) != (need_x, need_y):
             raise ValueError(f"gemv_vbatched: op(A[{i}]) is {need_y} x {need_x}, x[{i}] has {xi.n} "
                              f"elements, y[{i}] {yi.n}")
         if not xi.single or not yi.single:
             raise ValueError(f"gemv_vbatched: x[{i}] and y[{i}] must be 1-D")
-    op = (trans == "T") != transposed
+    op = vector_op("gemv_vbatched", trans, transposed)
+    alpha, beta = scalar(p, alpha, "alpha"), scalar(p, beta, "beta")
     ms, ns = [Am.view_rows for Am in Ams], [Am.view_cols for Am in Ams]
     pa, px, py, dm, dn, dlda, dix, diy = call.device_arrays(
         [[Am.ptr for Am in Ams], [v.ptr for v in xv], [v.ptr for v in yv]],
         [ms, ns, [Am.ld for Am in Ams], [v.inc for v in xv], [v.inc for v in yv]])
-    call(f"shoal_{p}gemv_vbatched", int(op), dm, dn, max(ms), max(ns), alpha, pa, dlda, px, dix,
+    call(f"shoal_{p}gemv_vbatched", op, dm, dn, max(ms), max(ns), alpha, pa, dlda, px, dix,
          beta, py, diy, count)
     return y

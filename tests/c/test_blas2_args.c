@@ -480,9 +480,10 @@ static void case_kernel_name(void)
                     note_failure(buf, st, NOINIT);
                 }
             }
-    /* gemv and trsv serve c and z too (their variants as in s and d; op C is the t variant) */
+    /* gemv, trsv and gemv_vbatched serve c and z too (their variants as in s and d; op C is the t
+     * variant) */
     for (size_t i = 0; i < sizeof good / sizeof good[0]; ++i)
-        for (int pi = 0; pi < 2 && strcmp(good[i].r, "gemv_vbatched") != 0; ++pi) {
+        for (int pi = 0; pi < 2; ++pi) {
             const shoal_status st =
                 shoal_blas2_kernel_name(NULL, good[i].r, pi ? 'z' : 'c', 0, good[i].v, good[i].m, good[i].n, &name);
             if (st != NOINIT) {
@@ -491,10 +492,10 @@ static void case_kernel_name(void)
                 note_failure(buf, st, NOINIT);
             }
         }
-    /* gemv_vbatched stays s and d */
+    /* precisions no search space lists, upper case included */
     static const struct { const char *r; char p; const char *v; } bad[] = {
         {"nosuch", 'd', "n"}, {NULL, 'd', "n"},     {"getrf", 'd', "n"},  {"gemm", 's', "n"},
-        {"gemv_vbatched", 'z', "n"}, {"gemv", 'S', "n"}, {"gemv_vbatched", 'c', "t"}, {"gemv", 'd', "x"},
+        {"gemv_vbatched", 'h', "n"}, {"gemv", 'S', "n"}, {"gemv_vbatched", 'C', "t"}, {"gemv", 'd', "x"},
         {"gemv", 'd', "ln"},  {"gemv", 'd', ""},    {"gemv", 'd', NULL},  {"gemv", 'd', "nt"},
         {"trsv", 's', "n"},   {"trsv", 's', "lx"},  {"trsv", 's', "ln "}, {"trsv", 'd', NULL},
         {"gemv_vbatched", 'd', "ln"}, {"gemv_vbatched", 's', ""}, {"GEMV", 'd', "n"}};

@@ -1,6 +1,6 @@
 /* GPU correctness of shoal's level-2 routines through the public API: shoal_{s,d,c,z}gemv_batched /
  * _strided_batched, shoal_{s,d,c,z}trsv_batched / _strided_batched (c, z: ops N, T, C, the
- * complex cases near the end), shoal_{s,d}gemv_vbatched,
+ * complex cases near the end), shoal_{s,d,c,z}gemv_vbatched (c, z: in the complex runner),
  * shoal_imax_device and shoal_blas2_kernel_name.
  *
  * Inputs come from the host references (tuner/host_blas2.c): uniform entries in [-1, 1) (rounded
@@ -1641,13 +1641,15 @@ static void case_vgemv_page_end(char p)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Complex precisions (c, z): shoal_{c,z}gemv_* and shoal_{c,z}trsv_*, ops N, T and C (C runs the
- * t kernels with A conjugated as it is read), complex alpha and beta. A runner of its own: host
- * elements are (re, im) pairs of doubles (tuner/host_blas2.h's complex references), A padded
- * past m with NaN (ld > m: the padding must not be read), y NaN under beta == 0, and optionally
- * one NaN in an imaginary part of one problem's x (nan_imag: that problem's output must show
- * it, every other problem must stay correct). Each run goes through both forms (strided and
- * pointer arrays). */
+/* Complex precisions (c, z): shoal_{c,z}gemv_*, shoal_{c,z}trsv_* and shoal_{c,z}gemv_vbatched,
+ * ops N, T and C (C runs the t kernels with A conjugated as it is read), complex alpha and beta.
+ * A runner of its own: host elements are (re, im) pairs of doubles (tuner/host_blas2.h's complex
+ * references), A padded past m with NaN (ld > m: the padding must not be read), y NaN under
+ * beta == 0, and optionally one NaN in an imaginary part of one problem's x (nan_imag: that
+ * problem's output must show it, every other problem must stay correct). Fixed sizes go through
+ * both forms (strided and pointer arrays); vbatched runs draw each problem's m_i x n_i within the
+ * maxima m x n (every fifth problem empty: its y must stay as it was), lda_i = m_i + pad, in
+ * slots of the maximum size, pointer arrays only. */
 
 typedef struct cx_cfg {
     enum family fam;           /* F_GEMV or F_TRSV */
@@ -1660,7 +1662,13 @@ typedef struct cx_cfg {
     double alpha[2], beta[2];
     int64_t batch;
     int nan_imag;              /* problem 1's x: NaN in the imaginary part of element 0 */
+    int vbatched;              /* F_GEMV only: shoal_{c,z}gemv_vbatched, m x n the maxima */
 } cx_cfg;
+
+/* a vbatched run's per-problem sizes, leading dimensions and increments, on the device */
+typedef struct cx_sizes {
+    int *m, *n, *lda, *incx, *incy;
+} cx_sizes;
 
 static size_t cx_es(char prec) { return prec == 'c' ? 8 : 16; }
 
@@ -1700,7 +1708,7 @@ static void **cx_pointers(void *base, int64_t stride_bytes, int64_t batch)
 }
 
 static shoal_status cx_call(const cx_cfg *c, int arr, int64_t lda, void *A, void *x, void *y, int64_t sta,
-                            int64_t stx, int64_t sty, void **Ap, void **xp, void **yp)
+                            int64_t stx, int64_t sty, void **Ap, void **xp, void **yp, const cx_sizes *v)
 {
     const shoal_operation op = c->trans == 0 ? SHOAL_OP_N : c->trans == 1 ? SHOAL_OP_T : SHOAL_OP_C;
     const shoal_fill_mode uplo = c->upper ? SHOAL_FILL_UPPER : SHOAL_FILL_LOWER;
@@ -1709,6 +1717,10 @@ static shoal_status cx_call(const cx_cfg *c, int arr, int64_t lda, void *A, void
     if (c->prec == 'c') {
         const shoal_complex_float al = {(float)c->alpha[0], (float)c->alpha[1]},
                                   be = {(float)c->beta[0], (float)c->beta[1]};
+        if (c->vbatched)
+            return shoal_cgemv_vbatched(g_h, op, v->m, v->n, c->m, c->n, al, (const shoal_complex_float *const *)Ap,
+                                        v->lda, (const shoal_complex_float *const *)xp, v->incx, be,
+                                        (shoal_complex_float *const *)yp, v->incy, nb);
         if (c->fam == F_GEMV)
             return arr ? shoal_cgemv_batched(g_h, op, c->m, c->n, al, (const shoal_complex_float *const *)Ap, lda,
                                              (const shoal_complex_float *const *)xp, c->incx, be,
@@ -1720,6 +1732,10 @@ static shoal_status cx_call(const cx_cfg *c, int arr, int64_t lda, void *A, void
                    : shoal_ctrsv_strided_batched(g_h, uplo, op, diag, c->n, A, lda, sta, x, c->incx, stx, nb);
     }
     const shoal_complex_double al = {c->alpha[0], c->alpha[1]}, be = {c->beta[0], c->beta[1]};
+    if (c->vbatched)
+        return shoal_zgemv_vbatched(g_h, op, v->m, v->n, c->m, c->n, al, (const shoal_complex_double *const *)Ap,
+                                    v->lda, (const shoal_complex_double *const *)xp, v->incx, be,
+                                    (shoal_complex_double *const *)yp, v->incy, nb);
     if (c->fam == F_GEMV)
         return arr ? shoal_zgemv_batched(g_h, op, c->m, c->n, al, (const shoal_complex_double *const *)Ap, lda,
                                          (const shoal_complex_double *const *)xp, c->incx, be,
@@ -1740,15 +1756,48 @@ static int cx_has_nan(const double *v, int len, int64_t inc)
     return 0;
 }
 
+/* Elements of a vector slot of `per` complex elements that a length-len, increment-inc vector
+ * does not cover must come out as they went in (NaN-aware); -1 when they do, else the first. */
+static int64_t cx_first_touched(const double *in, const double *o, int64_t per, int len, int64_t inc)
+{
+    const int64_t step = abs64(inc);
+    for (int64_t i = 0; i < per; ++i) {
+        if (len > 0 && i % step == 0 && i / step < len) continue; /* an element of the vector */
+        for (int h = 0; h < 2; ++h)
+            if (!(isnan(in[2 * i + h]) && isnan(o[2 * i + h])) && in[2 * i + h] != o[2 * i + h]) return i;
+    }
+    return -1;
+}
+
+static int *cx_device_ints(const int *h, int64_t count)
+{
+    int *d = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&d, (size_t)count * sizeof(int)));
+    CUDA_CHECK(cudaMemcpy(d, h, (size_t)count * sizeof(int), cudaMemcpyHostToDevice));
+    return d;
+}
+
 static void cx_run(const cx_cfg *wanted)
 {
     if (!gpu_test_run_taken()) return;
     cx_cfg q = *wanted;
     q.batch = gpu_test_batch(q.batch);
     const cx_cfg *c = &q;
-    const int trsv = c->fam == F_TRSV, m = trsv ? c->n : c->m, n = c->n;
+    const int trsv = c->fam == F_TRSV, m = trsv ? c->n : c->m, n = c->n, vb = c->vbatched;
     const int lx = trsv ? n : c->trans ? m : n, ly = trsv ? 0 : c->trans ? n : m;
     const int64_t lda = (m > 1 ? m : 1) + c->pad, nb = c->batch;
+    /* problem b's sizes: the maxima, or (vbatched) drawn in [1, max], every fifth problem empty */
+    int *pm = xmalloc((size_t)nb * sizeof(int)), *pn = xmalloc((size_t)nb * sizeof(int));
+    int *plda = xmalloc((size_t)nb * sizeof(int)), *pix = xmalloc((size_t)nb * sizeof(int)),
+        *piy = xmalloc((size_t)nb * sizeof(int));
+    for (int64_t b = 0; b < nb; ++b) {
+        uint64_t r = mix(mix(g_case_seed, (uint64_t)g_run_index), 7919 + (uint64_t)b);
+        pm[b] = vb ? (b % 5 == 4 ? 0 : rand_in(&r, 1, m)) : m;
+        pn[b] = vb ? (b % 5 == 4 && b % 2 ? 0 : rand_in(&r, 1, n)) : n;
+        plda[b] = (int)((pm[b] > 1 ? pm[b] : 1) + c->pad);
+        pix[b] = (int)c->incx;
+        piy[b] = (int)c->incy;
+    }
     const int64_t sta = lda * n, stx = span(lx, c->incx), sty = span(ly, c->incy);
     const size_t es = cx_es(c->prec);
     const int single = c->prec == 'c';
@@ -1761,24 +1810,25 @@ static void cx_run(const cx_cfg *wanted)
     for (int64_t b = 0; b < nb; ++b) {
         const uint64_t seed = mix(mix(g_case_seed, (uint64_t)g_run_index), (uint64_t)b);
         double *A = hA + 2 * b * sta;
+        const int mb = pm[b], nbc = pn[b], lxb = trsv ? n : c->trans ? mb : nbc;
         for (int64_t i = 0; i < 2 * sta; ++i) A[i] = NAN; /* padding and (trsv) the other triangle */
         if (trsv) {
             blas2_ctriangular(n, lda, c->upper, mix(seed, 1), single, A);
         } else {
             double *col = xmalloc((size_t)(2 * m + 1) * sizeof(double));
-            for (int j = 0; j < n; ++j) {
-                blas2_random(col, 2 * m, mix(seed, 100 + (uint64_t)j), single);
-                memcpy(A + 2 * (int64_t)j * lda, col, (size_t)(2 * m) * sizeof(double));
+            for (int j = 0; j < nbc; ++j) {
+                blas2_random(col, 2 * mb, mix(seed, 100 + (uint64_t)j), single);
+                memcpy(A + 2 * (int64_t)j * plda[b], col, (size_t)(2 * mb) * sizeof(double));
             }
             free(col);
         }
         double *x = hx + 2 * b * stx;
         for (int64_t i = 0; i < 2 * stx; ++i) x[i] = NAN; /* between increments: not read */
         double *v = xmalloc((size_t)(2 * lx + 1) * sizeof(double));
-        blas2_random(v, 2 * lx, mix(seed, 2), single);
-        for (int i = 0; i < lx; ++i) memcpy(x + 2 * blas2_vec_index(i, lx, c->incx), v + 2 * i, 2 * sizeof(double));
+        blas2_random(v, 2 * lxb, mix(seed, 2), single);
+        for (int i = 0; i < lxb; ++i) memcpy(x + 2 * blas2_vec_index(i, lxb, c->incx), v + 2 * i, 2 * sizeof(double));
         free(v);
-        if (c->nan_imag && b == 1 && lx > 0) x[2 * blas2_vec_index(0, lx, c->incx) + 1] = NAN;
+        if (c->nan_imag && b == 1 && lxb > 0) x[2 * blas2_vec_index(0, lxb, c->incx) + 1] = NAN;
         if (!trsv) {
             double *y = hy + 2 * b * sty;
             blas2_random(y, 2 * sty, mix(seed, 3), single);
@@ -1793,17 +1843,25 @@ static void cx_run(const cx_cfg *wanted)
     cx_upload(dA, hA, nb * sta, c->prec);
     void **Ap = cx_pointers(dA, sta * (int64_t)es, nb), **xp = cx_pointers(dx, stx * (int64_t)es, nb),
          **yp = cx_pointers(dy, sty * (int64_t)es, nb);
-    for (int arr = 0; arr < 2; ++arr) {
+    cx_sizes dv = {NULL, NULL, NULL, NULL, NULL};
+    if (vb) { /* exactly batch ints each */
+        dv.m = cx_device_ints(pm, nb);
+        dv.n = cx_device_ints(pn, nb);
+        dv.lda = cx_device_ints(plda, nb);
+        dv.incx = cx_device_ints(pix, nb);
+        dv.incy = cx_device_ints(piy, nb);
+    }
+    for (int arr = vb; arr < 2; ++arr) { /* vbatched: pointer arrays only */
         cx_upload(dx, hx, nb * stx, c->prec);
         if (!trsv) cx_upload(dy, hy, nb * sty, c->prec);
         const char *kernel = NULL;
         const char *variant = trsv ? (c->upper ? (c->trans ? "ut" : "un") : (c->trans ? "lt" : "ln"))
                                    : (c->trans ? "t" : "n");
+        const char *routine = trsv ? "trsv" : vb ? "gemv_vbatched" : "gemv";
         if (m < 1 || n < 1 ||
-            shoal_blas2_kernel_name(g_h, trsv ? "trsv" : "gemv", c->prec, arr, variant, m, n, &kernel) !=
-                SHOAL_STATUS_SUCCESS)
+            shoal_blas2_kernel_name(g_h, routine, c->prec, arr, variant, m, n, &kernel) != SHOAL_STATUS_SUCCESS)
             kernel = NULL;
-        const shoal_status st = cx_call(c, arr, lda, dA, dx, dy, sta, stx, sty, Ap, xp, yp);
+        const shoal_status st = cx_call(c, arr, lda, dA, dx, dy, sta, stx, sty, Ap, xp, yp, &dv);
         CUDA_CHECK(cudaDeviceSynchronize());
         int ok = st == SHOAL_STATUS_SUCCESS;
         double worst = 0;
@@ -1813,40 +1871,43 @@ static void cx_run(const cx_cfg *wanted)
         if (ok) cx_download(out, trsv ? dx : dy, nb * per, c->prec);
         for (int64_t b = 0; ok && b < nb; ++b) {
             const double *A = hA + 2 * b * sta, *x = hx + 2 * b * stx, *o = out + 2 * b * per;
-            const int nan_here = c->nan_imag && b == 1 && lx > 0;
+            const int mb = pm[b], nbc = pn[b], empty = mb < 1 || nbc < 1;
+            const int lxb = trsv ? n : c->trans ? mb : nbc, lyb = trsv ? 0 : c->trans ? nbc : mb;
+            /* the output vector's elements: an empty problem writes none */
+            const int len = empty ? 0 : trsv ? lxb : lyb;
+            const int64_t inc = trsv ? c->incx : c->incy;
+            const double *in = trsv ? x : hy + 2 * b * sty;
+            const int nan_here = c->nan_imag && b == 1 && lxb > 0 && !empty;
             if (nan_here) { /* the NaN shows in its own problem */
-                if (!cx_has_nan(o, trsv ? lx : ly, trsv ? c->incx : c->incy) && !(c->alpha[0] == 0 && c->alpha[1] == 0)) {
+                if (!cx_has_nan(o, len, inc) && !(c->alpha[0] == 0 && c->alpha[1] == 0)) {
                     ok = 0;
                     snprintf(why, sizeof why, " problem 1: the imaginary NaN did not reach the output");
                 }
                 continue;
             }
-            const double err =
-                trsv ? blas2_ctrsv_error(c->upper, c->trans, c->unit, n, A, lda, x, o, c->incx, eps)
-                     : blas2_cgemv_error(c->trans, m, n, c->alpha, A, lda, x, c->incx, c->beta, hy + 2 * b * sty, o,
-                                         c->incy, eps);
-            if (!(err <= worst)) worst = isnan(err) ? INFINITY : err;
-            if (!(err <= (trsv ? 2 * BLAS2_ERROR_LIMIT : BLAS2_ERROR_LIMIT))) {
-                ok = 0;
-                snprintf(why, sizeof why, " problem %lld: error %.3g", (long long)b, err);
-            }
-            /* elements between the increments: untouched */
-            const int len = trsv ? lx : ly;
-            const int64_t inc = trsv ? c->incx : c->incy;
-            const double *in = trsv ? x : hy + 2 * b * sty;
-            for (int64_t i = 0; ok && i < per; ++i) {
-                if (abs64(inc) == 1 || i % abs64(inc) == 0) continue;
-                if (!(isnan(in[2 * i]) && isnan(o[2 * i])) && in[2 * i] != o[2 * i]) {
+            if (!empty) {
+                const double err =
+                    trsv ? blas2_ctrsv_error(c->upper, c->trans, c->unit, n, A, lda, x, o, c->incx, eps)
+                         : blas2_cgemv_error(c->trans, mb, nbc, c->alpha, A, plda[b], x, c->incx, c->beta,
+                                             hy + 2 * b * sty, o, c->incy, eps);
+                if (!(err <= worst)) worst = isnan(err) ? INFINITY : err;
+                if (!(err <= (trsv ? 2 * BLAS2_ERROR_LIMIT : BLAS2_ERROR_LIMIT))) {
                     ok = 0;
-                    snprintf(why, sizeof why, " problem %lld: element %lld between increments written", (long long)b,
-                             (long long)i);
+                    snprintf(why, sizeof why, " problem %lld (%d x %d): error %.3g", (long long)b, mb, nbc, err);
                 }
             }
-            (void)len;
+            /* elements between the increments, past a smaller problem's vector, and all of an
+             * empty problem's: untouched */
+            const int64_t at = ok ? cx_first_touched(in, o, per, len, inc) : -1;
+            if (at >= 0) {
+                ok = 0;
+                snprintf(why, sizeof why, " problem %lld (%d x %d): element %lld outside the vector written",
+                         (long long)b, mb, nbc, (long long)at);
+            }
         }
         const char ops[] = "NTC";
         printf("  %-6s %c  %-7s %c%s %5d %5d %5lld %4lld %4lld %7lld %10.3g %-6s %s%s\n", trsv ? "trsv" : "gemv",
-               c->prec, arr ? "array" : "strided", ops[c->trans], trsv ? (c->upper ? "u" : "l") : " ", m, n,
+               c->prec, vb ? "vbatch" : arr ? "array" : "strided", ops[c->trans], trsv ? (c->upper ? "u" : "l") : " ", m, n,
                (long long)lda, (long long)c->incx, (long long)c->incy, (long long)nb, worst, ok ? "ok" : "FAILED",
                kernel ? kernel : "-", why);
         gpu_test_record(ok);
@@ -1854,6 +1915,14 @@ static void cx_run(const cx_cfg *wanted)
     CUDA_CHECK(cudaFree(Ap));
     CUDA_CHECK(cudaFree(xp));
     CUDA_CHECK(cudaFree(yp));
+    int *const dints[] = {dv.m, dv.n, dv.lda, dv.incx, dv.incy};
+    for (int i = 0; i < 5; ++i)
+        if (dints[i]) CUDA_CHECK(cudaFree(dints[i]));
+    free(pm);
+    free(pn);
+    free(plda);
+    free(pix);
+    free(piy);
     CUDA_CHECK(cudaFree(dA));
     CUDA_CHECK(cudaFree(dx));
     CUDA_CHECK(cudaFree(dy));
@@ -1874,7 +1943,7 @@ static void case_cgemv_ops(char p)
     for (int t = 0; t < 3; ++t)
         for (int s = 0; s < COUNT(sizes); ++s) {
             cx_cfg c = {F_GEMV, p, t, 0, 0, sizes[s][0], sizes[s][1], s % 3, 1, 1,
-                        {CX_ALPHA[0], CX_ALPHA[1]}, {CX_BETA[0], CX_BETA[1]}, 3 + s, 0};
+                        {CX_ALPHA[0], CX_ALPHA[1]}, {CX_BETA[0], CX_BETA[1]}, 3 + s, 0, 0};
             if (s % 4 == 1) c.incx = -2;
             if (s % 4 == 2) c.incy = 3;
             cx_run(&c);
@@ -1888,7 +1957,7 @@ static void case_cgemv_alpha_beta(char p)
     static const double ab[][4] = {{0.5, -0.75, 0, 0}, {0, 0, -0.25, 0.5}, {0, 1, 0, -1}, {1, 0, 1, 0}, {2, 0.5, 0, 0}};
     for (int t = 0; t < 3; ++t)
         for (int i = 0; i < COUNT(ab); ++i) {
-            cx_cfg c = {F_GEMV, p, t, 0, 0, 13, 9, 2, 1, 1, {ab[i][0], ab[i][1]}, {ab[i][2], ab[i][3]}, 5, 0};
+            cx_cfg c = {F_GEMV, p, t, 0, 0, 13, 9, 2, 1, 1, {ab[i][0], ab[i][1]}, {ab[i][2], ab[i][3]}, 5, 0, 0};
             cx_run(&c);
         }
 }
@@ -1900,7 +1969,7 @@ static void case_cgemv_nan_imag(char p)
     for (int t = 0; t < 3; ++t)
         for (int s = 0; s < COUNT(sizes); ++s) {
             cx_cfg c = {F_GEMV, p, t, 0, 0, sizes[s][0], sizes[s][1], 1, 1, 1,
-                        {CX_ALPHA[0], CX_ALPHA[1]}, {CX_BETA[0], CX_BETA[1]}, 4, 1};
+                        {CX_ALPHA[0], CX_ALPHA[1]}, {CX_BETA[0], CX_BETA[1]}, 4, 1, 0};
             cx_run(&c);
         }
 }
@@ -1908,9 +1977,36 @@ static void case_cgemv_nan_imag(char p)
 static void case_cgemv_batch(char p)
 {
     for (int t = 0; t < 3; ++t) {
-        cx_cfg one = {F_GEMV, p, t, 0, 0, 37, 19, 0, 1, 1, {CX_ALPHA[0], CX_ALPHA[1]}, {CX_BETA[0], CX_BETA[1]}, 1, 0};
+        cx_cfg one = {F_GEMV, p, t, 0, 0, 37, 19, 0, 1, 1, {CX_ALPHA[0], CX_ALPHA[1]}, {CX_BETA[0], CX_BETA[1]}, 1, 0, 0};
         cx_run(&one);
-        cx_cfg big = {F_GEMV, p, t, 0, 0, 5, 7, 0, 1, 1, {CX_ALPHA[0], CX_ALPHA[1]}, {0, 0}, g_big_batch, 0};
+        cx_cfg big = {F_GEMV, p, t, 0, 0, 5, 7, 0, 1, 1, {CX_ALPHA[0], CX_ALPHA[1]}, {0, 0}, g_big_batch, 0, 0};
+        cx_run(&big);
+    }
+}
+
+/* gemv_vbatched: every op, maxima through the stream design's range (tiles of one problem or
+ * many), ld > m, negative and wide increments, complex and zero scalars (beta == 0 over a NaN
+ * y), an imaginary NaN isolated to its problem, batch 1 and a large batch; every fifth problem
+ * empty (its y untouched) */
+static void case_cgemv_vbatched(char p)
+{
+    static const int maxima[][2] = {{1, 1}, {7, 5}, {33, 17}, {128, 64}, {40, 300}, {512, 8}};
+    for (int t = 0; t < 3; ++t)
+        for (int s = 0; s < COUNT(maxima); ++s) {
+            cx_cfg c = {F_GEMV, p, t, 0, 0, maxima[s][0], maxima[s][1], s % 3, 1, 1,
+                        {CX_ALPHA[0], CX_ALPHA[1]}, {CX_BETA[0], CX_BETA[1]}, 7 + s, 0, 1};
+            if (s % 3 == 1) c.incx = -2;
+            if (s % 3 == 2) c.incy = 3;
+            if (s == 3) c.beta[0] = c.beta[1] = 0;
+            if (s == 4) c.alpha[0] = c.alpha[1] = 0;
+            cx_run(&c);
+        }
+    for (int t = 0; t < 3; ++t) {
+        cx_cfg nan = {F_GEMV, p, t, 0, 0, 24, 16, 1, 1, 1, {CX_ALPHA[0], CX_ALPHA[1]}, {CX_BETA[0], CX_BETA[1]}, 6, 1, 1};
+        cx_run(&nan);
+        cx_cfg one = {F_GEMV, p, t, 0, 0, 37, 19, 0, 1, 1, {CX_ALPHA[0], CX_ALPHA[1]}, {CX_BETA[0], CX_BETA[1]}, 1, 0, 1};
+        cx_run(&one);
+        cx_cfg big = {F_GEMV, p, t, 0, 0, 9, 6, 0, 1, 1, {CX_ALPHA[0], CX_ALPHA[1]}, {0, 0}, g_big_batch, 0, 1};
         cx_run(&big);
     }
 }
@@ -1924,7 +2020,7 @@ static void case_ctrsv_ops(char p)
         for (int t = 0; t < 3; ++t)
             for (int s = 0; s < COUNT(sizes); ++s) {
                 cx_cfg c = {F_TRSV, p, t, up, s % 5 == 4, sizes[s], sizes[s], s % 3, s % 4 == 1 ? -2 : 1, 1,
-                            {1, 0}, {0, 0}, 3 + s % 4, 0};
+                            {1, 0}, {0, 0}, 3 + s % 4, 0, 0};
                 cx_run(&c);
             }
 }
@@ -1935,7 +2031,7 @@ static void case_ctrsv_nan_imag(char p)
     for (int up = 0; up < 2; ++up)
         for (int t = 0; t < 3; ++t)
             for (int s = 0; s < COUNT(sizes); ++s) {
-                cx_cfg c = {F_TRSV, p, t, up, 0, sizes[s], sizes[s], 1, 1, 1, {1, 0}, {0, 0}, 4, 1};
+                cx_cfg c = {F_TRSV, p, t, up, 0, sizes[s], sizes[s], 1, 1, 1, {1, 0}, {0, 0}, 4, 1, 0};
                 cx_run(&c);
             }
 }
@@ -1943,9 +2039,9 @@ static void case_ctrsv_nan_imag(char p)
 static void case_ctrsv_batch(char p)
 {
     for (int t = 0; t < 3; ++t) {
-        cx_cfg one = {F_TRSV, p, t, 1, 0, 45, 45, 0, 1, 1, {1, 0}, {0, 0}, 1, 0};
+        cx_cfg one = {F_TRSV, p, t, 1, 0, 45, 45, 0, 1, 1, {1, 0}, {0, 0}, 1, 0, 0};
         cx_run(&one);
-        cx_cfg big = {F_TRSV, p, t, 0, 0, 6, 6, 0, 1, 1, {1, 0}, {0, 0}, g_big_batch, 0};
+        cx_cfg big = {F_TRSV, p, t, 0, 0, 6, 6, 0, 1, 1, {1, 0}, {0, 0}, g_big_batch, 0, 0};
         cx_run(&big);
     }
 }
@@ -1994,7 +2090,7 @@ enum case_kind {
     K_GEMV_VENDOR, K_TRSV_SIZES, K_TRSV_UNIT, K_TRSV_SMALL, K_TRSV_LD_INC, K_TRSV_BATCH, K_TRSV_MISALIGNED, K_TRSV_VENDOR,
     K_VGEMV_UNIFORM, K_VGEMV_EQUAL, K_VGEMV_SKEWED, K_VGEMV_IMAX, K_KERNEL_NAME, K_GEMV_TAIL, K_TRSV_TAIL,
     K_VGEMV_TAIL, K_GEMV_PAGE_END, K_TRSV_PAGE_END, K_VGEMV_PAGE_END, K_CGEMV_OPS, K_CGEMV_ALPHA_BETA,
-    K_CGEMV_NAN_IMAG, K_CGEMV_BATCH, K_CTRSV_OPS, K_CTRSV_NAN_IMAG, K_CTRSV_BATCH
+    K_CGEMV_NAN_IMAG, K_CGEMV_BATCH, K_CTRSV_OPS, K_CTRSV_NAN_IMAG, K_CTRSV_BATCH, K_CGEMV_VBATCHED
 };
 
 typedef struct tcase {
@@ -2051,6 +2147,7 @@ static void build_cases(void)
         add_case(K_CGEMV_NAN_IMAG, p, "gemv_nan_imag");
         add_case(K_CGEMV_BATCH, p, "gemv_batch");
         add_case(K_CTRSV_OPS, p, "trsv_ops");
+        add_case(K_CGEMV_VBATCHED, p, "gemv_vbatched_complex");
         add_case(K_CTRSV_NAN_IMAG, p, "trsv_nan_imag");
         add_case(K_CTRSV_BATCH, p, "trsv_batch");
     }
@@ -2102,6 +2199,7 @@ static void run_case(const tcase *t)
     case K_CGEMV_NAN_IMAG: case_cgemv_nan_imag(p); break;
     case K_CGEMV_BATCH: case_cgemv_batch(p); break;
     case K_CTRSV_OPS: case_ctrsv_ops(p); break;
+    case K_CGEMV_VBATCHED: case_cgemv_vbatched(p); break;
     case K_CTRSV_NAN_IMAG: case_ctrsv_nan_imag(p); break;
     case K_CTRSV_BATCH: case_ctrsv_batch(p); break;
     }

@@ -417,6 +417,55 @@ def test_trsv_row_major_flips_uplo_and_op(fake, order, uplo, trans, expect_fill,
         expect_fill, expect_op, "1", "4", P(A.ptr), "4", "16", P(x.ptr), "1", "4", "3"])
 
 
+# ---- level 2, complex -------------------------------------------------------------------
+
+@pytest.mark.parametrize("order, trans, expect_op", [
+    ("c", "N", "0"), ("c", "T", "1"), ("c", "C", "2"), ("r", "N", "1"), ("r", "T", "0")])
+def test_gemv_complex_ops_and_scalars(fake, order, trans, expect_op):
+    A = CMAKE[order](3, 4, 5, "c8")
+    x, y = FakeArray((3, 5 if trans == "N" else 4), dtype="c8"), FakeArray((3, 4 if trans == "N" else 5), dtype="c8")
+    shoal.gemv(A, x, y, alpha=1.5 - 2j, beta=0.5j, trans=trans)
+    name, a = args_of(fake.last())
+    a = complex_args(a)
+    assert name == "shoal_cgemv_strided_batched" and a[0] == expect_op
+    assert a[3] == 1.5 - 2j and a[10] == 0.5j
+
+
+def test_gemv_trsv_complex_op_c_needs_column_major_a(fake):
+    with pytest.raises(ValueError, match="conjugate without transpose"):
+        shoal.gemv(row_batch(3, 4, 4, "c16"), FakeArray((3, 4), dtype="c16"), FakeArray((3, 4), dtype="c16"),
+                   trans="C")
+    with pytest.raises(ValueError, match="conjugate without transpose"):
+        shoal.trsv(row_batch(3, 4, 4, "c16"), FakeArray((3, 4), dtype="c16"), trans="c")
+    # real dtypes: 'C' is 'T', any memory order
+    shoal.trsv(row_batch(3, 4, 4), FakeArray((3, 4)), trans="C")
+    assert args_of(fake.last())[1][1] == "0"
+    with pytest.raises(TypeError, match="needs complex operands"):
+        shoal.gemv(col_batch(3, 4, 4), FakeArray((3, 4)), FakeArray((3, 4)), alpha=1j)
+
+
+@pytest.mark.parametrize("trans, expect_op", [("N", "0"), ("T", "1"), ("C", "2")])
+def test_trsv_complex(fake, trans, expect_op):
+    A, x = col_batch(3, 4, 4, "c16"), FakeArray((3, 4), dtype="c16")
+    assert shoal.trsv(A, x, uplo="U", trans=trans) is x
+    assert args_of(fake.last()) == ("shoal_ztrsv_strided_batched", [
+        "1", expect_op, "0", "4", P(A.ptr), "4", "16", P(x.ptr), "1", "4", "3"])
+
+
+def test_gemv_vbatched_complex(fake):
+    A = [FakeArray((3, 2), (1, 3), dtype="c16"), FakeArray((4, 4), (1, 4), dtype="c16")]
+    x = [FakeArray((3,), dtype="c16"), FakeArray((4,), dtype="c16")]
+    y = [FakeArray((2,), dtype="c16"), FakeArray((4,), dtype="c16")]
+    shoal.gemv_vbatched(A, x, y, alpha=2 - 1j, beta=1.0, trans="C")
+    name, a = args_of(fake.last())
+    a = complex_args(a)
+    assert name == "shoal_zgemv_vbatched" and a[0] == "2" and a[3:5] == ["4", "4"]
+    assert a[5] == 2 - 1j and a[10] == 1
+    A_rows = [FakeArray((3, 2), (2, 1), dtype="c16"), FakeArray((4, 4), (4, 1), dtype="c16")]
+    with pytest.raises(ValueError, match="conjugate without transpose"):
+        shoal.gemv_vbatched(A_rows, x, y, trans="C")
+
+
 # ---- LAPACK -----------------------------------------------------------------------------
 
 def test_getrf_with_given_outputs(fake):

@@ -163,6 +163,41 @@ def test_trsv(xp, dtype, order, uplo, trans):
     assert err < TOL, err
 
 
+@pytest.mark.parametrize("dtype", CDTYPES)
+@pytest.mark.parametrize("order, trans", [("col", "N"), ("col", "T"), ("col", "C"), ("row", "N"), ("row", "T")])
+def test_gemv_complex(xp, dtype, order, trans):
+    """complex64 / complex128, ops N, T, C (C with a column-major A: the package refuses a
+    row-major one), complex alpha and beta, against numpy."""
+    m, n = 9, 6
+    a = crand((BATCH, m, n), dtype, 1)
+    x = crand((BATCH, m if trans != "N" else n), dtype, 2)
+    y0 = crand((BATCH, n if trans != "N" else m), dtype, 3)
+    Y = xp.from_numpy(y0)
+    alpha, beta = 2.0 - 0.5j, 0.25 + 1j
+    shoal.gemv(xp.from_numpy(a, order), xp.from_numpy(x), Y, alpha=alpha, beta=beta, trans=trans)
+    ref = alpha * (cop(a.astype("complex128"), trans) @ x[..., None])[..., 0] + beta * y0
+    scale = abs(alpha) * max(m, n) * norm(a) * norm(x) + abs(beta) * norm(y0)
+    err = norm(xp.to_numpy(Y) - ref) / (scale * eps(dtype))
+    assert err < 16, err
+
+
+@pytest.mark.parametrize("dtype", CDTYPES)
+@pytest.mark.parametrize("order, uplo, trans", [
+    ("col", "L", "N"), ("col", "L", "C"), ("col", "U", "T"), ("col", "U", "C"), ("row", "L", "T"), ("row", "U", "N")])
+def test_trsv_complex(xp, dtype, order, uplo, trans):
+    import numpy
+    n = 12
+    a = crand((BATCH, n, n), dtype, 1) + n * numpy.eye(n, dtype=dtype)
+    a = numpy.tril(a) if uplo == "L" else numpy.triu(a)
+    b = crand((BATCH, n), dtype, 2)
+    X = xp.from_numpy(b)
+    shoal.trsv(xp.from_numpy(a, order), X, uplo=uplo, trans=trans)
+    x = xp.to_numpy(X).astype("complex128")
+    res = (cop(a.astype("complex128"), trans) @ x[..., None])[..., 0] - b
+    err = norm(res) / (n * norm(a) * norm(x) * eps(dtype))
+    assert err < TOL, err
+
+
 def lu_residual(a, lu, ipiv, dtype):
     import numpy
     m, n = a.shape[-2:]
@@ -334,6 +369,24 @@ def test_gemv_vbatched(xp, dtype):
     shoal.gemv_vbatched([xp.from_numpy(v) for v in a], [xp.from_numpy(v) for v in x], y)
     for i, (m, n) in enumerate(sizes):
         err = norm(xp.to_numpy(y[i]) - a[i].astype("float64") @ x[i]) / (n * norm(a[i]) * norm(x[i]) * eps(dtype))
+        assert err < 16, (i, err)
+
+
+@pytest.mark.parametrize("dtype", CDTYPES)
+@pytest.mark.parametrize("trans", ["N", "T", "C"])
+def test_gemv_vbatched_complex(xp, dtype, trans):
+    sizes = [(1, 1), (7, 3), (40, 16)]
+    a = [crand((m, n), dtype, i) for i, (m, n) in enumerate(sizes)]
+    x = [crand((m if trans != "N" else n,), dtype, 10 + i) for i, (m, n) in enumerate(sizes)]
+    y0 = [crand((n if trans != "N" else m,), dtype, 20 + i) for i, (m, n) in enumerate(sizes)]
+    y = [xp.from_numpy(v) for v in y0]
+    alpha, beta = 0.5 + 1j, -1j
+    shoal.gemv_vbatched([xp.from_numpy(v, "col") for v in a], [xp.from_numpy(v) for v in x], y,
+                        alpha=alpha, beta=beta, trans=trans)
+    for i, (m, n) in enumerate(sizes):
+        ref = alpha * cop(a[i].astype("complex128"), trans) @ x[i] + beta * y0[i]
+        scale = abs(alpha) * max(m, n) * norm(a[i]) * norm(x[i]) + abs(beta) * norm(y0[i])
+        err = norm(xp.to_numpy(y[i]) - ref) / (scale * eps(dtype))
         assert err < 16, (i, err)
 
 
