@@ -99,7 +99,7 @@ shoal_status shoal_blas2_kernel_name(shoal_handle handle, const char *routine, c
                                      const char *variant, int m, int n, const char **name)
 {
     const int r = shoal_lapack_routine_id(routine);
-    const int complex_ok = (precision == 'c' || precision == 'z') && (r == SHOAL_GEMV || r == SHOAL_TRSV);
+    const int complex_ok = (precision == 'c' || precision == 'z') && (r == SHOAL_GEMV || r == SHOAL_TRSV || r == SHOAL_GEMM_VBATCHED);
     if ((r != SHOAL_GEMV && r != SHOAL_TRSV && r != SHOAL_GEMV_VBATCHED && r != SHOAL_GEMM_VBATCHED) ||
         (precision != 's' && precision != 'd' && !complex_ok) || m < 1 || n < 1 || !name)
         return BAD;
