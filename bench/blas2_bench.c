@@ -16,8 +16,10 @@
  *                    (side left, 1 right-hand side, ldb = n; pointer arrays, its only form).
  *   c and z:         gemv and gemv_misaligned with op N, T and C (conjugate transpose), trsv with
  *                    uplo L, U x op N, T, C: shoal_{c,z}... vs cublas{C,Z}gemvStridedBatched /
- *                    gemvBatched / trsmBatched, alpha = 1 + 0i, beta = 0; the vbatched routines
- *                    stay s and d.
+ *                    gemvBatched / trsmBatched, alpha = 1 + 0i, beta = 0; gemm_vbatched N N as
+ *                    below (cuBLAS has no complex grouped GEMM: its column is cublas{C,Z}gemmBatched
+ *                    called once per distinct size, as a user would, on the groups' pointer
+ *                    arrays); gemv_vbatched with op N, T and C as below.
  *   gemv_vbatched    op N and T, maximum N in {32, 128, 512}; sizes "equal" (m_i = n_i = N),
  *                    "uniform" (m_i, n_i independent, uniform in [1, N]) or "skewed" (1% of the
  *                    problems N x N, the others m_i, n_i independent in [1, N/10]):
@@ -95,7 +97,7 @@ static const char *const dist_name[N_DISTS] = {"equal", "uniform", "skewed"};
 #define PRECS "sdcz"
 #define N_PRECS 4
 
-/* Variants of the real rows, and of the complex ones (op C added; no vbatched routine). The last
+/* Variants of the real rows, and of the complex ones (op C added; gemm_vbatched N N only). The last
  * letter of a gemv / trsv variant is its op: n, t or c. */
 static const char *const variants[N_ROUTINES][7] = {
     [R_GEMV] = {"n", "t", NULL},
@@ -108,8 +110,8 @@ static const char *const variants_complex[N_ROUTINES][7] = {
     [R_GEMV] = {"n", "t", "c", NULL},
     [R_GEMV_MIS] = {"n", "t", "c", NULL},
     [R_TRSV] = {"ln", "lt", "lc", "un", "ut", "uc", NULL},
-    [R_GEMV_V] = {NULL},
-    [R_GEMM_V] = {NULL},
+    [R_GEMV_V] = {"n", "t", "c", NULL},
+    [R_GEMM_V] = {"nn", NULL},
 };
 
 enum { W_SHOAL, W_OWN, W_VENDOR };                  /* who serves a method */
@@ -544,7 +546,7 @@ static int64_t layout(const row *r, const int *rows, const int *cols, int64_t *o
 
 static int setup_gemv_v(row *r)
 {
-    const int N = r->m, tr = r->var[0] == 't';
+    const int N = r->m, tr = r->var[0] != 'n'; /* op T or C */
     const double per = mean_problem_bytes(r);
     pick_batch(r, per, per + 48.0 + 3.0 * sizeof(void *) + 3.0 * sizeof(int));
     const size_t b = (size_t)r->batch;
@@ -559,7 +561,7 @@ static int setup_gemv_v(row *r)
     r->ny = layout(r, tr ? r->hn : r->hm, NULL, r->offy);
     r->flops = r->bytes = 0;
     for (size_t i = 0; i < b; ++i) {
-        r->flops += 2.0 * r->hm[i] * r->hn[i];
+        r->flops += 2.0 * r->hm[i] * r->hn[i] * flop_scale(r);
         r->bytes += ((double)r->hm[i] * r->hn[i] + r->hm[i] + r->hn[i]) * (double)r->es;
     }
     int *ones = bench_xmalloc(sizeof(int) * b);
@@ -611,7 +613,16 @@ static int make_groups(row *r)
         r->gdim[k] = s;
         r->gsize[k] = count[s];
         r->gop[k] = CUBLAS_OP_N;
-        if (r->prec == 's') {
+        if (r->cx) { /* 1 + 0i, 0 + 0i (the complex per-size calls take the first) */
+            const int single = r->prec == 'c';
+            for (int part = 0; part < 2; ++part) {
+                const double a = part ? 0.0 : 1.0;
+                if (single)
+                    ((float *)r->galpha)[2 * k + part] = (float)a, ((float *)r->gbeta)[2 * k + part] = 0.0f;
+                else
+                    ((double *)r->galpha)[2 * k + part] = a, ((double *)r->gbeta)[2 * k + part] = 0.0;
+            }
+        } else if (r->prec == 's') {
             ((float *)r->galpha)[k] = 1.0f;
             ((float *)r->gbeta)[k] = 0.0f;
         } else {
@@ -645,7 +656,7 @@ static int setup_gemm_v(row *r)
     r->flops = r->bytes = 0;
     for (size_t i = 0; i < b; ++i) {
         double s = r->hm[i];
-        r->flops += 2.0 * s * s * s;
+        r->flops += 2.0 * s * s * s * flop_scale(r);
         r->bytes += 3.0 * s * s * (double)r->es;
     }
     const size_t bytes = (size_t)r->nA * r->es;
@@ -654,8 +665,8 @@ static int setup_gemm_v(row *r)
         !upload_pointers(r, &r->pB, r->dB, r->offA, NULL) ||
         !upload_pointers(r, &r->pC, r->dC, r->offA, NULL) || !make_groups(r))
         return 0;
-    CK(bench_fill_uniform(r->prec, r->dA, r->nA, r->seed, S.st));
-    CK(bench_fill_uniform(r->prec, r->dB, r->nA, r->seed ^ 0x5851f42d4c957f2dull, S.st));
+    CK(fill(r, r->dA, r->nA, r->seed));
+    CK(fill(r, r->dB, r->nA, r->seed ^ 0x5851f42d4c957f2dull));
     return 1;
 }
 
@@ -676,40 +687,52 @@ static void pick_samples(row *r)
     }
 }
 
-/* gemm: the double-precision reference C = A B of every sample, once per row. */
+/* gemm: the double-precision reference C = A B of every sample, once per row (c, z: complex
+ * arithmetic, (re, im) pairs; the error unit from the moduli). */
 static void make_gemm_reference(row *r)
 {
+    const int64_t rp = bench_reals_per(r->prec);
     int64_t total = 0;
     for (int k = 0; k < N_SAMPLES; ++k) {
         int64_t s = r->hm[r->sample[k]];
         r->ref_off[k] = total;
         total += s * s;
     }
-    r->ref = hmem(r, sizeof(double) * (size_t)total);
-    double *ab = hmem(r, sizeof(double) * (size_t)(2 * total));
+    r->ref = hmem(r, sizeof(double) * (size_t)(total * rp));
+    double *ab = hmem(r, sizeof(double) * (size_t)(2 * total * rp));
     for (int k = 0; k < N_SAMPLES; ++k) {
         int64_t i = r->sample[k], s = r->hm[i];
-        fetch(r, r->dA, r->offA[i], s * s, ab + 2 * r->ref_off[k]);
-        fetch(r, r->dB, r->offA[i], s * s, ab + 2 * r->ref_off[k] + s * s);
+        fetch(r, r->dA, r->offA[i], s * s, ab + 2 * r->ref_off[k] * rp);
+        fetch(r, r->dB, r->offA[i], s * s, ab + (2 * r->ref_off[k] + s * s) * rp);
     }
     const double eps = eps_of(r->prec);
 #pragma omp parallel for schedule(dynamic, 1)
     for (int k = 0; k < N_SAMPLES; ++k) {
         const int s = r->hm[r->sample[k]];
-        const double *a = ab + 2 * r->ref_off[k], *bm = a + (int64_t)s * s;
-        double *c = r->ref + r->ref_off[k], max_a = 0, max_b = 0;
+        const double *a = ab + 2 * r->ref_off[k] * rp, *bm = a + (int64_t)s * s * rp;
+        double *c = r->ref + r->ref_off[k] * rp, max_a = 0, max_b = 0;
         for (int64_t e = 0; e < (int64_t)s * s; ++e) {
-            max_a = fmax(max_a, fabs(a[e]));
-            max_b = fmax(max_b, fabs(bm[e]));
-            c[e] = 0;
+            max_a = fmax(max_a, rp == 2 ? hypot(a[2 * e], a[2 * e + 1]) : fabs(a[e]));
+            max_b = fmax(max_b, rp == 2 ? hypot(bm[2 * e], bm[2 * e + 1]) : fabs(bm[e]));
         }
+        for (int64_t e = 0; e < (int64_t)s * s * rp; ++e)
+            c[e] = 0;
         for (int j = 0; j < s; ++j)
             for (int l = 0; l < s; ++l) {
-                const double blj = bm[l + (int64_t)j * s];
-                const double *al = a + (int64_t)l * s;
-                double *cj = c + (int64_t)j * s;
-                for (int i = 0; i < s; ++i)
-                    cj[i] += al[i] * blj;
+                const int64_t lj = l + (int64_t)j * s;
+                const double *al = a + (int64_t)l * s * rp;
+                double *cj = c + (int64_t)j * s * rp;
+                if (rp == 1) {
+                    const double blj = bm[lj];
+                    for (int i = 0; i < s; ++i)
+                        cj[i] += al[i] * blj;
+                } else {
+                    const double br = bm[2 * lj], bi = bm[2 * lj + 1];
+                    for (int i = 0; i < s; ++i) {
+                        cj[2 * i] += al[2 * i] * br - al[2 * i + 1] * bi;
+                        cj[2 * i + 1] += al[2 * i] * bi + al[2 * i + 1] * br;
+                    }
+                }
             }
         /* |alpha| k max|A| max|B| + |beta| max|C0| with alpha = 1, beta = 0 */
         double unit = eps * (double)s * max_a * max_b;
@@ -834,12 +857,42 @@ static shoal_status shoal_trsv_call(const row *r, const method_def *md)
                : shoal_dtrsv_strided_batched(S.h, u, op, dg, n, CD(r->dA), n, r->sa, (double *)r->dx, 1, n, b);
 }
 
+/* gemm_vbatched in c and z: alpha = 1, beta = 0 as in the real rows; the fixed-size baseline
+ * shoal_{c,z}gemm_batched on the equal batch. */
+static shoal_status shoal_gemm_v_call_complex(const row *r, const method_def *md)
+{
+    const int N = r->m;
+    const int64_t b = r->batch;
+    const shoal_operation nn = SHOAL_OP_N;
+    const shoal_complex_float c1 = {1.0f, 0.0f}, c0 = {0.0f, 0.0f};
+    const shoal_complex_double z1 = {1.0, 0.0}, z0 = {0.0, 0.0};
+    if (md->kind == K_VBATCHED)
+        return r->prec == 'z'
+                   ? shoal_zgemm_vbatched(S.h, nn, nn, r->dm, r->dm, r->dm, N, N, N, z1, CZCA(r->pA), r->dm,
+                                          CZCA(r->pB), r->dm, z0, CZA(r->pC), r->dm, b)
+                   : shoal_cgemm_vbatched(S.h, nn, nn, r->dm, r->dm, r->dm, N, N, N, c1, CXCA(r->pA), r->dm,
+                                          CXCA(r->pB), r->dm, c0, CXA(r->pC), r->dm, b);
+    return r->prec == 'z' ? shoal_zgemm_batched(S.h, nn, nn, N, N, N, z1, CZCA(r->pA), N, CZCA(r->pB), N, z0,
+                                                CZA(r->pC), N, b)
+                          : shoal_cgemm_batched(S.h, nn, nn, N, N, N, c1, CXCA(r->pA), N, CXCA(r->pB), N, c0,
+                                                CXA(r->pC), N, b);
+}
+
 static shoal_status shoal_vbatched_call(const row *r, const method_def *md)
 {
     const int N = r->m;
     const int64_t b = r->batch;
     if (r->rid == R_GEMV_V) {
-        const shoal_operation op = r->var[0] == 't' ? SHOAL_OP_T : SHOAL_OP_N;
+        const shoal_operation op = shoal_op(r);
+        if (md->kind == K_VBATCHED && r->cx) {
+            const shoal_complex_float c1 = {1.0f, 0.0f}, c0 = {0.0f, 0.0f};
+            const shoal_complex_double z1 = {1.0, 0.0}, z0 = {0.0, 0.0};
+            return r->prec == 'z'
+                       ? shoal_zgemv_vbatched(S.h, op, r->dm, r->dn, N, N, z1, CZCA(r->pA), r->dm, CZCA(r->px),
+                                              r->dones, z0, CZA(r->py), r->dones, b)
+                       : shoal_cgemv_vbatched(S.h, op, r->dm, r->dn, N, N, c1, CXCA(r->pA), r->dm, CXCA(r->px),
+                                              r->dones, c0, CXA(r->py), r->dones, b);
+        }
         if (md->kind == K_VBATCHED)
             return r->prec == 's'
                        ? shoal_sgemv_vbatched(S.h, op, r->dm, r->dn, N, N, 1.0f, CFA(r->pA), r->dm, CFA(r->px),
@@ -849,6 +902,8 @@ static shoal_status shoal_vbatched_call(const row *r, const method_def *md)
         return shoal_gemv_call(r, md); /* the fixed-size baselines of the equal batch */
     }
     const shoal_operation nn = SHOAL_OP_N;
+    if (r->cx)
+        return shoal_gemm_v_call_complex(r, md);
     if (md->kind == K_VBATCHED)
         return r->prec == 's'
                    ? shoal_sgemm_vbatched(S.h, nn, nn, r->dm, r->dm, r->dm, N, N, N, 1.0f, CFA(r->pA), r->dm,
@@ -861,9 +916,38 @@ static shoal_status shoal_vbatched_call(const row *r, const method_def *md)
                                                 DA(r->pC), N, b);
 }
 
-/* The vendor in c and z: cublas{C,Z}gemv(Strided)Batched, cublas{C,Z}trsmBatched. */
+/* gemm_vbatched's vendor in c and z: cuBLAS has no complex grouped GEMM, so one
+ * cublas{C,Z}gemmBatched call per distinct size on that group's pointer arrays (in group order),
+ * as a user would make them; alpha and beta the groups' first. */
+static cublasStatus_t vendor_gemm_groups_complex(const row *r)
+{
+    int64_t start = 0;
+    for (int k = 0; k < r->groups; ++k) {
+        const int g = r->gdim[k];
+        const cublasStatus_t st =
+            r->prec == 'z'
+                ? cublasZgemmBatched(S.cb, CUBLAS_OP_N, CUBLAS_OP_N, g, g, g, (const cuDoubleComplex *)r->galpha,
+                                     (const cuDoubleComplex *const *)(r->gA + start), g,
+                                     (const cuDoubleComplex *const *)(r->gB + start), g,
+                                     (const cuDoubleComplex *)r->gbeta, (cuDoubleComplex *const *)(r->gC + start), g,
+                                     r->gsize[k])
+                : cublasCgemmBatched(S.cb, CUBLAS_OP_N, CUBLAS_OP_N, g, g, g, (const cuComplex *)r->galpha,
+                                     (const cuComplex *const *)(r->gA + start), g,
+                                     (const cuComplex *const *)(r->gB + start), g, (const cuComplex *)r->gbeta,
+                                     (cuComplex *const *)(r->gC + start), g, r->gsize[k]);
+        if (st != CUBLAS_STATUS_SUCCESS)
+            return st;
+        start += r->gsize[k];
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* The vendor in c and z: cublas{C,Z}gemv(Strided)Batched, cublas{C,Z}trsmBatched, and
+ * gemm_vbatched's per-size calls. */
 static cublasStatus_t vendor_call_complex(const row *r, const method_def *md)
 {
+    if (r->rid == R_GEMM_V)
+        return vendor_gemm_groups_complex(r);
     static const cuComplex c1 = {1.0f, 0.0f}, c0 = {0.0f, 0.0f};
     static const cuDoubleComplex z1 = {1.0, 0.0}, z0 = {0.0, 0.0};
     const int z = r->prec == 'z', b = (int)r->batch, m = r->m, n = r->n, lda = (int)r->lda;
@@ -1034,11 +1118,11 @@ static double trsv_sample_error(const row *r, int64_t i)
 
 static double gemm_sample_error(const row *r, int k)
 {
-    const int64_t i = r->sample[k], cnt = (int64_t)r->hm[i] * r->hm[i];
-    double *c = bench_xmalloc(sizeof(double) * (size_t)cnt), worst = 0;
+    const int64_t i = r->sample[k], cnt = (int64_t)r->hm[i] * r->hm[i], rp = bench_reals_per(r->prec);
+    double *c = bench_xmalloc(sizeof(double) * (size_t)(cnt * rp)), worst = 0;
     fetch(r, r->dC, r->offA[i], cnt, c);
-    const double *ref = r->ref + r->ref_off[k];
-    for (int64_t e = 0; e < cnt; ++e) {
+    const double *ref = r->ref + r->ref_off[k] * rp;
+    for (int64_t e = 0; e < cnt * rp; ++e) { /* c, z: each part */
         double d = fabs(c[e] - ref[e]) / r->scale[k];
         if (!(d <= worst)) /* NaN included */
             worst = isnan(d) ? INFINITY : d;
@@ -1288,8 +1372,10 @@ static void print_title(char prec, int rid, const char *var)
                "(equal batch, same data); Gflop/s of useful work\n", op, prec, prec);
         break;
     case R_GEMM_V:
-        printf("NN: shoal_%cgemm_vbatched vs fixed-size shoal_%cgemm_batched (equal batch) and "
-               "cublas%cgemmGroupedBatched (one group per size); Gflop/s of useful work\n", prec, prec, P);
+        printf("NN: shoal_%cgemm_vbatched vs fixed-size shoal_%cgemm_batched (equal batch) and %s%c%s; Gflop/s of "
+               "useful work\n", prec, prec, "cublas", P,
+               bench_is_complex(prec) ? "gemmBatched (one call per size: no complex grouped GEMM)"
+                                      : "gemmGroupedBatched (one group per size)");
         break;
     }
     if (is_vbatched(rid))

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import precision as precision_mod
-from .emit_common import BAD, C_MACROS, OK, OUTPUT_STRIDE_OK, SIZE, Rule, abi_header, args_test_c, entry_points_c, fname
+from .emit_common import BAD, C_MACROS, OK, OUTPUT_STRIDE_OK, SIZE, Rule, abi_header, args_test_c, conj_alias
+from .emit_common import entry_points_c, fname
 from .emit_common import max_dims, option_aliases, option_checks, option_rules, scalar_value, src as _src
 from .spec import c_expr
 from .spec_gemm import GemmOperand, GemmSpec
@@ -105,6 +106,7 @@ def _checks(r: GemmRoutine, prec: str, form: str) -> list[str]:
     out += option_checks(spec.options) + option_aliases(spec.options, prec)
     work = c_expr(spec.work, _rename(spec, form))
     if form == "vbatched":
+        out += conj_alias(spec.options, prec)
         out += [f"    if (max_{d} < 0) return BAD;" for d in spec.dims]
         out.append("    if (batch < 0) return BAD;")
         ptrs = list(spec.dims) + [x for o in spec.operands for x in (o.name, o.ld)]
@@ -147,7 +149,18 @@ def _packing(r: GemmRoutine, prec: str, form: str) -> list[str]:
     if form == "vbatched":
         out += [f"    p.{d}_v = {d};" for d in spec.dims]
         out += [f"    p.{o.ld}_v = {o.ld};" for o in spec.operands]
+        out += _vbatched_conj(r, prec)
     return out
+
+
+def _vbatched_conj(r: GemmRoutine, prec: str) -> list[str]:
+    """c and z, vbatched: conj_alias made op C op T (the variant expression sees 0 or 1); the
+    kernels of the t variant conjugate A (bit 0) and B (bit 1) as they load them. The fixed-size
+    run takes the options and sets shoal_gemm_params.conj itself (runtime/gemm_api.c)."""
+    if not precision_mod.get(prec).is_complex:
+        return []
+    bits = " | ".join(f"conj_{o.name} << {i}" for i, o in enumerate(r.spec.options))
+    return [f"    p.conj = {bits};"]
 
 
 def _run(r: GemmRoutine, prec: str, form: str) -> str:

@@ -32,8 +32,10 @@ typedef struct shoal_blas2_params {
  * are the maxima the launch is shaped for (every m_v[b] <= m, ...). */
 typedef struct shoal_gemm_vparams {
     int m, n, k;
-    int reserved;
-    double alpha[2], beta[2];
+    /* c and z: bit 0 conjugates A, bit 1 B (op C is op T with this bit: the kernels of a
+     * transpose variant serve it, as shoal_gemm_params.conj); 0 in s and d */
+    int conj;
+    double alpha[2], beta[2];        /* complex: (real, imaginary); s and d read [0] */
     const void *const *A_array, *const *B_array;
     void *const *C_array;
     const int *m_v, *n_v, *k_v, *lda_v, *ldb_v, *ldc_v;

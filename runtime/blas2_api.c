@@ -85,6 +85,9 @@ shoal_status shoal_gemm_vbatched_run(shoal_handle handle, char prec, int variant
     struct shoal_context *ctx = shoal_context_get(handle);
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
     if (p->m == 0 || p->n == 0 || p->batch == 0) return OK;
+    /* op C (c and z): the entry points pass the t variant with p->conj's bits set; s and d have
+     * no conjugate */
+    if (prec != 'c' && prec != 'z') p->conj = 0;
     const int dims[3] = {p->m, p->n, p->k};
     const int kernel = choose(ctx, SHOAL_GEMM_VBATCHED, prec, SHOAL_MODE_ARRAY, variant, dims, 0);
     ctx->served = shoal_lapack_routines[SHOAL_GEMM_VBATCHED].kernels[kernel].name;

@@ -2,8 +2,10 @@
 as the hand-written ones of revision 492fe43 did (runtime/gemm_api.c, and gemm_vbatched's in
 runtime/blas2_api.c): tests/c/test_gemm_glue.c links both against mock runs and compares status
 and shoal_gemm_params / shoal_gemm_vparams byte for byte over a random grid of valid and invalid
-calls. CPU only: gcc, no library, no GPU. Mutants of the generated code (a changed packing, a
-dropped or weakened check, a changed variant) must fail it."""
+calls; the complex vbatched entry points (c, z), which had no hand-written form, against the real
+ones plus their complex fields (the imaginary parts of alpha and beta, op C as the t variant with
+shoal_gemm_vparams.conj). CPU only: gcc, no library, no GPU. Mutants of the generated code (a
+changed packing, a dropped or weakened check, a changed variant, complex fields) must fail it."""
 from __future__ import annotations
 
 import re
@@ -68,7 +70,7 @@ def test_generated_entry_points_equal_the_hand_written_ones(tmp_path: Path) -> N
     assert sorted(r.name for r in routines) == ["gemm", "gemm_vbatched"]
     exe = _build(tmp_path, emit_gemm.api_c(routines))
     cases, lines = equal_run(exe, PER)
-    assert cases == 3 * 2 * PER  # three forms, two precisions
+    assert cases == 4 * 2 * PER  # three forms and the complex vbatched, two passes (s: c, d: z)
     for line in lines:
         got = re.match(r"(\w+): (\d+) reached run, (\d+) rejected", line)
         assert got, line
@@ -92,6 +94,10 @@ MUTANTS = [
     ("ldb < SHOAL_MAX(1, ((transb == 0) ? k : n))", "ldb < SHOAL_MAX(1, k)"),
     # the vbatched variant
     ("(int)(((2 * transa) + transb))", "(int)(((2 * transb) + transa))"),
+    # complex vbatched: the conj bits swapped, op C left as C, an imaginary part dropped
+    ("p.conj = conj_transa << 0 | conj_transb << 1;", "p.conj = conj_transa << 1 | conj_transb << 0;"),
+    ("    if (conj_transb) transb = SHOAL_OP_T;\n    if (max_m", "    if (max_m"),
+    ("p.beta[1] = beta.im;\n    p.batch = batch;\n    p.A_array", "p.batch = batch;\n    p.A_array"),
 ]
 
 

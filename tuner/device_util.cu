@@ -99,23 +99,44 @@ extern "C" cudaError_t tuner_max_abs_diff(const void *C, const void *R, char pre
 }
 
 /* Reference of the variable-size GEMM: one thread per element of C, double accumulation, the
- * ABI's pointer arrays and per-problem sizes; writes R_b (packed m_b x n_b at R + b * r_stride). */
-template <typename T>
+ * ABI's pointer arrays and per-problem sizes; writes R_b (packed m_b x n_b at R + b * r_stride,
+ * W doubles an element). Elements are W reals of type E: W = 2 is c or z, with complex alpha and
+ * beta and op C as the kernels take it (op T with p.conj's bit 0 conjugating A, bit 1 B). */
+template <typename E, int W>
 __global__ void ref_gemm_v_kernel(shoal_gemm_vparams p, int ta, int tb, double *R, long long r_stride)
 {
     const long long b = blockIdx.y;
     const int m = p.m_v[b], n = p.n_v[b], k = p.k_v[b];
-    const T *A = static_cast<const T *>(p.A_array[b]), *B = static_cast<const T *>(p.B_array[b]);
-    const T *C = static_cast<const T *>(p.C_array[b]);
+    const E *A = static_cast<const E *>(p.A_array[b]), *B = static_cast<const E *>(p.B_array[b]);
+    const E *C = static_cast<const E *>(p.C_array[b]);
     const long long lda = p.lda_v[b], ldb = p.ldb_v[b], ldc = p.ldc_v[b];
+    const double sa = (p.conj & 1) ? -1.0 : 1.0, sb = (p.conj & 2) ? -1.0 : 1.0;
     for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < m * n; e += gridDim.x * blockDim.x) {
         const int i = e % m, j = e / m;
-        double s = 0;
-        for (int l = 0; l < k; ++l)
-            s += (double)(ta ? A[l + i * lda] : A[i + l * lda]) * (double)(tb ? B[j + l * ldb] : B[l + j * ldb]);
-        double r = p.alpha[0] * s;
-        if (p.beta[0] != 0) r += p.beta[0] * (double)C[i + j * ldc];
-        R[b * r_stride + e] = r;
+        double s = 0, si = 0;
+        for (int l = 0; l < k; ++l) {
+            const long long ia = W * (ta ? l + i * lda : i + l * lda), ib = W * (tb ? j + l * ldb : l + j * ldb);
+            if constexpr (W == 1) {
+                s += (double)A[ia] * (double)B[ib];
+            } else {
+                const double ar = A[ia], ai = sa * A[ia + 1], br = B[ib], bi = sb * B[ib + 1];
+                s += ar * br - ai * bi;
+                si += ar * bi + ai * br;
+            }
+        }
+        double *r = R + (b * r_stride + e) * W;
+        if constexpr (W == 1) {
+            r[0] = p.alpha[0] * s;
+            if (p.beta[0] != 0) r[0] += p.beta[0] * (double)C[i + j * ldc];
+        } else {
+            r[0] = p.alpha[0] * s - p.alpha[1] * si;
+            r[1] = p.alpha[0] * si + p.alpha[1] * s;
+            if (p.beta[0] != 0 || p.beta[1] != 0) {
+                const double cr = C[2 * (i + j * ldc)], ci = C[2 * (i + j * ldc) + 1];
+                r[0] += p.beta[0] * cr - p.beta[1] * ci;
+                r[1] += p.beta[0] * ci + p.beta[1] * cr;
+            }
+        }
     }
 }
 
@@ -124,7 +145,9 @@ extern "C" cudaError_t tuner_ref_gemm_v(const shoal_gemm_vparams *p, char prec, 
 {
     shoal_gemm_vparams q = *p;
     dim3 grid(64, (unsigned)count), block(256);
-    if (prec == 's') ref_gemm_v_kernel<float><<<grid, block>>>(q, ta, tb, R, r_stride);
-    else ref_gemm_v_kernel<double><<<grid, block>>>(q, ta, tb, R, r_stride);
+    if (prec == 's') ref_gemm_v_kernel<float, 1><<<grid, block>>>(q, ta, tb, R, r_stride);
+    else if (prec == 'd') ref_gemm_v_kernel<double, 1><<<grid, block>>>(q, ta, tb, R, r_stride);
+    else if (prec == 'c') ref_gemm_v_kernel<float, 2><<<grid, block>>>(q, ta, tb, R, r_stride);
+    else ref_gemm_v_kernel<double, 2><<<grid, block>>>(q, ta, tb, R, r_stride);
     return cudaGetLastError();
 }

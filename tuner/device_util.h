@@ -18,7 +18,8 @@ cudaError_t tuner_make_pointers(void **arr, void *base, long long stride_bytes, 
 cudaError_t tuner_max_abs_diff(const void *C, const void *R, char prec, long long count, double *max_diff);
 
 /* R_b = alpha op(A_b) op(B_b) + beta C_b (C as passed, before the call) for b < count, in double,
- * packed m_b x n_b at R + b * r_stride; asynchronous. */
+ * packed m_b x n_b at R + b * r_stride (elements; a c or z element is two doubles, real part
+ * first; op C from p->conj as the kernels read it); asynchronous. */
 cudaError_t tuner_ref_gemm_v(const shoal_gemm_vparams *p, char prec, int ta, int tb, long long count, double *R,
                              long long r_stride);
 

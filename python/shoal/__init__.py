@@ -2,7 +2,7 @@
 
 A thin ctypes layer over libshoal (no compiled extension). Every routine takes CUDA arrays
 (PyTorch, CuPy, or anything with __cuda_array_interface__ or DLPack), float32 or float64 (every
-routine but syrk and gemm_vbatched also complex64 and complex128),
+routine but syrk also complex64 and complex128),
 as (batch, rows, cols) batches, single matrices, or lists of matrices, and runs on the caller's
 current stream (or stream=). Shapes are logical, as in torch.linalg; see docs/python.md for the
 memory-order, in-place and output conventions.

@@ -40,12 +40,12 @@ def precision(*operands: ArrayInfo | list[ArrayInfo] | None, complex_ok: bool = 
         raise TypeError(f"the matrices of one call must share a dtype; got {names}")
     dtype = dtypes.pop()
     if dtype not in _PRECISION:
-        raise TypeError(f"shoal computes in float32 and float64 (every routine but syrk and "
-                        f"gemm_vbatched also in complex64 and complex128); got {dtype}")
+        raise TypeError(f"shoal computes in float32 and float64 (every routine but syrk also in "
+                        f"complex64 and complex128); got {dtype}")
     p = _PRECISION[dtype]
     if p in "cz" and not complex_ok:
         raise TypeError(f"this routine serves float32 and float64 only so far; got {dtype} "
-                        "(every routine but syrk and gemm_vbatched serves complex64 and complex128)")
+                        "(every routine but syrk serves complex64 and complex128; herk is its complex form)")
     return p
 
 

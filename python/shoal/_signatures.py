@@ -66,6 +66,7 @@ _GENERIC_COMPLEX = ("shoal_?gemm_batched", "shoal_?gemm_strided_batched",
                     "shoal_?gemv_batched", "shoal_?gemv_strided_batched",
                     "shoal_?trsv_batched", "shoal_?trsv_strided_batched", "shoal_?gemv_vbatched",
                     "shoal_?trsm_batched", "shoal_?trsm_strided_batched",
+                    "shoal_?gemm_vbatched",
                     *(f"shoal_?{r}_{form}" for r in ("getrf", "getrs", "gesv", "getri", "getri_fused",
                                                       "potrf", "potrs", "posv", "geqrf")
                       for form in ("batched", "strided_batched")))

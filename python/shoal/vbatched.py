@@ -28,16 +28,23 @@ def _lists(*pairs: tuple[Any, str]) -> int:
     return count or 0
 
 
-def gemm_vbatched(A: list, B: list, C: list, *, alpha: float = 1.0, beta: float = 0.0,
+def gemm_vbatched(A: list, B: list, C: list, *, alpha: float | complex = 1.0, beta: float | complex = 0.0,
                   transa: str = "N", transb: str = "N", stream: Any = None) -> list:
-    """C[i] = alpha op(A[i]) op(B[i]) + beta C[i] for matrices of different sizes; returns C."""
-    transa, transb = op_flag(transa, "transa"), op_flag(transb, "transb")
+    """C[i] = alpha op(A[i]) op(B[i]) + beta C[i] for matrices of different sizes; returns C.
+
+    float32, float64, complex64 and complex128; op 'N', 'T' or 'C' (the conjugate transpose: 'T'
+    in the real dtypes); alpha and beta complex for the complex dtypes. As in gemm, an operand
+    with op 'C' must be stored in C's memory order (ValueError otherwise)."""
+    transa, transb = op_flag(transa, "transa", keep_c=True), op_flag(transb, "transb", keep_c=True)
     count = _lists((A, "A"), (B, "B"), (C, "C"))
     if count == 0:
         return C
     a, b, c = operand(list(A), "A", stream), operand(list(B), "B", stream), operand(list(C), "C", stream)
     call = Call(flat(a, b, c), stream)
-    p = precision(a, b, c)
+    p = precision(a, b, c, complex_ok=True)
+    if p not in "cz":  # as in BLAS, the conjugate transpose of a real matrix is its transpose
+        transa, transb = op_flag(transa, "transa"), op_flag(transb, "transb")
+    alpha, beta = scalar(p, alpha, "alpha"), scalar(p, beta, "beta")
     As, Bs, Cs = same_order(a, "A"), same_order(b, "B"), same_order(c, "C")
     plans = [gemm_plan(Am, Bm, Cm, transa, transb) for Am, Bm, Cm in zip(As, Bs, Cs)]
     _, _, op1, op2, *_ = plans[0]  # one memory order per list: one plan shape for all

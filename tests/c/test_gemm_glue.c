@@ -15,6 +15,12 @@
  * alpha and beta 0, 1, -1, 0.5 and NaN, batch -1..3 and 2^33, options out of range, NULL and
  * non-NULL handles) every call is made both ways and compared: the status returned, whether a
  * run was reached, and what it received, byte for byte.
+ * The complex vbatched entry points (shoal_{c,z}gemm_vbatched, the unit "gemm_vbatched_cx": c in
+ * the s pass, z in the d pass) had no hand-written form; their model is the real one of the same
+ * width (old_{s,d}gemm_vbatched on the real parts, op C given as T) plus what complex adds, put
+ * into its record: the precision, the imaginary parts of alpha and beta and the conj bits
+ * (bit 0: transa is C, bit 1: transb), the variant that of the t kernels. Their ops are drawn
+ * with C as often as T.
  *
  * Usage: test_gemm_glue [cases per routine, precision and form] [seed]
  * Prints one line per routine and form, then "N cases, R reached run, B rejected, M mismatches". */
@@ -92,7 +98,7 @@ shoal_status old_gemm_vbatched_run(shoal_handle handle, char prec, int variant, 
 
 /* ---- one call, old or new ---- */
 
-enum form { ARRAY, STRIDED, VBATCHED, N_FORMS };
+enum form { ARRAY, STRIDED, VBATCHED, VBATCHED_CX, N_FORMS };
 enum { NULL_A = 1, NULL_B = 2, NULL_C = 4, NULL_MV = 8, NULL_NV = 16, NULL_KV = 32, NULL_LDAV = 64, NULL_LDBV = 128,
        NULL_LDCV = 256 };
 
@@ -101,6 +107,7 @@ typedef struct args {
     int ta, tb;
     int m, n, k;                          /* vbatched: the maxima */
     double alpha, beta;
+    double alpha_im, beta_im;             /* VBATCHED_CX only */
     int64_t lda, ldb, ldc, batch, sa, sb, sc;
     unsigned nulls;
 } args;
@@ -109,6 +116,42 @@ typedef struct args {
 static char store_a[8], store_b[8], store_c[8], store_ctx[8];
 static void *arr_a[1], *arr_b[1], *arr_c[1];
 static int store_mv[1], store_nv[1], store_kv[1], store_ldav[1], store_ldbv[1], store_ldcv[1];
+
+/* VBATCHED_CX: new, shoal_{c,z}gemm_vbatched (prec s: c, d: z); old, the model of the header
+ * comment. */
+static shoal_status call_cx(int old, char prec, const args *a, shoal_operation ta, shoal_operation tb, const int *mv,
+                            const int *nv, const int *kv, void *const *Ap, void *const *Bp, void *const *Cp,
+                            const int *ldav, const int *ldbv, const int *ldcv)
+{
+    const shoal_handle h = a->h;
+    if (old) {
+        const shoal_status st =
+            prec == 'd'
+                ? old_dgemm_vbatched(h, ta, tb, mv, nv, kv, a->m, a->n, a->k, a->alpha, (const double *const *)Ap,
+                                     ldav, (const double *const *)Bp, ldbv, a->beta, (double *const *)Cp, ldcv, a->batch)
+                : old_sgemm_vbatched(h, ta, tb, mv, nv, kv, a->m, a->n, a->k, (float)a->alpha,
+                                     (const float *const *)Ap, ldav, (const float *const *)Bp, ldbv, (float)a->beta,
+                                     (float *const *)Cp, ldcv, a->batch);
+        if (rec.calls) {
+            rec.prec = prec == 'd' ? 'z' : 'c';
+            rec.vp.alpha[1] = prec == 'd' ? a->alpha_im : (float)a->alpha_im;
+            rec.vp.beta[1] = prec == 'd' ? a->beta_im : (float)a->beta_im;
+            rec.vp.conj = (a->ta == SHOAL_OP_C) | (a->tb == SHOAL_OP_C) << 1;
+        }
+        return st;
+    }
+    if (prec == 'd') {
+        const shoal_complex_double al = {a->alpha, a->alpha_im}, be = {a->beta, a->beta_im};
+        return shoal_zgemm_vbatched(h, ta, tb, mv, nv, kv, a->m, a->n, a->k, al,
+                                    (const shoal_complex_double *const *)Ap, ldav,
+                                    (const shoal_complex_double *const *)Bp, ldbv, be,
+                                    (shoal_complex_double *const *)Cp, ldcv, a->batch);
+    }
+    const shoal_complex_float al = {(float)a->alpha, (float)a->alpha_im}, be = {(float)a->beta, (float)a->beta_im};
+    return shoal_cgemm_vbatched(h, ta, tb, mv, nv, kv, a->m, a->n, a->k, al, (const shoal_complex_float *const *)Ap,
+                                ldav, (const shoal_complex_float *const *)Bp, ldbv, be,
+                                (shoal_complex_float *const *)Cp, ldcv, a->batch);
+}
 
 static shoal_status call(int old, enum form f, char prec, const args *a)
 {
@@ -136,6 +179,7 @@ static shoal_status call(int old, enum form f, char prec, const args *a)
                                    ldav, (const E *const *)Bp, ldbv, (E)a->beta, (E *const *)Cp, ldcv, a->batch);  \
     default: break;                                                                                                \
     }
+    if (f == VBATCHED_CX) return call_cx(old, prec, a, ta, tb, mv, nv, kv, Ap, Bp, Cp, ldav, ldbv, ldcv);
     if (prec == 'd') { BODY(d, double) }
     else { BODY(s, float) }
 #undef BODY
@@ -158,6 +202,8 @@ static args any_args(void)
     a.k = (int)PICK(-1, 0, 0, 1, 2, 3, 5, 33);
     a.alpha = scalars[glue_next() % 5];
     a.beta = scalars[glue_next() % 5];
+    a.alpha_im = scalars[glue_next() % 5];
+    a.beta_im = scalars[glue_next() % 5];
     const int64_t ra = a.ta ? a.k : a.m, rb = a.tb ? a.n : a.k;
     a.lda = PICK(0, 1, 40, ra - 1, ra, ra + 1, a.m, a.k, (int64_t)1 << 32);
     a.ldb = PICK(0, 1, 40, rb - 1, rb, rb + 1, a.n, a.k, (int64_t)1 << 32);
@@ -181,6 +227,8 @@ static args valid_args(void)
     a.k = (int)PICK(1, 2, 3, 5, 33);
     a.alpha = scalars[glue_next() % 5];
     a.beta = scalars[glue_next() % 5];
+    a.alpha_im = scalars[glue_next() % 5];
+    a.beta_im = scalars[glue_next() % 5];
     const int64_t ra = a.ta ? a.k : a.m, rb = a.tb ? a.n : a.k;
     a.lda = PICK(ra, ra + 1, 40);
     a.ldb = PICK(rb, rb + 1, 40);
@@ -208,7 +256,7 @@ static args grid_args(void)
     case 3: a.m = any.m; break;
     case 4: a.n = any.n; break;
     case 5: a.k = any.k; break;
-    case 6: a.alpha = any.alpha; a.beta = any.beta; break;
+    case 6: a.alpha = any.alpha; a.beta = any.beta; a.alpha_im = any.alpha_im; a.beta_im = any.beta_im; break;
     case 7: a.lda = any.lda; break;
     case 8: a.ldb = any.ldb; break;
     case 9: a.ldc = any.ldc; break;
@@ -225,10 +273,11 @@ static args grid_args(void)
 static void print_args(const void *args_)
 {
     const args *a = args_;
-    printf("  handle %s transa %d transb %d m %d n %d k %d alpha %g beta %g lda %" PRId64 " ldb %" PRId64
+    printf("  handle %s transa %d transb %d m %d n %d k %d alpha %g%+gi beta %g%+gi lda %" PRId64 " ldb %" PRId64
            " ldc %" PRId64 " batch %" PRId64 " strideA %" PRId64 " strideB %" PRId64 " strideC %" PRId64
            " nulls %#x\n",
-           a->h ? "set" : "NULL", a->ta, a->tb, a->m, a->n, a->k, a->alpha, a->beta, a->lda, a->ldb, a->ldc,
+           a->h ? "set" : "NULL", a->ta, a->tb, a->m, a->n, a->k, a->alpha, a->alpha_im, a->beta, a->beta_im, a->lda,
+           a->ldb, a->ldc,
            a->batch, a->sa, a->sb, a->sc, a->nulls);
 }
 
@@ -248,11 +297,15 @@ static const char *differs(const void *x_, const void *y_)
 
 static void random_args(const glue_unit *u, void *out)
 {
-    (void)u;
-    *(args *)out = grid_args();
+    args *a = out;
+    *a = grid_args();
+    if (u->routine == VBATCHED_CX) { /* op C as often as op T */
+        if (a->ta == SHOAL_OP_T && glue_next() & 1) a->ta = SHOAL_OP_C;
+        if (a->tb == SHOAL_OP_T && glue_next() & 1) a->tb = SHOAL_OP_C;
+    }
 }
 
-/* a unit's routine is the form here: one routine, three forms */
+/* a unit's routine is the form here: one routine, three forms (and the complex vbatched) */
 static shoal_status call_unit(int old, const glue_unit *u, char prec, const void *a)
 {
     return call(old, (enum form)u->routine, prec, a);
@@ -271,7 +324,7 @@ static void report(const glue_unit *u, const glue_counts *c)
 }
 
 static const glue_unit units[] = {{"gemm_batched", ARRAY, 1}, {"gemm_strided_batched", STRIDED, 0},
-                                  {"gemm_vbatched", VBATCHED, 1}};
+                                  {"gemm_vbatched", VBATCHED, 1}, {"gemm_vbatched_cx", VBATCHED_CX, 1}};
 
 int main(int argc, char **argv)
 {

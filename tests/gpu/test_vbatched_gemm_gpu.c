@@ -1,5 +1,5 @@
 /* GPU correctness of shoal's variable-size batched GEMM through the public API:
- * shoal_{s,d}gemm_vbatched (C_i = alpha op(A_i) op(B_i) + beta C_i, column-major, per-problem
+ * shoal_{s,d,c,z}gemm_vbatched (C_i = alpha op(A_i) op(B_i) + beta C_i, column-major, per-problem
  * sizes and leading dimensions in device int arrays, operands through device pointer arrays) and
  * shoal_imax_device.
  *
@@ -12,21 +12,27 @@
  * arrays must come back unchanged.
  * Results are judged against a host reference in double (OpenMP over the problems): for each
  * checked problem, max |C - Cref| / (eps (|alpha| k max|A| max|B| + |beta| max|C0|)) must be
- * <= ERROR_LIMIT (eps = 2^-24 for s, 2^-53 for d; eps alone when that denominator is 0).
- * Entries are uniform in [-1, 1) from a hash seeded by the case name (rounded to float for s).
- * Cases, for s and d:
- *  - {s,d}_gemm_vbatched_{nn,nt,tn,tt}_uniform_N: m_i, n_i, k_i uniform in [0, N], N in
- *    {1, 17, 33, 100}, batch 500 (N = 100: 200), alpha = 0.75, beta = -0.5 (as below unless said);
+ * <= ERROR_LIMIT (eps = 2^-24 for s and c, 2^-53 for d and z; eps alone when that denominator is
+ * 0; in c and z |.| is the modulus of alpha, beta and the entries, and each part of C is judged).
+ * Entries are uniform in [-1, 1) from a hash seeded by the case name (rounded to float for s; in
+ * c and z each part so). In c and z alpha = 0.75 + 0.5i and beta = -0.5 + 0.25i where 0.75 and
+ * -0.5 are said below, the ops are N, T and C (C: the conjugate transpose), and every case below
+ * runs with the C combinations said. Cases, for s, d, c and z:
+ *  - {s,d,c,z}_gemm_vbatched_{nn,nt,tn,tt}_uniform_N (c, z: every pair of n, t, c): m_i, n_i, k_i
+ *    uniform in [0, N], N in {1, 17, 33, 100}, batch 500 (N = 100: 200), alpha = 0.75,
+ *    beta = -0.5 (as below unless said);
  *  - skewed: 1% of problems 256 x 256 x 256, the others uniform in [1, 25], nn, batch 400;
- *  - equal: every problem 64 x 64 x 64, tn, batch 300;
- *  - beta0: beta = 0 with C filled with NaN beforehand (must not be read), nt, N = 40;
- *  - alpha0: alpha = 0, beta = 2, NaN in A and B (must not be read): C = 2 C, nn, N = 40;
+ *  - equal: every problem 64 x 64 x 64, tn (c, z: cn), batch 300;
+ *  - batch1: one problem 37 x 29 x 41, tn (c, z: ct), ld = rows + 3;
+ *  - beta0: beta = 0 with C filled with NaN beforehand (must not be read), nt (c, z: nc), N = 40;
+ *  - alpha0: alpha = 0, beta = 2 (c, z: 2 - i), NaN in A and B (must not be read): C = beta C,
+ *    nn, N = 40;
  *  - large_batch: 100000 problems, sizes uniform in [1, 8] (1% of problems with m, n or k = 0),
  *    nn; a sample of ~1000 problems spread over the batch (and every k = 0 one) is checked
  *    against the reference, every skipped one's C for being untouched;
  *  - imax: the maxima from shoal_imax_device (checked against the host maxima, also on an
  *    all-negative array and on count 0), sizes uniform in [-2, 40] (negative sizes are skipped
- *    or, for k, mean C = beta C), tt;
+ *    or, for k, mean C = beta C), tt (c, z: cc);
  *  - zero: max_m = 0, max_n = 0, batch = 0 (also with NULL arrays): SHOAL_STATUS_SUCCESS and
  *    nothing touched;
  *  - special: Inf and NaN among the operands must come out as IEEE arithmetic puts them (a
@@ -34,12 +40,15 @@
  *    Inf x 1 into Inf x 0 = NaN): op(A)(m/2, k/2) = +Inf in every third problem, op(B)(k-1, n-1)
  *    = NaN in every fifth, the other entries of A and B multiples of 2^-10 in [-1, 1], none zero
  *    (exact in TF32, so such a split has small parts of zero); sizes uniform in [1, 100], nn and
- *    tn. A non-finite reference entry must be matched exactly (NaN by any NaN), the finite ones
- *    as everywhere;
+ *    tn (c, z: also cc). In c and z the Inf is A's real part and the NaN B's imaginary part only:
+ *    the NaN must reach its own problem's C (both parts, through the complex product) and no
+ *    other problem's. A non-finite reference part must be matched exactly (NaN by any NaN), the
+ *    finite ones as everywhere;
  *  - tail (issue 29): every operand of every problem in an allocation of its own that ends at the
  *    operand's last element and starts 1..3 elements past a 16-byte boundary (gpu_test_tail_alloc;
  *    an empty operand is 0 elements long, its pointer the allocation's end), so that a read past
- *    any operand leaves its allocation and memcheck (make sanitize) reports it; every op pair,
+ *    any operand leaves its allocation and memcheck (make sanitize) reports it; every op pair (c,
+ *    z: the 9 of n, t, c),
  *    ragged sizes with zeros (uniform, skewed), ld = rows + 1..3, beta = 0 (C NaN) and not; the
  *    size and ld arrays are exactly batch ints (their allocations' ends) in every case;
  *  - page_end (issue 29; last in the table): as tail, with the last problem's A, B and C each
@@ -69,9 +78,16 @@
 
 #define ERROR_LIMIT 16.0
 #define GUARD 37        /* poisoned elements after the last operand */
-#define ALPHA 0.75
-#define BETA (-0.5)
-#define MAX_CASES 64
+/* A scalar or an element as doubles: (re, im); s and d use re (their calls drop im). */
+typedef struct cplx {
+    double re, im;
+} cplx;
+
+#define ALPHA ((cplx){0.75, 0.5})
+#define BETA ((cplx){-0.5, 0.25})
+#define ZERO ((cplx){0.0, 0.0})
+#define ONE ((cplx){1.0, 0.0})
+#define MAX_CASES 192
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* Quiet NaNs with a payload: gaps and the guard; C before a beta == 0 call; A and B of alpha == 0;
@@ -81,7 +97,7 @@ static const uint32_t POISON_S[6] = {0x7fc0ccccu, 0x7fc0ddddu, 0x7fc0eeeeu, 0x7f
 static const uint64_t POISON_D[6] = {0x7ff80000ccccccccull, 0x7ff80000ddddddddull, 0x7ff80000eeeeeeeeull,
                                      0x7ff80000aaaaaaaaull, 0x7ff80000bbbbbbbbull, 0x7ff80000c0c0c0c0ull};
 
-enum kind { K_UNIFORM, K_SKEWED, K_EQUAL, K_BETA0, K_ALPHA0, K_LARGE, K_IMAX, K_ZERO, K_SPECIAL, K_TAIL, K_PAGE_END };
+enum kind { K_UNIFORM, K_SKEWED, K_EQUAL, K_ONE, K_BETA0, K_ALPHA0, K_LARGE, K_IMAX, K_ZERO, K_SPECIAL, K_TAIL, K_PAGE_END };
 
 typedef struct tcase {
     char name[64];
@@ -142,6 +158,8 @@ static double rand_val(uint64_t seed, uint64_t a, uint64_t b)
 typedef struct pset {
     char prec;
     int es; /* element size */
+    int rs; /* bytes of its real type (a part of a complex element) */
+    int w;  /* parts: 2 in c and z */
     shoal_operation ta, tb;
     int64_t batch;
     int *m, *n, *k, *lda, *ldb, *ldc;
@@ -165,35 +183,81 @@ typedef struct pset {
 
 static int pos(int x) { return x > 0 ? x : 0; }
 
+/* every part of element i (both of a complex one) */
 static void set_poison(const pset *s, unsigned char *buf, int64_t i, enum poison p)
 {
-    if (s->prec == 's')
-        memcpy(buf + i * 4, &POISON_S[p], 4);
-    else
-        memcpy(buf + i * 8, &POISON_D[p], 8);
-}
-
-static void set_val(const pset *s, unsigned char *buf, int64_t i, double v)
-{
-    if (s->prec == 's') {
-        float f = (float)v;
-        memcpy(buf + i * 4, &f, 4);
-    } else {
-        memcpy(buf + i * 8, &v, 8);
+    for (int part = 0; part < s->w; ++part) {
+        unsigned char *at = buf + i * s->es + part * s->rs;
+        if (s->rs == 4)
+            memcpy(at, &POISON_S[p], 4);
+        else
+            memcpy(at, &POISON_D[p], 8);
     }
 }
 
-static double get_val(const pset *s, const unsigned char *buf, int64_t i)
+/* part 0 (real) or 1 (imaginary) of element i */
+static void set_part(const pset *s, unsigned char *buf, int64_t i, int part, double v)
 {
-    if (s->prec == 's') {
+    unsigned char *at = buf + i * s->es + part * s->rs;
+    if (s->rs == 4) {
+        float f = (float)v;
+        memcpy(at, &f, 4);
+    } else {
+        memcpy(at, &v, 8);
+    }
+}
+
+static double get_part(const pset *s, const unsigned char *buf, int64_t i, int part)
+{
+    const unsigned char *at = buf + i * s->es + part * s->rs;
+    if (s->rs == 4) {
         float f;
-        memcpy(&f, buf + i * 4, 4);
+        memcpy(&f, at, 4);
         return f;
     }
     double d;
-    memcpy(&d, buf + i * 8, 8);
+    memcpy(&d, at, 8);
     return d;
 }
+
+/* element i; im = 0 in s and d */
+static cplx get_elem(const pset *s, const unsigned char *buf, int64_t i)
+{
+    const cplx v = {get_part(s, buf, i, 0), s->w == 2 ? get_part(s, buf, i, 1) : 0.0};
+    return v;
+}
+
+/* element e from stream a of seed: uniform in [-1, 1) (each part of a complex one) */
+static void set_rand(const pset *s, unsigned char *buf, int64_t e, uint64_t seed, uint64_t a)
+{
+    set_part(s, buf, e, 0, rand_val(seed, a, (uint64_t)e));
+    if (s->w == 2) set_part(s, buf, e, 1, rand_val(mix64(seed), a, (uint64_t)e));
+}
+
+/* The scalar a call of s's precision takes: s and d have no imaginary part. */
+static cplx eff(const pset *s, cplx x)
+{
+    if (s->w == 1) x.im = 0.0;
+    return x;
+}
+
+static int is_zero(cplx x) { return x.re == 0.0 && x.im == 0.0; }
+
+/* a b, and s + a b: real arithmetic alone in s and d (so that an Inf there meets no 0 * Inf of
+ * an imaginary part), the complex product in c and z */
+static cplx mul(const pset *s, cplx a, cplx b)
+{
+    if (s->w == 1) return (cplx){a.re * b.re, 0.0};
+    return (cplx){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+
+static cplx add_mul(const pset *s, cplx acc, cplx a, cplx b)
+{
+    const cplx p = mul(s, a, b);
+    return (cplx){acc.re + p.re, acc.im + p.im};
+}
+
+static char op_letter(shoal_operation op) { return op == SHOAL_OP_N ? 'n' : op == SHOAL_OP_T ? 't' : 'c'; }
 
 static void pset_free(pset *s)
 {
@@ -214,7 +278,9 @@ static int pset_alloc_sizes(pset *s, char prec, shoal_operation ta, shoal_operat
 {
     memset(s, 0, sizeof *s);
     s->prec = prec;
-    s->es = prec == 's' ? 4 : 8;
+    s->w = prec == 'c' || prec == 'z' ? 2 : 1;
+    s->rs = prec == 's' || prec == 'c' ? 4 : 8;
+    s->es = s->rs * s->w;
     s->ta = ta;
     s->tb = tb;
     s->batch = batch;
@@ -315,7 +381,7 @@ static int pset_build(pset *s, uint64_t seed, int nan_ab, int nan_c)
                 else if (nan_ab)
                     set_poison(s, s->h0, e, P_AB);
                 else
-                    set_val(s, s->h0, e, rand_val(seed, 3 * (uint64_t)i, e));
+                    set_rand(s, s->h0, e, seed, 3 * (uint64_t)i);
             }
         for (int c = 0; c < cb; ++c)
             for (int r = 0; r < s->ldb[i]; ++r) {
@@ -325,7 +391,7 @@ static int pset_build(pset *s, uint64_t seed, int nan_ab, int nan_c)
                 else if (nan_ab)
                     set_poison(s, s->h0, e, P_AB);
                 else
-                    set_val(s, s->h0, e, rand_val(seed, 3 * (uint64_t)i + 1, e));
+                    set_rand(s, s->h0, e, seed, 3 * (uint64_t)i + 1);
             }
         for (int c = 0; c < n; ++c)
             for (int r = 0; r < s->ldc[i]; ++r) {
@@ -335,7 +401,7 @@ static int pset_build(pset *s, uint64_t seed, int nan_ab, int nan_c)
                 else if (nan_c)
                     set_poison(s, s->h0, e, P_C);
                 else
-                    set_val(s, s->h0, e, rand_val(seed, 3 * (uint64_t)i + 2, e));
+                    set_rand(s, s->h0, e, seed, 3 * (uint64_t)i + 2);
             }
     }
     /* device */
@@ -396,7 +462,7 @@ static int pset_build(pset *s, uint64_t seed, int nan_ab, int nan_c)
 }
 
 /* One call; the status must be SUCCESS and the device clean afterwards. */
-static int call_gemm(const pset *s, int max_m, int max_n, int max_k, double alpha, double beta, int64_t batch,
+static int call_gemm(const pset *s, int max_m, int max_n, int max_k, cplx alpha, cplx beta, int64_t batch,
                      int null_arrays, const char *what)
 {
     shoal_status st;
@@ -404,14 +470,26 @@ static int call_gemm(const pset *s, int max_m, int max_n, int max_k, double alph
     const int *dlda = null_arrays ? NULL : s->dlda, *dldb = null_arrays ? NULL : s->dldb,
               *dldc = null_arrays ? NULL : s->dldc;
     void **pa = null_arrays ? NULL : s->dpa, **pb = null_arrays ? NULL : s->dpb, **pc = null_arrays ? NULL : s->dpc;
-    if (s->prec == 's')
-        st = shoal_sgemm_vbatched(g_h, s->ta, s->tb, dm, dn, dk, max_m, max_n, max_k, (float)alpha,
-                                  (const float *const *)pa, dlda, (const float *const *)pb, dldb, (float)beta,
+    if (s->prec == 's') {
+        st = shoal_sgemm_vbatched(g_h, s->ta, s->tb, dm, dn, dk, max_m, max_n, max_k, (float)alpha.re,
+                                  (const float *const *)pa, dlda, (const float *const *)pb, dldb, (float)beta.re,
                                   (float *const *)pc, dldc, batch);
-    else
-        st = shoal_dgemm_vbatched(g_h, s->ta, s->tb, dm, dn, dk, max_m, max_n, max_k, alpha,
-                                  (const double *const *)pa, dlda, (const double *const *)pb, dldb, beta,
+    } else if (s->prec == 'd') {
+        st = shoal_dgemm_vbatched(g_h, s->ta, s->tb, dm, dn, dk, max_m, max_n, max_k, alpha.re,
+                                  (const double *const *)pa, dlda, (const double *const *)pb, dldb, beta.re,
                                   (double *const *)pc, dldc, batch);
+    } else if (s->prec == 'c') {
+        const shoal_complex_float a = {(float)alpha.re, (float)alpha.im}, b = {(float)beta.re, (float)beta.im};
+        st = shoal_cgemm_vbatched(g_h, s->ta, s->tb, dm, dn, dk, max_m, max_n, max_k, a,
+                                  (const shoal_complex_float *const *)pa, dlda, (const shoal_complex_float *const *)pb,
+                                  dldb, b, (shoal_complex_float *const *)pc, dldc, batch);
+    } else {
+        const shoal_complex_double a = {alpha.re, alpha.im}, b = {beta.re, beta.im};
+        st = shoal_zgemm_vbatched(g_h, s->ta, s->tb, dm, dn, dk, max_m, max_n, max_k, a,
+                                  (const shoal_complex_double *const *)pa, dlda,
+                                  (const shoal_complex_double *const *)pb, dldb, b, (shoal_complex_double *const *)pc,
+                                  dldc, batch);
+    }
     const cudaError_t e1 = cudaDeviceSynchronize();
     const cudaError_t e2 = cudaGetLastError();
     if (st != SHOAL_STATUS_SUCCESS) {
@@ -465,61 +543,74 @@ static int download(pset *s)
 }
 
 /* Normalized error of problem i (h1 against the reference from h0); NaN or > limit fails. The
- * maxima in the denominator are over the finite entries; a non-finite reference entry (the special
- * case) must be matched exactly, its error is 0 if it is and Inf if not. */
-static double problem_error(const pset *s, int64_t i, double alpha, double beta)
+ * maxima in the denominator are over the finite entries (moduli in c and z); a non-finite
+ * reference part (the special case) must be matched exactly, its error is 0 if it is and Inf if
+ * not. Each part of a complex entry is judged on its own. */
+static double problem_error(const pset *s, int64_t i, cplx alpha, cplx beta)
 {
     const int m = s->m[i], n = s->n[i], k = pos(s->k[i]);
     const int lda = s->lda[i], ldb = s->ldb[i], ldc = s->ldc[i];
     const int64_t oa = s->oa[i], ob = s->ob[i], oc = s->oc[i];
-    const int use_ab = alpha != 0.0 && k > 0, use_c = beta != 0.0;
-    const double eps = s->prec == 's' ? 0x1p-24 : 0x1p-53;
+    const int use_ab = !is_zero(alpha) && k > 0, use_c = !is_zero(beta);
+    const double eps = s->rs == 4 ? 0x1p-24 : 0x1p-53;
+    const int conj_a = s->ta == SHOAL_OP_C, conj_b = s->tb == SHOAL_OP_C;
     double max_a = 0, max_b = 0, max_c = 0;
     if (use_ab) {
         for (int r = 0; r < m; ++r)
             for (int l = 0; l < k; ++l) {
                 const int64_t e = s->ta == SHOAL_OP_N ? oa + r + (int64_t)l * lda : oa + l + (int64_t)r * lda;
-                const double v = get_val(s, s->h0, e);
-                if (isfinite(v)) max_a = fmax(max_a, fabs(v));
+                const cplx v = get_elem(s, s->h0, e);
+                if (isfinite(v.re) && isfinite(v.im)) max_a = fmax(max_a, hypot(v.re, v.im));
             }
         for (int l = 0; l < k; ++l)
             for (int c = 0; c < n; ++c) {
                 const int64_t e = s->tb == SHOAL_OP_N ? ob + l + (int64_t)c * ldb : ob + c + (int64_t)l * ldb;
-                const double v = get_val(s, s->h0, e);
-                if (isfinite(v)) max_b = fmax(max_b, fabs(v));
+                const cplx v = get_elem(s, s->h0, e);
+                if (isfinite(v.re) && isfinite(v.im)) max_b = fmax(max_b, hypot(v.re, v.im));
             }
     }
     if (use_c)
         for (int c = 0; c < n; ++c)
-            for (int r = 0; r < m; ++r) max_c = fmax(max_c, fabs(get_val(s, s->h0, oc + r + (int64_t)c * ldc)));
-    double den = eps * ((use_ab ? fabs(alpha) * k * max_a * max_b : 0.0) + (use_c ? fabs(beta) * max_c : 0.0));
+            for (int r = 0; r < m; ++r) {
+                const cplx v = get_elem(s, s->h0, oc + r + (int64_t)c * ldc);
+                max_c = fmax(max_c, hypot(v.re, v.im));
+            }
+    double den = eps * ((use_ab ? hypot(alpha.re, alpha.im) * k * max_a * max_b : 0.0) +
+                        (use_c ? hypot(beta.re, beta.im) * max_c : 0.0));
     if (den == 0.0) den = eps;
     double worst = 0.0;
     for (int c = 0; c < n; ++c)
         for (int r = 0; r < m; ++r) {
-            double sum = 0.0;
+            cplx sum = ZERO;
             if (use_ab)
                 for (int l = 0; l < k; ++l) {
                     const int64_t ea = s->ta == SHOAL_OP_N ? oa + r + (int64_t)l * lda : oa + l + (int64_t)r * lda;
                     const int64_t eb = s->tb == SHOAL_OP_N ? ob + l + (int64_t)c * ldb : ob + c + (int64_t)l * ldb;
-                    sum += get_val(s, s->h0, ea) * get_val(s, s->h0, eb);
+                    cplx a = get_elem(s, s->h0, ea), b = get_elem(s, s->h0, eb);
+                    if (conj_a) a.im = -a.im;
+                    if (conj_b) b.im = -b.im;
+                    sum = add_mul(s, sum, a, b);
                 }
             const int64_t ec = oc + r + (int64_t)c * ldc;
-            const double ref = (use_ab ? alpha * sum : 0.0) + (use_c ? beta * get_val(s, s->h0, ec) : 0.0);
-            const double got = get_val(s, s->h1, ec);
-            const double err = isfinite(ref) ? fabs(got - ref) / den
-                               : (isnan(ref) ? isnan(got) : got == ref) ? 0.0 : INFINITY;
-            if (!(err <= worst)) worst = err; /* NaN sticks */
-            if (isnan(worst)) return worst;
+            cplx ref = use_ab ? mul(s, alpha, sum) : ZERO;
+            if (use_c) ref = add_mul(s, ref, beta, get_elem(s, s->h0, ec));
+            for (int part = 0; part < s->w; ++part) {
+                const double want = part ? ref.im : ref.re, got = get_part(s, s->h1, ec, part);
+                const double err = isfinite(want) ? fabs(got - want) / den
+                                   : (isnan(want) ? isnan(got) : got == want) ? 0.0 : INFINITY;
+                if (!(err <= worst)) worst = err; /* NaN sticks */
+                if (isnan(worst)) return worst;
+            }
         }
     return worst;
 }
 
 /* Checks the outputs: the problems with check[i] (all when check is NULL) against the reference,
  * then everything but the C matrices proper of the problems not skipped for bit identity. */
-static int verify(pset *s, double alpha, double beta, const unsigned char *check, const char *what)
+static int verify(pset *s, cplx alpha, cplx beta, const unsigned char *check, const char *what)
 {
     if (download(s)) return 1;
+    alpha = eff(s, alpha), beta = eff(s, beta);
     double *err = calloc((size_t)(s->batch > 0 ? s->batch : 1), sizeof(double));
     if (!err) {
         fail("host allocation failed");
@@ -540,7 +631,7 @@ static int verify(pset *s, double alpha, double beta, const unsigned char *check
     }
     free(err);
     printf("  %s: %c %c%c batch %lld max %d x %d x %d: %lld problems checked, worst error %.3g", what, s->prec,
-           s->ta == SHOAL_OP_N ? 'n' : 't', s->tb == SHOAL_OP_N ? 'n' : 't', (long long)s->batch, s->max_m,
+           op_letter(s->ta), op_letter(s->tb), (long long)s->batch, s->max_m,
            s->max_n, s->max_k, (long long)nchecked, wi >= 0 ? worst : 0.0);
     if (wi >= 0) printf(" (problem %lld: %d x %d x %d)", (long long)wi, s->m[wi], s->n[wi], s->k[wi]);
     printf("\n");
@@ -577,9 +668,9 @@ static int verify(pset *s, double alpha, double beta, const unsigned char *check
                 owner = i;
             if (owner >= 0) break;
         }
-        uint64_t b0 = 0, b1 = 0;
-        memcpy(&b0, s->h0 + e * s->es, s->es);
-        memcpy(&b1, s->h1 + e * s->es, s->es);
+        uint64_t b0 = 0, b1 = 0; /* the first 8 bytes (a z element's real part) */
+        memcpy(&b0, s->h0 + e * s->es, s->es < 8 ? s->es : 8);
+        memcpy(&b1, s->h1 + e * s->es, s->es < 8 ? s->es : 8);
         fail("%s: element %lld (in %s, problem %lld) changed: 0x%llx -> 0x%llx", what, (long long)e, where,
              (long long)owner, (unsigned long long)b0, (unsigned long long)b1);
         bad = 1;
@@ -591,6 +682,7 @@ static void print_kernel(const pset *s)
 {
     if (s->max_m < 1 || s->max_n < 1) return;
     const char *name = NULL;
+    /* op C is served by the t variant's kernels */
     const char variant[3] = {s->ta == SHOAL_OP_N ? 'n' : 't', s->tb == SHOAL_OP_N ? 'n' : 't', 0};
     if (shoal_blas2_kernel_name(g_h, "gemm_vbatched", s->prec, 1, variant, s->max_m, s->max_n, &name) ==
             SHOAL_STATUS_SUCCESS &&
@@ -610,8 +702,7 @@ static void sizes_uniform(pset *s, uint64_t seed, int lo, int hi)
     }
 }
 
-static int run_simple(const tcase *t, uint64_t seed, int64_t batch, double alpha, double beta, int nan_ab,
-                      int nan_c)
+static int run_simple(const tcase *t, uint64_t seed, int64_t batch, cplx alpha, cplx beta, int nan_ab, int nan_c)
 {
     pset s;
     batch = gpu_test_batch(batch); /* SHOAL_TEST_QUICK */
@@ -625,6 +716,7 @@ static int run_simple(const tcase *t, uint64_t seed, int64_t batch, double alpha
         case K_EQUAL:
             for (int64_t i = 0; i < batch; ++i) s.m[i] = s.n[i] = s.k[i] = 64;
             break;
+        case K_ONE: s.m[0] = 37, s.n[0] = 29, s.k[0] = 41; break;
         default: sizes_uniform(&s, seed, 0, t->N); break;
         }
         bad = pset_build(&s, seed, nan_ab, nan_c);
@@ -686,22 +778,26 @@ static int case_special(const tcase *t, uint64_t seed)
             for (int r = 0; r < m; ++r)
                 for (int l = 0; l < k; ++l) {
                     const int64_t e = s.ta == SHOAL_OP_N ? s.oa[i] + r + l * lda : s.oa[i] + l + r * lda;
-                    const double v = round(get_val(&s, s.h0, e) * 1024.0) / 1024.0;
-                    set_val(&s, s.h0, e, v != 0.0 ? v : 1.0 / 1024.0);
+                    for (int part = 0; part < s.w; ++part) {
+                        const double v = round(get_part(&s, s.h0, e, part) * 1024.0) / 1024.0;
+                        set_part(&s, s.h0, e, part, v != 0.0 ? v : 1.0 / 1024.0);
+                    }
                 }
             for (int l = 0; l < k; ++l)
                 for (int c = 0; c < n; ++c) {
                     const int64_t e = s.tb == SHOAL_OP_N ? s.ob[i] + l + c * ldb : s.ob[i] + c + l * ldb;
-                    const double v = round(get_val(&s, s.h0, e) * 1024.0) / 1024.0;
-                    set_val(&s, s.h0, e, v != 0.0 ? v : -1.0 / 1024.0);
+                    for (int part = 0; part < s.w; ++part) {
+                        const double v = round(get_part(&s, s.h0, e, part) * 1024.0) / 1024.0;
+                        set_part(&s, s.h0, e, part, v != 0.0 ? v : -1.0 / 1024.0);
+                    }
                 }
-            if (i % 3 == 0) {
+            if (i % 3 == 0) { /* the real part */
                 const int r = m / 2, l = k / 2;
-                set_val(&s, s.h0, s.ta == SHOAL_OP_N ? s.oa[i] + r + l * lda : s.oa[i] + l + r * lda, INFINITY);
+                set_part(&s, s.h0, s.ta == SHOAL_OP_N ? s.oa[i] + r + l * lda : s.oa[i] + l + r * lda, 0, INFINITY);
             }
-            if (i % 5 == 1) {
+            if (i % 5 == 1) { /* c, z: the imaginary part only */
                 const int l = k - 1, c = n - 1;
-                set_val(&s, s.h0, s.tb == SHOAL_OP_N ? s.ob[i] + l + c * ldb : s.ob[i] + c + l * ldb, NAN);
+                set_part(&s, s.h0, s.tb == SHOAL_OP_N ? s.ob[i] + l + c * ldb : s.ob[i] + c + l * ldb, s.w - 1, NAN);
             }
         }
         const cudaError_t e = cudaMemcpy(s.dbuf, s.h0, (size_t)s.total * s.es, cudaMemcpyHostToDevice);
@@ -800,14 +896,14 @@ static int case_zero(const tcase *t, uint64_t seed)
     }
     /* With no work every C must stay as it was: the reference is C itself (alpha 0, beta 1). */
     if (!bad) bad = call_gemm(&s, 0, s.max_n, s.max_k, ALPHA, BETA, batch, 0, "max_m = 0");
-    if (!bad) bad = verify(&s, 0.0, 1.0, NULL, "max_m = 0");
+    if (!bad) bad = verify(&s, ZERO, ONE, NULL, "max_m = 0");
     if (!bad) bad = call_gemm(&s, s.max_m, 0, s.max_k, ALPHA, BETA, batch, 0, "max_n = 0");
-    if (!bad) bad = verify(&s, 0.0, 1.0, NULL, "max_n = 0");
+    if (!bad) bad = verify(&s, ZERO, ONE, NULL, "max_n = 0");
     if (!bad) bad = call_gemm(&s, s.max_m, s.max_n, s.max_k, ALPHA, BETA, 0, 0, "batch = 0");
-    if (!bad) bad = verify(&s, 0.0, 1.0, NULL, "batch = 0");
+    if (!bad) bad = verify(&s, ZERO, ONE, NULL, "batch = 0");
     if (!bad) bad = call_gemm(&s, 0, 0, 0, ALPHA, BETA, batch, 1, "max_m = max_n = 0, NULL arrays");
     if (!bad) bad = call_gemm(&s, s.max_m, s.max_n, s.max_k, ALPHA, BETA, 0, 1, "batch = 0, NULL arrays");
-    if (!bad) bad = verify(&s, 0.0, 1.0, NULL, "after the NULL-array calls");
+    if (!bad) bad = verify(&s, ZERO, ONE, NULL, "after the NULL-array calls");
     /* the data was there all along: a real call must now work */
     if (!bad) bad = call_gemm(&s, s.max_m, s.max_n, s.max_k, ALPHA, BETA, batch, 0, "real call");
     if (!bad) bad = verify(&s, ALPHA, BETA, NULL, "real call");
@@ -815,7 +911,8 @@ static int case_zero(const tcase *t, uint64_t seed)
     return bad;
 }
 
-/* Tail / page-end layouts (see the header): every op pair, three size distributions with zeros,
+/* Tail / page-end layouts (see the header): every op pair (c, z: of N, T, C), three size
+ * distributions with zeros,
  * ld = rows + 1..3, beta = 0 (C NaN, must not be read) and not; page_end: the last problem's
  * operands at page ends (made non-empty, so that they are read). Each run prints its line; the
  * case fails on the first bad run's reason. */
@@ -824,13 +921,14 @@ static int case_tail(const tcase *t, uint64_t seed)
     if (t->kind == K_PAGE_END && !gpu_test_page_end_ready()) return 0;
     const int64_t batch = gpu_test_batch(129); /* SHOAL_TEST_QUICK */
     int bad = 0;
+    const int nops = t->prec == 'c' || t->prec == 'z' ? 3 : 2;
     for (int tail = 1; tail <= 3; ++tail)
-        for (int tp = 0; tp < 4; ++tp)
+        for (int tp = 0; tp < nops * nops; ++tp)
             for (int dist = 0; dist < 3; ++dist) {
                 if (t->kind == K_PAGE_END && tail > 1) continue;
                 const uint64_t rs = hash2(seed, (uint64_t)(tail * 16 + tp * 4 + dist), 7);
                 pset s;
-                int b = pset_alloc_sizes(&s, t->prec, (shoal_operation)(tp / 2), (shoal_operation)(tp % 2), batch);
+                int b = pset_alloc_sizes(&s, t->prec, (shoal_operation)(tp / nops), (shoal_operation)(tp % nops), batch);
                 if (!b) {
                     s.tail = tail;
                     s.page_end = t->kind == K_PAGE_END;
@@ -848,12 +946,13 @@ static int case_tail(const tcase *t, uint64_t seed)
                     }
                     if (s.page_end && batch > 0) s.m[batch - 1] = 17 + dist, s.n[batch - 1] = 9, s.k[batch - 1] = 33;
                 }
-                const double beta = (tail + tp + dist) % 2 ? 0.0 : BETA;
-                if (!b) b = pset_build(&s, rs, 0, beta == 0.0);
+                const cplx beta = (tail + tp + dist) % 2 ? ZERO : BETA;
+                if (!b) b = pset_build(&s, rs, 0, is_zero(beta));
                 if (!b) print_kernel(&s);
-                char what[96];
-                snprintf(what, sizeof what, "%s+%d ld=rows+%d dist %d beta %g", s.page_end ? "page_end tail" : "tail",
-                         tail, s.pad, dist, beta);
+                char what[112];
+                snprintf(what, sizeof what, "%s+%d %c%c ld=rows+%d dist %d beta %g%+gi",
+                         s.page_end ? "page_end tail" : "tail", tail, op_letter(s.ta), op_letter(s.tb), s.pad, dist,
+                         eff(&s, beta).re, eff(&s, beta).im);
                 if (!b) b = call_gemm(&s, s.max_m, s.max_n, s.max_k, ALPHA, beta, batch, 0, what);
                 if (!b) b = verify(&s, ALPHA, beta, NULL, what);
                 if (b) printf("  %s: FAILED\n", what);
@@ -877,29 +976,40 @@ static void add_case(enum kind kind, char prec, shoal_operation ta, shoal_operat
 static void build_cases(void)
 {
     static const int sizes[] = {1, 17, 33, 100};
-    static const char *const tnames[] = {"nn", "nt", "tn", "tt"};
-    const char precs[2] = {'s', 'd'};
+    static const char precs[4] = {'s', 'd', 'c', 'z'};
     char buf[48];
-    for (int pi = 0; pi < 2; ++pi) {
+    for (int pi = 0; pi < 4; ++pi) {
         const char p = precs[pi];
-        for (int tp = 0; tp < 4; ++tp)
+        const int cx = p == 'c' || p == 'z';
+        /* c, z: op C where s and d have T in one operand of each single-pair case */
+        const shoal_operation X = cx ? SHOAL_OP_C : SHOAL_OP_T;
+        const int nops = cx ? 3 : 2; /* N, T (, C) */
+        for (int tp = 0; tp < nops * nops; ++tp) {
+            const shoal_operation ta = (shoal_operation)(tp / nops), tb = (shoal_operation)(tp % nops);
             for (int si = 0; si < COUNT(sizes); ++si) {
-                snprintf(buf, sizeof buf, "%s_uniform_%d", tnames[tp], sizes[si]);
-                add_case(K_UNIFORM, p, (shoal_operation)(tp / 2), (shoal_operation)(tp % 2), sizes[si], buf);
+                snprintf(buf, sizeof buf, "%c%c_uniform_%d", op_letter(ta), op_letter(tb), sizes[si]);
+                add_case(K_UNIFORM, p, ta, tb, sizes[si], buf);
             }
+        }
         add_case(K_SKEWED, p, SHOAL_OP_N, SHOAL_OP_N, 256, "nn_skewed");
-        add_case(K_EQUAL, p, SHOAL_OP_T, SHOAL_OP_N, 64, "tn_equal_64");
-        add_case(K_BETA0, p, SHOAL_OP_N, SHOAL_OP_T, 40, "nt_beta0");
+        snprintf(buf, sizeof buf, "%cn_equal_64", op_letter(X));
+        add_case(K_EQUAL, p, X, SHOAL_OP_N, 64, buf);
+        snprintf(buf, sizeof buf, "%ct_batch1", op_letter(X));
+        add_case(K_ONE, p, X, SHOAL_OP_T, 41, buf);
+        snprintf(buf, sizeof buf, "n%c_beta0", op_letter(X));
+        add_case(K_BETA0, p, SHOAL_OP_N, X, 40, buf);
         add_case(K_ALPHA0, p, SHOAL_OP_N, SHOAL_OP_N, 40, "nn_alpha0");
         add_case(K_LARGE, p, SHOAL_OP_N, SHOAL_OP_N, 8, "nn_large_batch");
-        add_case(K_IMAX, p, SHOAL_OP_T, SHOAL_OP_T, 40, "tt_imax");
+        snprintf(buf, sizeof buf, "%c%c_imax", op_letter(X), op_letter(X));
+        add_case(K_IMAX, p, X, X, 40, buf);
         add_case(K_ZERO, p, SHOAL_OP_N, SHOAL_OP_N, 17, "zero");
         add_case(K_SPECIAL, p, SHOAL_OP_N, SHOAL_OP_N, 100, "nn_special");
         add_case(K_SPECIAL, p, SHOAL_OP_T, SHOAL_OP_N, 100, "tn_special");
+        if (cx) add_case(K_SPECIAL, p, SHOAL_OP_C, SHOAL_OP_C, 100, "cc_special");
         add_case(K_TAIL, p, SHOAL_OP_N, SHOAL_OP_N, 40, "tail");
     }
     /* last: a kernel fault there loses the CUDA context (and the cases after it) */
-    for (int pi = 0; pi < 2; ++pi) add_case(K_PAGE_END, precs[pi], SHOAL_OP_N, SHOAL_OP_N, 40, "page_end");
+    for (int pi = 0; pi < 4; ++pi) add_case(K_PAGE_END, precs[pi], SHOAL_OP_N, SHOAL_OP_N, 40, "page_end");
 }
 
 static void run_case(const tcase *t)
@@ -912,8 +1022,9 @@ static void run_case(const tcase *t)
     case K_UNIFORM: bad = run_simple(t, seed, t->N == 100 ? 200 : 500, ALPHA, BETA, 0, 0); break;
     case K_SKEWED: bad = run_simple(t, seed, 400, ALPHA, BETA, 0, 0); break;
     case K_EQUAL: bad = run_simple(t, seed, 300, ALPHA, BETA, 0, 0); break;
-    case K_BETA0: bad = run_simple(t, seed, 500, ALPHA, 0.0, 0, 1); break;
-    case K_ALPHA0: bad = run_simple(t, seed, 500, 0.0, 2.0, 1, 0); break;
+    case K_ONE: bad = run_simple(t, seed, 1, ALPHA, BETA, 0, 0); break;
+    case K_BETA0: bad = run_simple(t, seed, 500, ALPHA, ZERO, 0, 1); break;
+    case K_ALPHA0: bad = run_simple(t, seed, 500, ZERO, (cplx){2.0, -1.0}, 1, 0); break;
     case K_LARGE: bad = case_large(t, seed); break;
     case K_IMAX: bad = case_imax(t, seed); break;
     case K_ZERO: bad = case_zero(t, seed); break;

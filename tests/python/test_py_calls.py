@@ -663,6 +663,65 @@ def test_gemm_vbatched_argument_errors(fake):
     assert shoal.gemm_vbatched([], [], []) == []
 
 
+# ---- variable size, complex (gemm_vbatched) ----------------------------------------------
+
+@pytest.mark.parametrize("transa", "NTC")
+@pytest.mark.parametrize("transb", "NTC")
+def test_gemm_vbatched_complex_ops(fake, transa, transb):
+    """Column-major complex lists: the op letters reach the C call as their codes (C = 2),
+    complex alpha and beta as shoal_complex_double, the sizes of op(A) and op(B) per problem."""
+    sizes = [(2, 3, 4), (5, 1, 2), (3, 3, 3)]
+    A = [FakeArray((k, m) if transa != "N" else (m, k), (1, k if transa != "N" else m), "c16")
+         for m, n, k in sizes]
+    B = [FakeArray((n, k) if transb != "N" else (k, n), (1, n if transb != "N" else k), "c16")
+         for m, n, k in sizes]
+    C = [FakeArray((m, n), (1, m), "c16") for m, n, k in sizes]
+    assert shoal.gemm_vbatched(A, B, C, alpha=2 - 1j, beta=0.5j, transa=transa, transb=transb) is C
+    name, a = args_of(fake.last())
+    a = complex_args(a)
+    code = {"N": "0", "T": "1", "C": "2"}
+    assert name == "shoal_zgemm_vbatched" and a[:2] == [code[transa], code[transb]]
+    assert a[5:8] == ["5", "3", "4"] and a[8] == 2 - 1j and a[13] == 0.5j and a[-1] == "3"
+    assert ints(upload(fake, int(a[2], 16))[:12], "i") == [2, 5, 3]
+    assert ints(upload(fake, int(a[9], 16))[:24]) == [x.ptr for x in A]
+    assert ints(upload(fake, int(a[11], 16))[:24]) == [x.ptr for x in B]
+
+
+def test_gemm_vbatched_complex_row_major_keeps_op_c(fake):
+    """All row-major complex64: C^T = op(B)^T op(A)^T, op(A)^T = conj(A) = (A's view)^H for op C."""
+    sizes = [(2, 3, 4), (1, 5, 2)]
+    A = [FakeArray((k, m), None, "c8") for m, n, k in sizes]
+    B = [FakeArray((k, n), None, "c8") for m, n, k in sizes]
+    C = [FakeArray((m, n), None, "c8") for m, n, k in sizes]
+    shoal.gemm_vbatched(A, B, C, transa="C", alpha=1j)
+    name, a = args_of(fake.last())
+    a = complex_args(a)
+    assert name == "shoal_cgemm_vbatched" and a[:2] == ["0", "2"] and a[8] == 1j
+    assert ints(upload(fake, int(a[2], 16))[:8], "i") == [3, 5]  # m <- n
+    assert ints(upload(fake, int(a[9], 16))[:16]) == [x.ptr for x in B]
+    assert ints(upload(fake, int(a[11], 16))[:16]) == [x.ptr for x in A]
+
+
+def test_gemm_vbatched_complex_errors_and_real_op_c(fake):
+    col = [FakeArray((2, 2), (1, 2), "c8") for _ in range(2)]
+    row = [FakeArray((2, 2), (2, 1), "c8") for _ in range(2)]
+    with pytest.raises(ValueError, match="transa 'C' with A and C in different memory orders"):
+        shoal.gemm_vbatched(row, col, col, transa="C")
+    with pytest.raises(TypeError, match="share a dtype"):
+        shoal.gemm_vbatched(col, [FakeArray((2, 2), (1, 2), "c16")] * 2, col)
+    real = [FakeArray((2, 2), (1, 2)) for _ in range(2)]
+    with pytest.raises(TypeError, match="needs complex operands"):
+        shoal.gemm_vbatched(real, real, real, alpha=1 + 1j)
+    assert fake.routine_calls() == []
+    # real operands: 'C' is 'T', a complex scalar with no imaginary part is real
+    shoal.gemm_vbatched(real, real, real, transa="C", transb="c", alpha=2 + 0j)
+    conj = args_of(fake.last())
+    shoal.gemm_vbatched(real, real, real, transa="T", transb="T", alpha=2.0)
+    got = args_of(fake.last())
+    assert conj[0] == got[0] == "shoal_dgemm_vbatched" and conj[1][:2] == got[1][:2] == ["1", "1"]
+    assert conj[1][8] == got[1][8] == "2"
+
+
 def test_gemv_vbatched(fake):
     A = [FakeArray((3, 2), (1, 3)), FakeArray((4, 4), (1, 4))]
     x = [FakeArray((2,)), FakeArray((4,), (-1,))]

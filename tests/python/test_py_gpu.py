@@ -360,6 +360,24 @@ def test_gemm_vbatched(xp, dtype, order):
         assert err < 16, (i, err)
 
 
+@pytest.mark.parametrize("dtype", CDTYPES)
+@pytest.mark.parametrize("transa, transb, order", [
+    *((ta, tb, "col") for ta in "NTC" for tb in "NTC"), ("C", "T", "row"), ("N", "C", "row")])
+def test_gemm_vbatched_complex(xp, dtype, transa, transb, order):
+    """complex64 / complex128 lists of different sizes, every op, complex alpha and beta."""
+    sizes = [(1, 1, 1), (7, 3, 5), (16, 16, 16), (2, 9, 1), (33, 4, 20)]
+    a = [crand((k, m) if transa != "N" else (m, k), dtype, i) for i, (m, n, k) in enumerate(sizes)]
+    b = [crand((n, k) if transb != "N" else (k, n), dtype, 10 + i) for i, (m, n, k) in enumerate(sizes)]
+    c = [crand((m, n), dtype, 20 + i) for i, (m, n, k) in enumerate(sizes)]
+    C = [xp.from_numpy(x, order) for x in c]
+    alpha, beta = 1.5 - 0.5j, -0.5 + 0.25j
+    shoal.gemm_vbatched([xp.from_numpy(x, order) for x in a], [xp.from_numpy(x, order) for x in b], C,
+                        alpha=alpha, beta=beta, transa=transa, transb=transb)
+    for i in range(len(sizes)):
+        err = complex_gemm_error(xp, C[i], a[i], b[i], c[i], alpha, beta, transa, transb, dtype)
+        assert err < 16, (i, err)
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_gemv_vbatched(xp, dtype):
     sizes = [(1, 1), (7, 3), (40, 16)]
