@@ -8,11 +8,7 @@
 #include "lapack_vendor.h"
 
 #include "block_pointers.h"
-
-static long long elem_bytes(char precision)
-{
-    return precision == 's' ? 4 : precision == 'd' || precision == 'c' ? 8 : 16;
-}
+#include "gemm_launch.h" /* shoal_elem_bytes */
 
 /* Adds a strided operand's source (base NULL: the routine has none) and points *array at its slot. */
 static void add_operand(shoal_block_source *src, int *n, void **ws, void *base, long long stride_bytes,
@@ -30,7 +26,7 @@ int shoal_lapack_vendor_strided(const shoal_vendor_handles *h, void **ws, cudaSt
 {
     if (!h || !ws || !p || p->A_array || !p->A) return SHOAL_VENDOR_UNSUPPORTED;
     if (!shoal_vendor_precision_ok(precision)) return SHOAL_VENDOR_UNSUPPORTED;
-    const long long es = elem_bytes(precision);
+    const long long es = shoal_elem_bytes(precision);
     for (long long b0 = 0; b0 < p->batch; b0 += SHOAL_WS_POINTERS) {
         const long long rest = p->batch - b0;
         shoal_lapack_params q = *p;

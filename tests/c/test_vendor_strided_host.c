@@ -17,6 +17,9 @@
 
 /* ---- host stand-in of the vendor (the pointer launch: tests/c/host_block_pointers.c) ---- */
 
+/* runtime/gemm_launch.c's, which would bring the CUDA runtime along */
+int shoal_elem_bytes(char precision) { return precision == 's' ? 4 : precision == 'd' || precision == 'c' ? 8 : 16; }
+
 /* what the recording vendor expects: the whole call, as the route got it */
 static struct expect {
     shoal_lapack_params p;
