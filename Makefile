@@ -148,7 +148,7 @@ $(BUILD)/obj/generated/%.o: generated/%.cu runtime/kernel_abi.h runtime/lapack_a
 	$(call compile_step,nvcc,$(NVCC) $(NVCCFLAGS) -c $< -o $@)
 $(BUILD)/obj/generated/%.o: generated/%.c runtime/dispatch_table.h runtime/spec_run.h runtime/lapack_run.h \
                             runtime/lapack_abi.h runtime/lapack_routines.h runtime/blas2_run.h \
-                            runtime/blas2_abi.h runtime/gemm_run.h runtime/kernel_abi.h include/shoal.h | $(DEPS_OK)/cuda.ok
+                            runtime/blas2_abi.h runtime/lapack_drivers.h runtime/gemm_run.h runtime/kernel_abi.h include/shoal.h | $(DEPS_OK)/cuda.ok
 	@mkdir -p $(dir $@)
 	$(call compile_step,cc,$(CC) $(CFLAGS) -c $< -o $@)
 $(BUILD)/obj/oracle/%.o: oracle/%.c $(wildcard oracle/*.h) $(RUNTIME_HDRS) include/shoal.h | $(DEPS_OK)/cuda.ok

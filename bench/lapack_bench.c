@@ -2,7 +2,7 @@
  * OpenBLAS + OpenMP, on one GPU, in one run.
  *
  * Rows (precision s and d by default, c and z with --prec, e.g. sdcz; n = 2..32; --quick: n in
- * {2, 4, 8, 16, 32}):
+ * {2, 4, 8, 16, 32}; --n picks sizes up to 1024, see "Sizes" below):
  *   getrf        shoal_?getrf_{strided_,}batched  vs cublas?getrfBatched
  *   inverse      shoal_?getri_fused_{strided_,}batched vs the faster of cublas?matinvBatched and
  *                cublas?getrfBatched + cublas?getriBatched (timed together)
@@ -34,8 +34,21 @@
  * (a complex multiply-add is 8 real flops to a real one's 2), as the tuner and the other
  * benchmarks count them.
  *
+ * Sizes: getrf, inverse, getri, geqrf, getrs and gesv serve n <= 32; potrf, potrs and posv serve
+ * n <= 1024 (the blocked Cholesky driver above 32). --n takes 1..1024 for every selected routine;
+ * a routine's sizes above what it serves are skipped (no row, no CSV line), said once before
+ * the tables ("# n > 32: skipped for ...", on stderr with --list), not an error; a routine left
+ * with no size prints no table. Solves: n <= 32 take --nrhs (default 1); n > 32 take nrhs 1 and
+ * nrhs n/4 (two rows each; an explicit --nrhs K takes K at every n instead). cuSOLVER's batched
+ * potrs takes nrhs 1 only: its rows at nrhs > 1 show the vendor as "-".
+ *
  * Method (as bench/shoal_bench.c): matrices are n x n, lda = ldb = n, packed (stride n^2); batch
- * = clamp(4 x L2 / bytes per problem + 1, 2048, 4e6), so the data streams from memory; random
+ * = clamp(4 x L2 / bytes per problem + 1, 2048, 4e6), so the data streams from memory (never
+ * fewer than 1000 matrices: the floor is 2048), and exactly 1024 for n >= 256 (as the published
+ * large-n batched figures use); then capped so that the row's device allocations (A and its
+ * pristine copy, B and its copy, C, tau, pivots, info, the vendor's pointer arrays) stay below
+ * 40 GB and 70% of the free memory ("batch limited by memory" in the notes where the cap cut
+ * it, which at n = 1024 in z with nrhs n/4 can leave a little under 1000); random
  * data made on the GPU (uniform [-1, 1], never 0; for the Cholesky routines symmetric and
  * strictly diagonally dominant, hence SPD); the inputs of getri / getrs / potrs are genuine
  * factors made by the vendor's getrf / potrf before timing. Every run is preceded by restoring
@@ -44,8 +57,10 @@
  *
  * Correctness, before timing, for every method: outputs are poisoned (NaN, pivots and info -1),
  * one run is made, info must be 0 for every matrix (the inputs are nonsingular / SPD) and 16
- * sampled problems must have a normalized residual <= 30 (oracle/lapack_check.h, the LAPACK test
- * suite's measures). A shoal method that fails or errs makes the row FAILED (exit status 1); a
+ * sampled problems (2 from n = 256: the host check costs O(n^3) a matrix, about 2 s at n = 1024,
+ * so a row's checks take seconds, not minutes) must have a normalized residual <= 30
+ * (oracle/lapack_check.h, the LAPACK test suite's measures), spread over the batch, first and
+ * last included. A shoal method that fails or errs makes the row FAILED (exit status 1); a
  * vendor call that returns an error is shown as "-" (not supported), a vendor result that errs
  * also fails the row (the comparison would be meaningless).
  *
@@ -62,6 +77,17 @@
  *   (n^2 + 2 n nrhs), gesv, posv: A and B read + written (2 n^2 + 2 n nrhs).
  * Pivots, tau and info are not counted (at most n + 1 words per matrix). At n <= 32 every
  * routine has < 6 flop/byte, far below the compute peak, so no compute ceiling enters the roof.
+ * Above (potrf at n = 1024: n/48 ~ 21 flop/byte in d) the memory roof can pass the compute peak:
+ * --peak-gflops S,D gives the compute ceilings (Gflop/s, single and double; c rows use S, z rows
+ * D) and then roof = min(memory roof, peak); the table's %roof columns and the CSV's pct_roof use
+ * that roof. Without the flag the roof is the memory roof alone (pct_roof = GB/s over copy GB/s).
+ *
+ * Peers at n > 32: the OpenBLAS row stays time-limited (a pilot pass of at most 256 MiB of
+ * matrices, then (runs + 2) passes sharing --cpu-seconds, at least one matrix per thread a pass:
+ * a few seconds per row at n = 1024 at most; --no-cpu skips it); cuSolverDx serves potrf to
+ * n = 64 (DX_MAX_N, bench/dx_peer.h: one matrix in shared memory; --no-dx skips it), no peer
+ * above. PyTorch is measured by bench/torch_lapack_peer.py (run_lapack_bench.py appends its rows
+ * to the same CSV, method `torch`).
  *
  * Exit: 0 all rows ok, 1 a row FAILED, 2 usage, 77 no CUDA device ("SKIP: ..." printed).
  */
@@ -176,9 +202,15 @@ enum { M_STRIDED, M_ARRAY, M_V1, M_V2, M_DX, N_METHODS };
 /* Outcome of one launch. */
 enum { L_OK = 0, L_SHOAL_FAILED = 1, L_VENDOR_FAILED = 2 };
 
-#define N_SAMPLES 16
+#define N_SAMPLES 16       /* sampled problems checked per method (at most) */
+#define N_SAMPLES_BIG 2    /* from n = BIG_N: the host check is O(n^3) a matrix */
 #define MIN_BATCH 2048
 #define MAX_BATCH 4000000
+#define BIG_N 256          /* from here the batch is BIG_BATCH exactly */
+#define BIG_BATCH 1024
+#define MEM_CAP_BYTES 40e9 /* device bytes a row may allocate */
+#define MAX_N_SMALL 32     /* what getrf, inverse, getri, geqrf, getrs and gesv serve */
+#define MAX_N_CHOL 1024    /* what potrf, potrs and posv serve (blocked driver above 32) */
 
 typedef struct opts {
     const char *csv;
@@ -188,6 +220,8 @@ typedef struct opts {
     int routine_on[N_ROUTINES];
     int sizes[64], n_sizes;      /* --n; 0 = the defaults */
     int runs, nrhs;
+    int nrhs_set;                /* --nrhs given: K at every n (else 1 and n/4 above 32) */
+    double peak[2];              /* --peak-gflops S,D; 0: no compute ceiling */
     double cpu_seconds;          /* wall-clock budget of one CPU row */
     int64_t cpu_max;
 } opts;
@@ -206,6 +240,7 @@ typedef struct row_data {
     int *dipiv, *dinfo, *dinfo1; /* dinfo1: cuSOLVER potrs's single info */
     void **pA, **pB, **pC, **pTau;
     dx_kernel *dx;               /* the cuSolverDx peer of this row, NULL if none */
+    int n_samples;               /* N_SAMPLES, N_SAMPLES_BIG from n = BIG_N */
     int64_t sample[N_SAMPLES];
     double *hA0, *hB0;           /* sampled originals, as doubles */
     int *hinfo;                  /* host copy of dinfo */
@@ -330,8 +365,37 @@ static double roof_bytes_per_problem(int rid, int n, int nrhs, size_t es)
     return NAN;
 }
 
-/* ------------------------------------------------------------------------------------------ */
-/* The copy bandwidth that defines the roof. */
+/* The row's roof in Gflop/s: the memory roof (copy GB/s x flops / bytes), capped by the compute
+ * peak of the row's real type where --peak-gflops gave one. */
+static double row_roof(const row_data *d)
+{
+    double roof = G.copy_gbs * row_flops(d) / roof_bytes_per_problem(d->rid, d->n, d->nrhs, d->es);
+    double peak = G.o.peak[bench_real_prec(d->prec) == 'd'];
+    return peak > 0 && peak < roof ? peak : roof;
+}
+
+/* Whether the routine serves size n (larger sizes of --n are skipped for it). */
+static int serves(int rid, int n)
+{
+    int chol = rid == R_POTRF || rid == R_POTRS || rid == R_POSV;
+    return n >= 1 && n <= (chol ? MAX_N_CHOL : MAX_N_SMALL);
+}
+
+/* The right-hand-side counts of a row of size n: none for a factorization; --nrhs (default 1) to
+ * n = 32; above, 1 and n/4 (the sizes the large-n solves are judged at) unless --nrhs was given.
+ * Returns how many (1 or 2). */
+static int nrhs_list(int rid, int n, int out[2])
+{
+    if (!routines[rid].solve) {
+        out[0] = 0;
+        return 1;
+    }
+    out[0] = G.o.nrhs_set || n <= MAX_N_SMALL ? G.o.nrhs : 1;
+    if (G.o.nrhs_set || n <= MAX_N_SMALL || n / 4 <= 1)
+        return 1;
+    out[1] = n / 4;
+    return 2;
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Launches. Pointer-array casts: the vendor and shoal prototypes differ only in constness. */
@@ -578,12 +642,16 @@ static int64_t alloc_bytes(const row_data *d)
     return e * (int64_t)d->es + (int64_t)sizeof(int) * (d->n + 1) + 4 * (int64_t)sizeof(void *);
 }
 
+/* The batch rule of the comment at the top: 4 x L2 worth of problems (at least MIN_BATCH),
+ * BIG_BATCH from n = BIG_N, then what fits under MEM_CAP_BYTES and 70% of the free memory. */
 static void choose_batch(row_data *d)
 {
-    int64_t b = bench_clamp64(4 * G.l2_bytes / problem_bytes(d) + 1, MIN_BATCH, MAX_BATCH);
+    int64_t b = d->n >= BIG_N ? BIG_BATCH
+                              : bench_clamp64(4 * G.l2_bytes / problem_bytes(d) + 1, MIN_BATCH, MAX_BATCH);
     size_t free_b = 0, total_b = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-    int64_t fit = (int64_t)(0.7 * (double)free_b) / alloc_bytes(d);
+    double room = 0.7 * (double)free_b < MEM_CAP_BYTES ? 0.7 * (double)free_b : MEM_CAP_BYTES;
+    int64_t fit = (int64_t)(room / (double)alloc_bytes(d));
     d->limited = b > fit;
     d->batch = b > fit ? fit : b;
 }
@@ -664,11 +732,13 @@ static int make_factors(row_data *d)
     return count_bad_info(d) == 0;
 }
 
-/* 16 problems spread over the whole batch, first and last included. */
+/* n_samples problems spread over the whole batch, first and last included (16; 2 from
+ * n = BIG_N, where one host check costs seconds). */
 static void pick_samples(row_data *d)
 {
-    for (int k = 0; k < N_SAMPLES; ++k)
-        d->sample[k] = (int64_t)((double)k * (double)(d->batch - 1) / (N_SAMPLES - 1) + 0.5);
+    d->n_samples = d->n >= BIG_N ? N_SAMPLES_BIG : N_SAMPLES;
+    for (int k = 0; k < d->n_samples; ++k)
+        d->sample[k] = (int64_t)((double)k * (double)(d->batch - 1) / (d->n_samples - 1) + 0.5);
 }
 
 /* count elements of problem idx of a strided device buffer (strides in elements), as doubles:
@@ -685,13 +755,13 @@ static void fetch(const row_data *d, const void *dev, int64_t stride, int64_t id
 
 static void download_originals(row_data *d)
 {
-    const int64_t rp = bench_reals_per(d->prec), nn = (int64_t)d->n * d->n;
-    d->hA0 = bench_xmalloc(sizeof(double) * (size_t)(N_SAMPLES * nn * rp));
-    for (int k = 0; k < N_SAMPLES; ++k)
+    const int64_t rp = bench_reals_per(d->prec), nn = (int64_t)d->n * d->n, ns = d->n_samples;
+    d->hA0 = bench_xmalloc(sizeof(double) * (size_t)(ns * nn * rp));
+    for (int k = 0; k < ns; ++k)
         fetch(d, d->dA0, d->sa, d->sample[k], nn, d->hA0 + k * nn * rp);
     if (d->ri->solve) {
-        d->hB0 = bench_xmalloc(sizeof(double) * (size_t)(N_SAMPLES * d->sb * rp));
-        for (int k = 0; k < N_SAMPLES; ++k)
+        d->hB0 = bench_xmalloc(sizeof(double) * (size_t)(ns * d->sb * rp));
+        for (int k = 0; k < ns; ++k)
             fetch(d, d->dB0, d->sb, d->sample[k], d->sb, d->hB0 + k * d->sb * rp);
     }
 }
@@ -782,10 +852,10 @@ static double sample_residual(const row_data *d, int k)
 {
     int n = d->n, w = d->cx ? 2 : 1, cx = d->cx;
     int64_t nn = (int64_t)n * n, idx = d->sample[k];
-    const double *a0 = d->hA0 + w * k * nn;
+    const double *a0 = d->hA0 + (int64_t)w * k * nn;
     double eps = oracle_eps(d->prec), r = INFINITY;
-    double *x = bench_xmalloc(sizeof(double) * (size_t)(w * (nn + n))); /* a result matrix + tau */
-    int ipiv[32];
+    double *x = bench_xmalloc(sizeof(double) * (size_t)w * (size_t)(nn + n)); /* a result matrix + tau */
+    int *ipiv = bench_xmalloc(sizeof(int) * (size_t)n);
     switch (d->rid) {
     case R_GETRF:
         fetch(d, d->dA, d->sa, idx, nn, x);
@@ -809,12 +879,13 @@ static double sample_residual(const row_data *d, int k)
     default: { /* the solves: X in B; getrs with the row's trans (the real rows: N) */
         int op = d->rid == R_GETRS ? (int)getrs_op(d) : 0;
         fetch(d, d->dB, d->sb, idx, d->sb, x);
-        r = (cx ? oracle_zsolve_residual : oracle_solve_residual)(op, n, d->nrhs, a0, n, d->hB0 + w * k * d->sb, n,
-                                                                  x, n, eps);
+        r = (cx ? oracle_zsolve_residual : oracle_solve_residual)(op, n, d->nrhs, a0, n,
+                                                                  d->hB0 + (int64_t)w * k * d->sb, n, x, n, eps);
         break;
     }
     }
     free(x);
+    free(ipiv);
     return r;
 }
 
@@ -837,7 +908,7 @@ static void check_method(row_data *d, int m, method_result *res)
         res->info_bad += i1 != 0;
     }
     res->resid = 0.0;
-    for (int k = 0; k < N_SAMPLES; ++k) {
+    for (int k = 0; k < d->n_samples; ++k) {
         double r = sample_residual(d, k);
         if (!(r <= res->resid))
             res->resid = r;
@@ -1065,7 +1136,8 @@ static void csv_row(const row_data *d, const char *mode, const char *method, int
     csv_num(ms, 0);
     csv_num(flops / (ms * 1e6), 0);
     csv_num(gbs, 0);
-    csv_num(host ? NAN : 100.0 * gbs / G.copy_gbs, 0); /* the roof is a GPU roof */
+    /* the roof is a GPU roof; without --peak-gflops this is GB/s over the copy's GB/s */
+    csv_num(host ? NAN : 100.0 * (flops / (ms * 1e6)) / row_roof(d), 0);
     fprintf(G.csv, "%d\n", ok);
     fflush(G.csv);
 }
@@ -1104,8 +1176,7 @@ static void col(double v, int width, int decimals, const char *after)
 static void emit_row(const row_data *d, const method_result *r, const cpu_result *c, int ok)
 {
     double flops = row_flops(d) * (double)d->batch;
-    double roof = G.copy_gbs * row_flops(d) /
-                  roof_bytes_per_problem(d->rid, d->n, d->nrhs, d->es);
+    double roof = row_roof(d);
     double gf[N_METHODS];
     for (int m = 0; m < N_METHODS; ++m)
         gf[m] = r[m].present && isfinite(r[m].ms) ? flops / (r[m].ms * 1e6) : NAN;
@@ -1158,7 +1229,7 @@ static void explain_failure(const row_data *d, const method_result *r)
 /* ------------------------------------------------------------------------------------------ */
 /* The cuSolverDx peer (bench/dx_peer.h). */
 
-static int sizes_for(int rid, int *out);
+static int served_sizes(int rid, int *out);
 
 /* The peer's configuration of a row; 0 where cuSolverDx has no such routine or size. */
 static int dx_config_of(char prec, int rid, char variant, int n, dx_config *c)
@@ -1184,7 +1255,7 @@ static int dx_prepare_rows(void)
             if (!G.o.precs[p] || !G.o.routine_on[rid])
                 continue;
             for (const char *v = variants_of(rid, PRECS[p]); *v; ++v) {
-                int sizes[64], ns = sizes_for(rid, sizes);
+                int sizes[64], ns = served_sizes(rid, sizes);
                 for (int i = 0; i < ns; ++i)
                     count += dx_config_of(PRECS[p], rid, *v, sizes[i], &cfgs[count]);
             }
@@ -1209,12 +1280,12 @@ static dx_kernel *dx_open_row(const row_data *d)
 
 /* ------------------------------------------------------------------------------------------ */
 
-static void bench_row(char prec, int rid, char variant, int n)
+static void bench_row(char prec, int rid, char variant, int n, int nrhs)
 {
     row_data d;
-    if (!setup_row(&d, prec, rid, variant, n, G.o.nrhs)) {
+    if (!setup_row(&d, prec, rid, variant, n, nrhs)) {
         printf("%4d %4d %8lld | device allocation or input factorization failed | FAILED\n", n,
-               routines[rid].solve ? G.o.nrhs : 0, (long long)d.batch);
+               routines[rid].solve ? nrhs : 0, (long long)d.batch);
         free_row(&d);
         ++G.failures;
         ++G.rows;
@@ -1262,6 +1333,41 @@ static int sizes_for(int rid, int *out)
     return k;
 }
 
+/* The sizes of a routine that it serves (sizes_for less those above its limit). */
+static int served_sizes(int rid, int *out)
+{
+    int all[64], na = sizes_for(rid, all), k = 0;
+    for (int i = 0; i < na; ++i)
+        if (serves(rid, all[i]))
+            out[k++] = all[i];
+    return k;
+}
+
+/* Once, before the tables: the selected routines that skip some --n sizes, and which. */
+static void say_skipped(FILE *f)
+{
+    char names[128] = "", sizes[512] = "";
+    int seen[MAX_N_CHOL + 1] = {0}, any = 0;
+    for (int rid = 0; rid < N_ROUTINES; ++rid) {
+        int all[64], na = sizes_for(rid, all), skips = 0;
+        for (int i = 0; G.o.routine_on[rid] && i < na; ++i)
+            if (!serves(rid, all[i])) {
+                skips = 1;
+                if (!seen[all[i]]++) {
+                    size_t used = strlen(sizes);
+                    snprintf(sizes + used, sizeof sizes - used, "%s%d", any++ ? ", " : "", all[i]);
+                }
+            }
+        if (skips) {
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%s", names[0] ? ", " : "", routines[rid].name);
+        }
+    }
+    if (any)
+        fprintf(f, "# n > %d: skipped for %s (n <= %d only) at n = %s; potrf, potrs and posv serve "
+                   "n <= %d\n", MAX_N_SMALL, names, MAX_N_SMALL, sizes, MAX_N_CHOL);
+}
+
 /* Visits every selected row in table order; with list set, prints its key instead. */
 static void for_each_row(int list)
 {
@@ -1270,20 +1376,22 @@ static void for_each_row(int list)
             continue;
         char prec = PRECS[p];
         for (int rid = 0; rid < N_ROUTINES; ++rid) {
-            if (!G.o.routine_on[rid])
+            int sizes[64], ns = served_sizes(rid, sizes);
+            if (!G.o.routine_on[rid] || ns == 0)
                 continue;
             for (const char *v = variants_of(rid, prec); *v; ++v) {
-                int sizes[64], ns = sizes_for(rid, sizes);
                 if (!list)
                     print_table_title(prec, rid, *v);
                 for (int i = 0; i < ns; ++i) {
-                    if (list) {
-                        char key[64];
-                        row_key(key, sizeof key, prec, rid, *v, sizes[i],
-                                routines[rid].solve ? G.o.nrhs : 0);
-                        printf("%s\n", key);
-                    } else {
-                        bench_row(prec, rid, *v, sizes[i]);
+                    int rhs[2], nr = nrhs_list(rid, sizes[i], rhs);
+                    for (int j = 0; j < nr; ++j) {
+                        if (list) {
+                            char key[64];
+                            row_key(key, sizeof key, prec, rid, *v, sizes[i], rhs[j]);
+                            printf("%s\n", key);
+                        } else {
+                            bench_row(prec, rid, *v, sizes[i], rhs[j]);
+                        }
                     }
                 }
             }
@@ -1299,8 +1407,9 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: shoal_lapack_bench [options]\n"
-            "Batched small-matrix factorizations, solves and inverses (n <= 32): shoal (strided and\n"
-            "pointer array) vs cuBLAS / cuSOLVER and OpenBLAS+OpenMP, roof measured in the same run.\n\n"
+            "Batched small-matrix factorizations, solves and inverses (n <= 32; potrf, potrs, posv\n"
+            "to n = 1024): shoal (strided and pointer array) vs cuBLAS / cuSOLVER and OpenBLAS+OpenMP,\n"
+            "roof measured in the same run.\n\n"
             "  --csv FILE          also write one CSV row per measurement to FILE\n"
             "  --quick             n in {2, 4, 8, 16, 32} (default every n in 2..32; the solves\n"
             "                      always use n in {4, 8, 16, 32})\n"
@@ -1308,9 +1417,15 @@ static void usage(FILE *f)
             "                      c and z: getrs with trans N, T and C, no cusolverdx peer)\n"
             "  --routine LIST      comma-separated, repeatable: getrf, inverse (= getri_fused),\n"
             "                      getri, potrf, geqrf, getrs, gesv, potrs, posv (default all)\n"
-            "  --n LIST            comma-separated sizes 1..32 for every selected routine\n"
-            "  --nrhs K            right-hand sides of the solves (default 1; cuSOLVER's batched\n"
-            "                      potrs takes only 1)\n"
+            "  --n LIST            comma-separated sizes 1..1024 for every selected routine; above 32\n"
+            "                      only potrf, potrs and posv run (the others skip those sizes, said\n"
+            "                      once); batch 1024 from n = 256, at most 40 GB of device memory\n"
+            "  --nrhs K            right-hand sides of the solves (default 1 to n = 32, and both 1 and\n"
+            "                      n/4 above; K given: K at every n; cuSOLVER's batched potrs takes\n"
+            "                      only 1)\n"
+            "  --peak-gflops S,D   compute ceilings in Gflop/s for s and d (c uses S, z uses D): roof =\n"
+            "                      min(copy GB/s x flops / bytes, peak), for %%roof and pct_roof\n"
+            "                      (default: the memory roof alone)\n"
             "  --runs R            timed runs per method, median reported (default 9)\n"
             "  --no-cpu            skip the OpenBLAS baseline\n"
             "  --cpu-seconds X     time budget of one CPU row (default 0.2)\n"
@@ -1351,12 +1466,28 @@ static int parse_routines(const char *v, opts *o)
     return 1;
 }
 
+/* "S,D": two positive Gflop/s figures; 0 on anything else. */
+static int parse_peak(const char *v, opts *o)
+{
+    char *end;
+    double s = strtod(v, &end);
+    if (end == v || *end != ',')
+        return 0;
+    const char *dv = end + 1;
+    double dp = strtod(dv, &end);
+    if (end == dv || *end || !(s > 0) || !(dp > 0) || !isfinite(s) || !isfinite(dp))
+        return 0;
+    o->peak[0] = s;
+    o->peak[1] = dp;
+    return 1;
+}
+
 static int parse_sizes(const char *v, opts *o)
 {
     while (*v) {
         char *end;
         long n = strtol(v, &end, 10);
-        if (end == v || n < 1 || n > 32 || o->n_sizes == (int)(sizeof o->sizes / sizeof *o->sizes))
+        if (end == v || n < 1 || n > MAX_N_CHOL || o->n_sizes == (int)(sizeof o->sizes / sizeof *o->sizes))
             return 0;
         o->sizes[o->n_sizes++] = (int)n;
         v = end + (*end == ',');
@@ -1416,7 +1547,11 @@ static int parse_args(int argc, char **argv, opts *o)
                 return 0;
         } else if (!strcmp(a, "--nrhs")) {
             o->nrhs = atoi(v);
+            o->nrhs_set = 1;
             if (o->nrhs < 1 || o->nrhs > 1024)
+                return 0;
+        } else if (!strcmp(a, "--peak-gflops")) {
+            if (!parse_peak(v, o))
                 return 0;
         } else if (!strcmp(a, "--runs")) {
             o->runs = atoi(v);
@@ -1526,12 +1661,15 @@ static void print_preamble(int dev)
     printf("# roof = copy GB/s x flops / bytes; bytes: A read+written (getrf, potrf, geqrf), A read "
            "+ C written (inverse, getri), + B read+written (solves); pivots, tau, info not "
            "counted\n");
+    if (G.o.peak[0] > 0)
+        printf("# roof capped by the compute peak (--peak-gflops): %.0f Gflop/s in s and c, %.0f in d and z\n",
+               G.o.peak[0], G.o.peak[1]);
     printf("# vendor: pointer arrays (its only form); s/v, a/v = shoal strided, pointer array over "
            "vendor; inverse vendor = faster of matinv and getrf+getri\n");
     printf("# check: info == 0 for all matrices and max normalized residual of %d sampled "
-           "problems (LAPACK test measures) <= %g, for every method; cpu = OpenBLAS LAPACK per "
-           "matrix, OpenMP over a subset (<= %.2g s per row)\n",
-           N_SAMPLES, ORACLE_ERROR_LIMIT, G.o.cpu_seconds);
+           "problems (%d from n = %d; LAPACK test measures) <= %g, for every method; cpu = OpenBLAS "
+           "LAPACK per matrix, OpenMP over a subset (<= %.2g s per row)\n",
+           N_SAMPLES, N_SAMPLES_BIG, BIG_N, ORACLE_ERROR_LIMIT, G.o.cpu_seconds);
 }
 
 int main(int argc, char **argv)
@@ -1541,6 +1679,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (G.o.list) {
+        say_skipped(stderr); /* stdout holds the keys alone */
         for_each_row(1);
         return 0;
     }
@@ -1570,6 +1709,7 @@ int main(int argc, char **argv)
         }
         csv_header();
     }
+    say_skipped(stdout);
     for_each_row(0);
     if (G.csv)
         fclose(G.csv);

@@ -157,8 +157,8 @@ LAPACK_SIZES = (2, 3, 4, 6, 8, 12, 16, 20, 24, 28, 31, 32)
 
 
 # Factorization bench methods that are not the vendor's GPU library calls: shoal's own, the
-# cuSolverDx peer and the CPU baseline.
-NOT_VENDOR = ("cusolverdx", "openblas")
+# cuSolverDx peer, the CPU baseline and PyTorch (bench/torch_lapack_peer.py).
+NOT_VENDOR = ("cusolverdx", "openblas", "torch")
 
 
 def vendor_gflops(at: list[dict[str, str]]) -> list[float]:
@@ -167,10 +167,13 @@ def vendor_gflops(at: list[dict[str, str]]) -> list[float]:
 
 
 def lapack_table(rows: list[dict[str, str]], routine: str, variant: str, sizes: Iterable[int]) -> list[str]:
-    """Strided shoal vs the best of the vendor's methods (pointer arrays, its only form), per n."""
+    """Strided shoal vs the best of the vendor's methods (pointer arrays, its only form), per n;
+    a torch column (Gflop/s) per precision where the CSV has the torch peer's rows."""
     mine = [r for r in rows if r["routine"] == routine and r["variant"] == variant]
     precs = precisions(mine)
-    out = header(["n"] + [f"{p} {c}" for p in precs for c in ("shoal", "vendor", "ratio", "% roof")])
+    torch = any(r["method"] == "torch" for r in mine)
+    cols = ("shoal", "vendor", "ratio", "% roof") + (("torch",) if torch else ())
+    out = header(["n"] + [f"{p} {c}" for p in precs for c in cols])
     for n in sizes:
         cells: list[object] = [n]
         for p in precs:
@@ -179,9 +182,12 @@ def lapack_table(rows: list[dict[str, str]], routine: str, variant: str, sizes: 
             vendor = vendor_gflops(at)
             if not shoal or not vendor:
                 cells += ["-"] * 4
-                continue
-            s, v = float(shoal[0]["gflops"]), max(vendor)
-            cells += [f"{s:.0f}", f"{v:.0f}", f"{s / v:.1f}", f"{float(shoal[0]['pct_roof']):.0f}"]
+            else:
+                s, v = float(shoal[0]["gflops"]), max(vendor)
+                cells += [f"{s:.0f}", f"{v:.0f}", f"{s / v:.1f}", f"{float(shoal[0]['pct_roof']):.0f}"]
+            if torch:
+                t = [float(r["gflops"]) for r in at if r["method"] == "torch" and r["gflops"]]
+                cells.append(f"{t[0]:.0f}" if t else "-")
         out.append(row(cells))
     return out
 

@@ -4,11 +4,14 @@
 - `generated/lapack_entry.c`: the entry points: the argument checks in the documented order
   (options, dimensions, batch, leading dimensions, NULL operands, strides), then the packing
   into `shoal_lapack_params` and `shoal_lapack_run` (runtime/lapack_api.c), which dispatches;
+- `generated/lapack_drivers.c`: the drivers that serve sizes above the kernels' (the spec's
+  `driver`), a table by routine that runtime/lapack_api.c dispatches to;
 - `generated/test_lapack_spec_args.c`: one argument-error test per rule;
 - their table of `docs/routines.md`.
 The kernels, tables and dispatch stay runtime/lapack_routines.c's."""
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from . import precision as precision_mod
@@ -16,7 +19,7 @@ from .emit_common import BAD, C_MACROS, OK, OUTPUT_STRIDE_OK, SIZE, Rule, abi_he
 from .emit_common import fname as _fname
 from .emit_common import conj_alias, conj_packing, option_aliases, option_checks, option_rules, src as _src
 from .spec import c_expr
-from .spec_lapack import LapackOperand, LapackSpec
+from .spec_lapack import KERNEL_MAX_N, LapackOperand, LapackSpec
 
 HEADER = abi_header("lapack")
 FORMS = ("batched", "strided_batched")
@@ -97,14 +100,41 @@ def header_blocks(routines: list[LapackRoutine]) -> list[str]:
         out.append(" * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->")
         empty = [f"{d} == 0" for d in spec.dims if d != "nrhs" or not spec.routes]
         out.append(f" * NOT_INITIALIZED; then no work ({' or '.join(empty)}, or batch == 0) -> SUCCESS at once;")
-        out.append(" * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED."
-                   + "".join(f" Where {rt.when.source}, the call is {rt.routine}'s." for rt in spec.routes)
-                   + " */")
+        last = (f"then {size_limit(spec)}."
+                + "".join(f" Where {rt.when.source}, the call is {rt.routine}'s." for rt in spec.routes) + " */")
+        out += [f" * {line}" for line in textwrap.wrap(last, 95)]
         for prec in r.precisions:
             for form in FORMS:
                 out.append(f"shoal_status {_fname(prec, spec.name, form)}(" + ", ".join(_params(r, prec, form)) + ");")
         out.append("")
     return out
+
+
+def size_limit(spec: LapackSpec) -> str:
+    """What becomes of the sizes the kernels do not take, in the header's and the docs' words."""
+    if spec.driver is None:
+        return f"a matrix above {KERNEL_MAX_N} -> SHOAL_STATUS_NOT_SUPPORTED"
+    return (f"a matrix above {KERNEL_MAX_N} is served by the driver {spec.driver.name} (a sequence of "
+            f"dispatched steps) up to {spec.driver.max_n}; above that -> SHOAL_STATUS_NOT_SUPPORTED")
+
+
+# ---- drivers ----------------------------------------------------------------------------------
+
+def drivers_c(routines: list[LapackRoutine]) -> str:
+    """The table of runtime/lapack_drivers.h: routine -> its driver above the kernels' sizes."""
+    with_driver = [r for r in routines if r.spec.driver is not None]
+    out = [HEADER.rstrip("\n"), '#include "lapack_drivers.h"', ""]
+    for r in with_driver:
+        out.append(f"shoal_status shoal_driver_{r.spec.driver.name}(struct shoal_context *ctx, char prec, int variant, "
+                   "shoal_lapack_params *p);")
+    out += ["", "const shoal_lapack_driver shoal_lapack_drivers[SHOAL_LAPACK_N_ROUTINES] = {"]
+    for r in with_driver:
+        d = r.spec.driver
+        out.append(f'    [{routine_id(r.name)}] = {{"{d.name}", shoal_driver_{d.name}, {d.max_n}}},')
+    if not with_driver:
+        out.append("    {NULL, NULL, 0}, /* no spec names a driver */")
+    out += ["};", ""]
+    return "\n".join(out)
 
 
 # ---- entry points -----------------------------------------------------------------------------
@@ -265,10 +295,11 @@ def routines_md(routines: list[LapackRoutine]) -> list[str]:
         return []
     out = ["", "## Factorizations (`abi = \"lapack\"`)", "",
            "Their entry points pack `shoal_lapack_params` (runtime/lapack_abi.h); their kernels, tables and",
-           "dispatch are runtime/lapack_routines.c's (docs/lapack.md). Sizes above 32 return",
-           "`SHOAL_STATUS_NOT_SUPPORTED`.", "",
-           "| routine | what | options | operands | precisions | forms | routed |",
-           "|---|---|---|---|---|---|---|"]
+           "dispatch are runtime/lapack_routines.c's (docs/lapack.md). Sizes above 32 are served by the",
+           "routine's driver (a sequence of dispatched steps, runtime/drivers/) up to its limit; without",
+           "one, or above it, the call returns `SHOAL_STATUS_NOT_SUPPORTED`.", "",
+           "| routine | what | options | operands | precisions | forms | routed | above 32 |",
+           "|---|---|---|---|---|---|---|---|"]
     for r in routines:
         s = r.spec
         ops = []
@@ -281,6 +312,7 @@ def routines_md(routines: list[LapackRoutine]) -> list[str]:
                 ops.append(f"{o.name} {o.length.source} {'ints' if o.kind == 'pivots' else 'elements'} ({o.access})")
         routed = "; ".join(f"{rt.when.source}: {rt.routine}" for rt in s.routes) or "-"
         what = s.summary.replace("|", "\\|")  # a table cell
+        above = f"driver {s.driver.name} up to {s.driver.max_n}" if s.driver else "not supported"
         out.append(f"| {s.name} | {what} | {', '.join(o.name for o in s.options) or '-'} | {'; '.join(ops)} | "
-                   f"{', '.join(r.precisions)} | batched, strided_batched | {routed} |")
+                   f"{', '.join(r.precisions)} | batched, strided_batched | {routed} | {above} |")
     return out

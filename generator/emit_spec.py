@@ -28,7 +28,8 @@ from .spec import SLOT_NAMES, Operand, Option, Spec, c_expr
 R = TypeVar("R")
 
 # emitted into generated/ and compiled into libshoal (the rest: header, docs, the argument test)
-LIBRARY_FILES = ("spec_api.c", "spec_registry.c", "lapack_entry.c", "blas2_entry.c", "gemm_entry.c")
+LIBRARY_FILES = ("spec_api.c", "spec_registry.c", "lapack_entry.c", "lapack_drivers.c", "blas2_entry.c",
+                 "gemm_entry.c")
 # the C names of a kernel configuration's slots (runtime/dispatch_table.h)
 SLOT_C = {"dim_x": "kd->dim_x", "dim_y": "kd->dim_y", "p0": "kd->p[0]", "p1": "kd->p[1]",
           "p2": "kd->p[2]", "p3": "kd->p[3]", "p4": "kd->p[4]"}
@@ -539,6 +540,7 @@ def emit_files(spaces: list[SearchSpace], gen_dir: Path, repo_root: Path,
         gen_dir / "test_spec_args.c": test_args_c(rs),
         gen_dir / "spec_invoke.c": invoke_c(rs),
         gen_dir / "lapack_entry.c": emit_lapack.api_c(lapack),
+        gen_dir / "lapack_drivers.c": emit_lapack.drivers_c(lapack),
         gen_dir / "test_lapack_spec_args.c": emit_lapack.test_args_c(lapack),
         gen_dir / "blas2_entry.c": emit_blas2.api_c(blas2),
         gen_dir / "test_blas2_spec_args.c": emit_blas2.test_args_c(blas2),

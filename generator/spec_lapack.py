@@ -19,9 +19,15 @@ Operand kinds:
 - `info`: one int per problem, written, a plain device array.
 A written operand's stride must keep problems apart when batch > 1 (>= ld * cols, or length);
 an input's must not be negative. `needed` (an expression) narrows when an operand must be
-non-NULL beyond the routine's `work`; `stride_when` narrows when its stride is checked."""
+non-NULL beyond the routine's `work`; `stride_when` narrows when its stride is checked.
+
+`driver = { name = "<d>", max_n = N }`: sizes above the kernels' 32, up to N, are served by the
+C function `shoal_driver_<d>` (runtime/drivers/), a sequence of dispatched steps; the generator
+emits the table that names it (`generated/lapack_drivers.c`) and says so in the docs. Without a
+driver, a matrix above 32 is SHOAL_STATUS_NOT_SUPPORTED."""
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,6 +76,17 @@ class Route:
 
 
 @dataclass(frozen=True)
+class Driver:
+    name: str       # the C function is shoal_driver_<name>
+    max_n: int      # the largest m and n it serves
+
+
+# the kernels' largest matrix (runtime/lapack_launch.h's SHOAL_LAPACK_MAX_N): a driver serves above it
+KERNEL_MAX_N = 32
+C_IDENT = re.compile(r"[a-z_][a-z0-9_]*")
+
+
+@dataclass(frozen=True)
 class LapackSpec:
     path: Path
     name: str
@@ -82,6 +99,7 @@ class LapackSpec:
     operands: tuple[LapackOperand, ...]
     variant: str | None                    # the option whose value is the variant; None: 0
     routes: tuple[Route, ...]
+    driver: Driver | None = None
 
     def expressions(self) -> list[Expr]:
         out = [e for _, e in self.shape] + [self.work] + [r.when for r in self.routes]
@@ -140,6 +158,20 @@ def _operand(o: dict, where: str, names: set[str]) -> LapackOperand:
                          needed=ex("needed"), stride_when=ex("stride_when"))
 
 
+def _driver(t: dict, where: str) -> Driver | None:
+    if "driver" not in t:
+        return None
+    d = t["driver"]
+    if not isinstance(d, dict) or set(d) != {"name", "max_n"}:
+        raise SpecError(f"{where}: driver is {{ name = \"<C name>\", max_n = <int> }}")
+    name, max_n = d["name"], d["max_n"]
+    if not isinstance(name, str) or not C_IDENT.fullmatch(name):
+        raise SpecError(f"{where}: driver name must be a lower-case C identifier")
+    if not isinstance(max_n, int) or isinstance(max_n, bool) or not KERNEL_MAX_N < max_n <= 1 << 20:
+        raise SpecError(f"{where}: driver max_n must be an integer above {KERNEL_MAX_N}")
+    return Driver(name, max_n)
+
+
 def _missing(where: str, key: str) -> Expr:
     raise SpecError(f"{where}: missing {key!r}")
 
@@ -171,11 +203,12 @@ def load(path: str | Path) -> LapackSpec:
     routes = tuple(Route(compile_expr(str_key(r, "when", where), names, f"{where} routes"), str_key(r, "routine", where))
                    for r in t.get("routes", []))
     only_keys(t, {"name", "abi", "summary", "notes", "options", "dims", "shape", "work", "operands",
-                        "variant", "routes"}, where)
+                        "variant", "routes", "driver"}, where)
     spec = LapackSpec(path=path, name=name, summary=str_key(t, "summary", where), notes=str(t.get("notes", "")).strip(),
                       options=tuple(options), dims=dims, shape=shape,
                       work=compile_expr(str_key(t, "work", where), names, f"{where} work"),
-                      operands=operands, variant=variant, routes=routes)
+                      operands=operands, variant=variant, routes=routes,
+                      driver=_driver(t, where))
     check_c_spellings(spec.expressions())
     return spec
 
@@ -185,4 +218,4 @@ def discover(spec_dir: str | Path) -> list[LapackSpec]:
     return discover_abi(spec_dir, "lapack", load)
 
 
-__all__ = ["LapackSpec", "LapackOperand", "Route", "abi_of", "load", "discover", "KINDS"]
+__all__ = ["LapackSpec", "LapackOperand", "Route", "Driver", "KERNEL_MAX_N", "abi_of", "load", "discover", "KINDS"]

@@ -107,7 +107,9 @@ shoal_status shoal_gemm_kernel_name(shoal_handle handle, char precision, int poi
 
 /* ======================================================================================
  * Factorizations, solves and inversion of small matrices (n <= 32; m, n <= 32 for getrf and
- * geqrf). Larger sizes return SHOAL_STATUS_NOT_SUPPORTED. LAPACK semantics per matrix:
+ * geqrf; potrf, potrs and posv up to n = 1024 through their blocked drivers: each routine's
+ * limit is in its comment in shoal_routines.h). Larger sizes return SHOAL_STATUS_NOT_SUPPORTED.
+ * LAPACK semantics per matrix:
  *  - ipiv is 1-based; row i was interchanged with row ipiv[i]. In the _batched (pointer-array)
  *    calls the pivots of matrix b are ipiv[b * min(m, n) ...] (cuBLAS layout); the
  *    _strided_batched calls take an explicit strideP >= min(m, n).

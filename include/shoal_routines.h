@@ -141,8 +141,10 @@ shoal_status shoal_cgetrs_strided_batched(shoal_handle handle, shoal_operation t
 shoal_status shoal_zgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const shoal_complex_double *const A[], int64_t lda, const int *ipiv, shoal_complex_double *const B[], int64_t ldb, int64_t batch);
 shoal_status shoal_zgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const shoal_complex_double *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, shoal_complex_double *B, int64_t ldb, int64_t strideB, int64_t batch);
 
-/* posv: Cholesky factor and solve in one kernel; A_i <- factor, B_i <- X_i.
- * Where info_i > 0, A_i is as potrf leaves it and B_i is unchanged. With nrhs == 0
+/* posv: Cholesky factor and solve in one call; A_i <- factor, B_i <- X_i.
+ * Where info_i > 0, A_i is as potrf leaves it; B_i is unchanged for n <= 32 (one kernel
+ * factors and solves) and holds intermediate values above (the blocked driver's solve runs on
+ * every matrix of the batch). With nrhs == 0
  * the call is potrf's and B is not referenced. In c and z A_i is Hermitian (potrf: the imaginary
  * parts of its diagonal are not read, the factor's diagonal is real).
  * A is n x n (inout), lda >= max(1, n).
@@ -155,7 +157,8 @@ shoal_status shoal_zgetrs_strided_batched(shoal_handle handle, shoal_operation t
  * dimension below its bound, a NULL operand where n > 0 and batch > 0, a
  * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
  * NOT_INITIALIZED; then no work (n == 0, or batch == 0) -> SUCCESS at once;
- * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. Where nrhs == 0, the call is potrf's. */
+ * then a matrix above 32 is served by the driver posv_blocked (a sequence of dispatched steps) up
+ * to 1024; above that -> SHOAL_STATUS_NOT_SUPPORTED. Where nrhs == 0, the call is potrf's. */
 shoal_status shoal_sposv_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, float *const A[], int64_t lda, float *const B[], int64_t ldb, int *info, int64_t batch);
 shoal_status shoal_sposv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, float *A, int64_t lda, int64_t strideA, float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
 shoal_status shoal_dposv_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, double *const A[], int64_t lda, double *const B[], int64_t ldb, int *info, int64_t batch);
@@ -179,7 +182,8 @@ shoal_status shoal_zposv_strided_batched(shoal_handle handle, shoal_fill_mode up
  * dimension below its bound, a NULL operand where n > 0 and batch > 0, a
  * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
  * NOT_INITIALIZED; then no work (n == 0, or batch == 0) -> SUCCESS at once;
- * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+ * then a matrix above 32 is served by the driver potrf_blocked (a sequence of dispatched steps)
+ * up to 1024; above that -> SHOAL_STATUS_NOT_SUPPORTED. */
 shoal_status shoal_spotrf_batched(shoal_handle handle, shoal_fill_mode uplo, int n, float *const A[], int64_t lda, int *info, int64_t batch);
 shoal_status shoal_spotrf_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, float *A, int64_t lda, int64_t strideA, int *info, int64_t batch);
 shoal_status shoal_dpotrf_batched(shoal_handle handle, shoal_fill_mode uplo, int n, double *const A[], int64_t lda, int *info, int64_t batch);
@@ -199,7 +203,8 @@ shoal_status shoal_zpotrf_strided_batched(shoal_handle handle, shoal_fill_mode u
  * dimension below its bound, a NULL operand where n > 0 and batch > 0, a
  * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
  * NOT_INITIALIZED; then no work (n == 0 or nrhs == 0, or batch == 0) -> SUCCESS at once;
- * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+ * then a matrix above 32 is served by the driver potrs_blocked (a sequence of dispatched steps)
+ * up to 1024; above that -> SHOAL_STATUS_NOT_SUPPORTED. */
 shoal_status shoal_spotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const float *const A[], int64_t lda, float *const B[], int64_t ldb, int64_t batch);
 shoal_status shoal_spotrs_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const float *A, int64_t lda, int64_t strideA, float *B, int64_t ldb, int64_t strideB, int64_t batch);
 shoal_status shoal_dpotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const double *const A[], int64_t lda, double *const B[], int64_t ldb, int64_t batch);

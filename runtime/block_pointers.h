@@ -11,6 +11,10 @@
 
 #define SHOAL_WS_OPERANDS 3
 #define SHOAL_WS_POINTERS (1 << 16)
+/* the factorizations' drivers' own arrays (runtime/drivers/lapack_steps.h): apart from the spec
+ * drivers' SHOAL_WS_OPERANDS, since a factorization's step runs a spec driver (TRSM, SYRK) that
+ * reads them while it writes its own */
+#define SHOAL_WS_LAPACK_SLOTS 2
 
 #ifdef __cplusplus
 extern "C" {

@@ -45,9 +45,13 @@ struct shoal_context {
     shoal_dispatch_cache *spec_cache;
     /* drivers' workspace: pointer arrays of sub-matrices, SHOAL_WS_OPERANDS x SHOAL_WS_POINTERS;
      * then, in the same allocation, as many for strided factorization calls the vendor serves
-     * (runtime/lapack_vendor_strided.c): apart, so that a driver's arrays outlive such a step */
+     * (runtime/lapack_vendor_strided.c): apart, so that a driver's arrays outlive such a step;
+     * then SHOAL_WS_LAPACK_SLOTS arrays for the factorizations' drivers (runtime/drivers/
+     * lapack_steps.h) and SHOAL_WS_POINTERS ints of a step's per-problem info */
     void **ws_ptrs;
     void **vendor_ptrs;
+    void **lapack_ptrs;
+    int *step_info;
     const char *served;            /* kernel or vendor of the last call with work (runtime/served.h) */
 };
 

@@ -6,8 +6,11 @@
 #include "dispatch.h"
 #include "spec_run.h"
 
-/* the drivers' pointer arrays and the strided vendor route's (context.h), one allocation */
-#define WORKSPACE_BYTES (2 * sizeof(void *) * SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS)
+/* the drivers' pointer arrays, the strided vendor route's, the factorization drivers' and their
+ * steps' info (context.h), one allocation */
+#define WORKSPACE_SLOTS (2 * SHOAL_WS_OPERANDS + SHOAL_WS_LAPACK_SLOTS + 1)
+#define WORKSPACE_BYTES (sizeof(void *) * WORKSPACE_SLOTS * SHOAL_WS_POINTERS)
+_Static_assert(sizeof(void *) >= sizeof(int), "a workspace slot holds SHOAL_WS_POINTERS ints");
 
 struct shoal_context *shoal_context_get(shoal_handle h)
 {
@@ -101,6 +104,8 @@ shoal_status shoal_create(shoal_handle *handle)
         return cuda_failed(SHOAL_STATUS_ALLOC_FAILED, "drivers' workspace", e);
     }
     ctx->vendor_ptrs = ctx->ws_ptrs + (size_t)SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS;
+    ctx->lapack_ptrs = ctx->vendor_ptrs + (size_t)SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS;
+    ctx->step_info = (int *)(ctx->lapack_ptrs + (size_t)SHOAL_WS_LAPACK_SLOTS * SHOAL_WS_POINTERS);
     for (int r = 0; r < shoal_spec_n_routines; ++r) {
         const shoal_spec_routine *sr = &shoal_spec_routines[r];
         int level = 0;

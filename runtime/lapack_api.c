@@ -1,12 +1,14 @@
 /* The factorizations' dispatch: their entry points (generated/lapack_entry.c, emitted from
  * spec/routines/<r>.toml with abi = "lapack") check and pack the arguments, then
  * shoal_lapack_run picks a kernel from the routine's tuned table and launches it (or the vendor
- * where the vendor won and can take the call). */
+ * where the vendor won and can take the call); sizes above the kernels' go to the routine's
+ * driver (runtime/lapack_drivers.h), whose steps come back here for their small blocks. */
 #include <limits.h>
 #include <stddef.h>
 
 #include "context.h"
 #include "dispatch.h"
+#include "lapack_drivers.h"
 #include "lapack_launch.h"
 #include "lapack_routines.h"
 #include "lapack_run.h"
@@ -32,22 +34,17 @@ static int choose_kernel(struct shoal_context *ctx, int routine, char prec, int 
                                 &shoal_lapack_routines[routine]);
 }
 
-/* lapack_run.h; the arguments have been checked by the entry point (which, in c and z, turned
- * op C into the t variant with p->conj set: the kernels and the vendor conjugate A as they read
- * it; s and d have no conjugate). */
-shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int variant, shoal_lapack_params *p)
+/* lapack_run.h's shoal_lapack_run_kernel: the tuned kernel (or the vendor, where vendor != 0 and
+ * it won) for m, n <= SHOAL_LAPACK_MAX_N. */
+shoal_status shoal_lapack_run_kernel(struct shoal_context *ctx, int routine, char prec, int variant,
+                                     shoal_lapack_params *p, int vendor)
 {
-    struct shoal_context *ctx = shoal_context_get(handle);
-    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
-    if (p->m == 0 || p->n == 0 || p->batch == 0) return OK;
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
-    if (ri->has_nrhs && p->nrhs == 0) return OK;
-    if (p->m > SHOAL_LAPACK_MAX_N || p->n > SHOAL_LAPACK_MAX_N) return SHOAL_STATUS_NOT_SUPPORTED;
     const int mode = p->A_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED;
     const int dims[3] = {p->m, p->n, ri->has_nrhs ? p->nrhs : 1};
     /* vendors take int leading dimensions only, and pointer arrays: a strided call gets them
      * written into the handle's workspace */
-    const int vendor = ctx->vendor_enabled && p->lda <= INT_MAX && p->ldb <= INT_MAX;
+    vendor = vendor && ctx->vendor_enabled && p->lda <= INT_MAX && p->ldb <= INT_MAX;
     int kernel = choose_kernel(ctx, routine, prec, mode, variant, dims, vendor);
     if (kernel == SHOAL_KERNEL_VENDOR) {
         const shoal_vendor_handles vh = {ctx->cublas, ctx->cusolver};
@@ -72,6 +69,31 @@ shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int v
     return e == cudaSuccess ? OK : SHOAL_STATUS_CUDA_ERROR;
 }
 
+/* The routine's driver for a matrix above the kernels' sizes; NULL where none takes m x n. */
+static const shoal_lapack_driver *driver_for(int routine, long long m, long long n)
+{
+    const shoal_lapack_driver *d = &shoal_lapack_drivers[routine];
+    return d->run && m <= d->max_n && n <= d->max_n ? d : NULL;
+}
+
+/* lapack_run.h; the arguments have been checked by the entry point (which, in c and z, turned
+ * op C into the t variant with p->conj set: the kernels and the vendor conjugate A as they read
+ * it; s and d have no conjugate). */
+shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int variant, shoal_lapack_params *p)
+{
+    struct shoal_context *ctx = shoal_context_get(handle);
+    if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
+    if (p->m == 0 || p->n == 0 || p->batch == 0) return OK;
+    if (shoal_lapack_routines[routine].has_nrhs && p->nrhs == 0) return OK;
+    if (p->m <= SHOAL_LAPACK_MAX_N && p->n <= SHOAL_LAPACK_MAX_N)
+        return shoal_lapack_run_kernel(ctx, routine, prec, variant, p, 1);
+    const shoal_lapack_driver *d = driver_for(routine, p->m, p->n);
+    if (!d) return SHOAL_STATUS_NOT_SUPPORTED;
+    const shoal_status st = d->run(ctx, prec, variant, p);
+    ctx->served = d->name; /* after its steps, which name their own kernels */
+    return st;
+}
+
 /* ---- which kernel serves a call ---- */
 
 shoal_status shoal_lapack_kernel_name(shoal_handle handle, const char *routine, char precision, int pointer_array,
@@ -88,7 +110,12 @@ shoal_status shoal_lapack_kernel_name(shoal_handle handle, const char *routine, 
     if (v < 0) return BAD;
     struct shoal_context *ctx = shoal_context_get(handle);
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
-    if (m > SHOAL_LAPACK_MAX_N || n > SHOAL_LAPACK_MAX_N) return SHOAL_STATUS_NOT_SUPPORTED;
+    if (m > SHOAL_LAPACK_MAX_N || n > SHOAL_LAPACK_MAX_N) {
+        const shoal_lapack_driver *d = driver_for(r, m, n);
+        if (!d) return SHOAL_STATUS_NOT_SUPPORTED;
+        *name = d->name;
+        return OK;
+    }
     const int dims[3] = {m, n, ri->has_nrhs ? nrhs : 1};
     const int mode = pointer_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED;
     const int kernel = choose_kernel(ctx, r, precision, mode, v, dims, ctx->vendor_enabled);

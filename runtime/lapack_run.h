@@ -11,8 +11,15 @@
 /* Runs routine (enum shoal_lapack_routine) in precision prec (s, d, c, z: one its search space
  * lists, as only those have entry points) and variant (the index of the option's letter, 0
  * without one) on p, whose arguments are valid: a NULL handle -> NOT_INITIALIZED; no work ->
- * SUCCESS; a matrix above SHOAL_LAPACK_MAX_N -> NOT_SUPPORTED; else the dispatched kernel or
- * vendor call. */
+ * SUCCESS; a matrix above SHOAL_LAPACK_MAX_N -> the routine's driver (runtime/lapack_drivers.h)
+ * up to its max_n, else NOT_SUPPORTED; else the dispatched kernel or vendor call. */
 shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int variant, shoal_lapack_params *p);
+
+struct shoal_context;
+/* The kernel path of shoal_lapack_run for m, n <= SHOAL_LAPACK_MAX_N with work to do: the tuned
+ * kernel, or the vendor where it won and vendor != 0. Drivers' steps pass vendor = 0: their
+ * blocks are sub-matrices whose pointer arrays live in the drivers' workspace. */
+shoal_status shoal_lapack_run_kernel(struct shoal_context *ctx, int routine, char prec, int variant,
+                                     shoal_lapack_params *p, int vendor);
 
 #endif

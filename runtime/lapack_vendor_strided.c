@@ -9,15 +9,19 @@
 
 #include "block_pointers.h"
 #include "gemm_launch.h" /* shoal_elem_bytes */
+#include "lapack_chunk.h"
 
-/* Adds a strided operand's source (base NULL: the routine has none) and points *array at its slot. */
-static void add_operand(shoal_block_source *src, int *n, void **ws, void *base, long long stride_bytes,
-                        long long b0, void *const **array)
+/* Adds a strided operand's source (*base NULL: the routine has none), points *array at its slot
+ * and clears the strided form. */
+static void add_operand(shoal_block_source *src, int *n, void **ws, void **base, long long *stride,
+                        long long elem_bytes, void *const **array)
 {
-    if (!base) return;
-    const shoal_block_source s = {NULL, (char *)base + b0 * stride_bytes, stride_bytes, 0, 0};
+    if (!*base) return;
+    const shoal_block_source s = {NULL, (char *)*base, *stride * elem_bytes, 0, 0};
     src[*n] = s;
     *array = ws + (long long)*n * SHOAL_WS_POINTERS;
+    *base = NULL;
+    *stride = 0;
     ++*n;
 }
 
@@ -29,17 +33,12 @@ int shoal_lapack_vendor_strided(const shoal_vendor_handles *h, void **ws, cudaSt
     const long long es = shoal_elem_bytes(precision);
     for (long long b0 = 0; b0 < p->batch; b0 += SHOAL_WS_POINTERS) {
         const long long rest = p->batch - b0;
-        shoal_lapack_params q = *p;
-        q.batch = rest < SHOAL_WS_POINTERS ? rest : SHOAL_WS_POINTERS;
-        q.A = q.B = q.tau = NULL;
-        q.stride_a = q.stride_b = q.stride_tau = 0;
-        if (p->ipiv) q.ipiv = p->ipiv + b0 * p->stride_ipiv;
-        if (p->info) q.info = p->info + b0;
+        shoal_lapack_params q = shoal_lapack_chunk(p, es, b0, rest < SHOAL_WS_POINTERS ? rest : SHOAL_WS_POINTERS);
         shoal_block_source src[SHOAL_WS_OPERANDS];
         int n = 0;
-        add_operand(src, &n, ws, p->A, p->stride_a * es, b0, &q.A_array);
-        add_operand(src, &n, ws, p->B, p->stride_b * es, b0, &q.B_array);
-        add_operand(src, &n, ws, p->tau, p->stride_tau * es, b0, &q.tau_array);
+        add_operand(src, &n, ws, &q.A, &q.stride_a, es, &q.A_array);
+        add_operand(src, &n, ws, &q.B, &q.stride_b, es, &q.B_array);
+        add_operand(src, &n, ws, &q.tau, &q.stride_tau, es, &q.tau_array);
         if (shoal_block_pointers(ws, src, n, q.batch, 1, stream) != cudaSuccess) return SHOAL_VENDOR_FAILED;
         /* the vendor's checks see the chunk as an array call; a case it lacks is declined by the
          * first chunk, before any vendor work */

@@ -106,3 +106,20 @@ def test_lapack_table_vendor_is_not_the_cpu_or_the_dx_peer(tmp_path: Path) -> No
     write_csv(path, rows)
     lines = run("lapack", path, "--routine", "getrf", "--sizes", "4")
     assert lines[2] == "| 4 | 300 | 100 | 3.0 | 80 | 300 | 100 | 3.0 | 80 |"
+
+
+def test_lapack_table_shows_torch_beside_but_not_as_the_vendor(tmp_path: Path) -> None:
+    base = {"device": "x", "variant": "l", "mode": "array", "nrhs": 0, "batch": 10, "median_ms": 1, "gbs": 1, "ok": 1}
+    rows = []
+    for p in "ds":
+        rows += [dict(base, prec=p, routine="potrf", n=64, method="shoal", mode="strided", gflops=900, pct_roof=40),
+                 dict(base, prec=p, routine="potrf", n=64, method="cusolver", gflops=300, pct_roof=10),
+                 dict(base, prec=p, routine="potrf", n=64, method="torch", mode="strided", gflops=5000, pct_roof=90)]
+    # a size only torch measured: shoal and vendor say "-", torch its figure
+    rows.append(dict(base, prec="d", routine="potrf", n=2048, method="torch", mode="strided", gflops=7000, pct_roof=95))
+    path = tmp_path / "lapack.csv"
+    write_csv(path, rows)
+    lines = run("lapack", path, "--routine", "potrf", "--variant", "l", "--sizes", "64,2048")
+    assert lines[0] == "| n | d shoal | d vendor | d ratio | d % roof | d torch | s shoal | s vendor | s ratio | s % roof | s torch |"
+    assert lines[2] == "| 64 | 900 | 300 | 3.0 | 40 | 5000 | 900 | 300 | 3.0 | 40 | 5000 |"
+    assert lines[3] == "| 2048 | - | - | - | - | 7000 | - | - | - | - | - |"

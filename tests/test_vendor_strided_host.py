@@ -12,5 +12,5 @@ from host_program import run_host_program
 
 
 def test_vendor_strided_route_on_host(tmp_path: Path) -> None:
-    run_host_program(tmp_path, ["tests/c/test_vendor_strided_host.c", "runtime/lapack_vendor_strided.c",
+    run_host_program(tmp_path, ["tests/c/test_vendor_strided_host.c", "runtime/lapack_vendor_strided.c", "runtime/lapack_chunk.c",
                                 "tests/c/host_block_pointers.c"], ["include", "runtime", "tests/c"], 195)

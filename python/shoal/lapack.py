@@ -1,4 +1,6 @@
-"""Factorizations, solves and inversion of small matrices (n <= 32): LU, Cholesky, QR.
+"""Factorizations, solves and inversion of small matrices: LU, Cholesky, QR. n <= 32 (m, n <= 32
+for getrf and geqrf), except the Cholesky routines potrf, potrs and posv: n <= 1024 (above 32
+through blocked drivers). Larger sizes raise ShoalError SHOAL_STATUS_NOT_SUPPORTED.
 
 float32, float64, complex64 and complex128 (LAPACK's s, d, c, z). In the complex dtypes the
 Cholesky routines take Hermitian A (A = L L^H; the imaginary parts of its diagonal are not read,
@@ -205,7 +207,9 @@ def potrf(A: Any, *, uplo: str = "L", info: Any = None, stream: Any = None) -> A
     """Cholesky A = L L^H (uplo 'L') or U^H U ('U') in place in that triangle (L^T, U^T in the
     real dtypes); the other is not referenced, nor the imaginary parts of a complex A's diagonal.
     Row-major A allowed (complex too: the view's factor of conj(A) is A's, transposed).
-    Returns info (batch,) int32."""
+    n <= 1024. Where info[i] = j > 0 (LAPACK's: the first leading minor of order j that is
+    not positive definite), columns (rows for 'U') 1..j-1 hold the factor and, above n = 32,
+    the rest of the triangle holds intermediate values. Returns info (batch,) int32."""
     uplo = flag(uplo, "LU", "uplo")
     a = operand(A, "A", stream)
     call = Call(flat(a), stream)
@@ -224,8 +228,8 @@ def potrf(A: Any, *, uplo: str = "L", info: Any = None, stream: Any = None) -> A
 
 
 def potrs(L: Any, B: Any, *, uplo: str = "L", stream: Any = None) -> Any:
-    """Solves A X = B with potrf's factor (uplo as factored); B <- X, returned. A complex
-    factor must be column-major."""
+    """Solves A X = B with potrf's factor (uplo as factored); B <- X, returned. n <= 1024. A
+    complex factor must be column-major."""
     uplo = flag(uplo, "LU", "uplo")
     f, b = operand(L, "L", stream), operand(B, "B", stream)
     call = Call(flat(f, b), stream)
@@ -247,8 +251,10 @@ def potrs(L: Any, B: Any, *, uplo: str = "L", stream: Any = None) -> Any:
 
 
 def posv(A: Any, B: Any, *, uplo: str = "L", info: Any = None, stream: Any = None) -> Any:
-    """Cholesky factor and solve in one kernel: A <- factor, B <- X (B unchanged where
-    info > 0). Returns info. A complex A must be column-major."""
+    """Cholesky factor and solve (one kernel for n <= 32, the blocked driver up to 1024):
+    A <- factor, B <- X. Where info > 0, A is as potrf leaves it and B is unchanged for
+    n <= 32, but holds intermediate values above 32. Returns info. A complex A must be
+    column-major."""
     uplo = flag(uplo, "LU", "uplo")
     a, b = operand(A, "A", stream), operand(B, "B", stream)
     call = Call(flat(a, b), stream)

@@ -53,7 +53,7 @@ def tuned(conn, device, add, version):
 # the spec routines' glue (generator/emit_spec.py, emit_lapack.py, emit_blas2.py, emit_gemm.py),
 # emitted with no spec routine in a fixture project
 SPEC_FILES = ["spec_api.c", "spec_registry.c", "test_spec_args.c", "spec_invoke.c", "spec_cases.c",
-              "lapack_entry.c", "test_lapack_spec_args.c", "blas2_entry.c", "test_blas2_spec_args.c",
+              "lapack_entry.c", "lapack_drivers.c", "test_lapack_spec_args.c", "blas2_entry.c", "test_blas2_spec_args.c",
               "gemm_entry.c", "test_gemm_spec_args.c"]
 
 

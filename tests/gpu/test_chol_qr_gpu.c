@@ -29,6 +29,15 @@
  * above apply unchanged. The *_page_end cases (last in the table) end them at the end of a mapped
  * page with the next page unmapped (gpu_test_page_end_alloc; pointer arrays in order), so that a
  * read past them faults on the hardware even without compute-sanitizer.
+ * The *_blocked* cases: potrf, potrs and posv above the kernels' n = 32, served by the blocked
+ * drivers (blocks of 32: potrf kernel, TRSM, SYRK/HERK) up to n = 1024: block edges, lda, ldb > n,
+ * nrhs 1 and n / 4, batch 1, a batch of 70001 (d: past the drivers' 65536-matrix chunks), not-PD
+ * matrices failing in the first, a middle and the last block, NaN matrices, NaN diagonal
+ * imaginary parts, tail and page-end layouts. The checks are the same, except that above n = 32
+ * posv's B of a failed matrix holds intermediate values (not checked: the driver solves every
+ * matrix), and runs with failing matrices also check the contract's isolation: the same call with
+ * the failing matrices made good (the "twin") gives every other matrix bit for bit the same A, B
+ * and info. The host checks cost O(n^3) per matrix, so the batches of the large sizes are small.
  *
  * Usage: test_chol_qr_gpu              run every case
  *        test_chol_qr_gpu --list       print the case names (needs no GPU)
@@ -58,6 +67,8 @@ static const char *const ROUTINE_NAME[R_COUNT] = {"potrf", "potrs", "posv", "geq
 #define MODE_STRIDED 1
 #define MODE_ARRAY 2
 #define GUARD 37
+#define KERNEL_MAX_N 32 /* above it the Cholesky routines are served by the blocked drivers */
+#define MAX_BAD_COLS 9
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* Quiet NaNs with a payload naming the buffer (A, B, tau). */
@@ -85,6 +96,10 @@ typedef struct tcfg {
                          unmapped (gpu_test_page_end_alloc); pointer arrays in order, so the
                          last problem's matrices end the pages */
     int nan_diag_imag; /* c/z potrf, posv: every diagonal's imaginary part is a NaN (not read) */
+    int bad_cols[MAX_BAD_COLS]; /* the failing minors (1-based) of the not-PD matrices, in turn; */
+    int n_bad_cols;             /* 0: column (b / bad_every) % n + 1 */
+    int twin;         /* the call again with the not-PD and NaN matrices made good: every other
+                         matrix's A, B and info must be bit-identical (twin_check) */
 } tcfg;
 
 typedef struct tdata {
@@ -167,6 +182,11 @@ static void *place_alloc(const tcfg *c, void **alloc, size_t count, size_t es, i
     return c->page_end ? gpu_test_page_end_alloc(alloc, count, es) : gpu_test_tail_alloc(alloc, count, es, shift);
 }
 
+/* Whether posv leaves the B of a matrix whose factorization fails unchanged: so where one kernel
+ * factors and solves (n <= 32); the blocked driver (n > 32) solves every matrix of the batch, so
+ * the failed ones' B hold intermediate values there (not checked). */
+static int posv_keeps_failed_b(const tcfg *c) { return c->n <= KERNEL_MAX_N; }
+
 static int is_bad(const tcfg *c, int64_t b)
 {
     return is_chol(c->routine) && c->routine != R_POTRS && c->bad_every > 0 && b % c->bad_every == c->bad_every - 1;
@@ -236,6 +256,8 @@ static void setup(const tcfg *c, tdata *d)
     d->pool_a = xmalloc((size_t)pool * ael * sizeof(double));
     d->pool_b = xmalloc((size_t)pool * bel * sizeof(double));
     const lapack_spec *sp = spec_of(c->routine);
+    /* in parallel: each problem from its own seed (O(n^3) for potrs' factor at the blocked sizes) */
+#pragma omp parallel for schedule(dynamic, 1)
     for (int i = 0; i < pool; ++i)
         sp->generate(c->m, c->n, c->nrhs, c->uplo, d->w == 2,
                      mix64(g_case_seed, ((uint64_t)g_run_index << 32) + (uint64_t)i), d->pool_a + (size_t)i * ael,
@@ -302,7 +324,8 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
         int expect = 0;
         if (is_bad(c, b)) {
             /* a negative diagonal entry at column j: the leading minor of order j is not PD */
-            const int j = (int)((b / c->bad_every) % n);
+            const int64_t k = b / c->bad_every;
+            const int j = c->n_bad_cols > 0 ? c->bad_cols[k % c->n_bad_cols] - 1 : (int)(k % n);
             elem_set_real(p, d->ha0, (oa + j + (int64_t)j * d->lda) * w, -1.0 - (double)(b % 7)); /* the real part */
             expect = j + 1;
         }
@@ -324,7 +347,7 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
         if (has_b(c->routine)) {
             const double *bb = d->pool_b + (size_t)(b % pool) * bel * w;
             const int64_t ob = s * d->stb;
-            const int written = c->routine == R_POTRS || expect == 0;
+            const int written = c->routine == R_POTRS || expect == 0 || !posv_keeps_failed_b(c);
             for (int j = 0; j < nrhs; ++j)
                 for (int i = 0; i < n; ++i) {
                     elem_put(p, d->hb0, ob + i + j * d->ldb, bb, i + (size_t)j * n);
@@ -348,12 +371,12 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
     } else if (c->nan_at >= 0 && c->nan_at < c->batch) {
         d->expect[c->nan_at] = -1;
     }
-    /* B of a posv matrix whose factorization fails is not written; one whose NaN the routine
-     * does not read (c/z: the imaginary part of a diagonal element) is solved */
+    /* B of a posv matrix whose factorization fails is not written (n <= 32); one whose NaN the
+     * routine does not read (c/z: the imaginary part of a diagonal element) is solved */
     if (c->routine == R_POSV && c->nan_at >= 0 && c->nan_at < c->batch) {
         const int64_t ob = slot_of(c, mode, c->nan_at) * d->stb;
         for (int j = 0; j < nrhs; ++j)
-            memset(d->wb + ob + j * d->ldb, d->expect[c->nan_at] == 0, (size_t)n);
+            memset(d->wb + ob + j * d->ldb, d->expect[c->nan_at] == 0 || !posv_keeps_failed_b(c), (size_t)n);
     }
 }
 
@@ -562,6 +585,8 @@ static void check_all(const tcfg *c, tdata *d, int mode, verdict *v)
     double worst = 0.0;
     int64_t worst_b = -1, bad_info = 0, first_bad_info = -1, bad_fail = 0, first_bad_fail = -1;
     char fail_why[160] = "";
+    /* a check costs O(n^3): the blocked sizes' few matrices one per thread */
+    const int chunk = n > KERNEL_MAX_N ? 1 : 256;
 #pragma omp parallel
     {
         const size_t ael = (size_t)w * m * n, bel = (size_t)w * n * (nrhs > 0 ? nrhs : 1);
@@ -570,7 +595,7 @@ static void check_all(const tcfg *c, tdata *d, int mode, verdict *v)
         double *tau = xmalloc((size_t)w * (k > 0 ? k : 1) * sizeof(double));
         double my_worst = 0.0;
         int64_t my_worst_b = -1;
-#pragma omp for schedule(dynamic, 256)
+#pragma omp for schedule(dynamic, chunk)
         for (int64_t b = 0; b < c->batch; ++b) {
             const int64_t s = slot_of(c, mode, b);
             for (int j = 0; j < n; ++j)
@@ -670,6 +695,61 @@ static void check_all(const tcfg *c, tdata *d, int mode, verdict *v)
                               (long long)v->touched, (long long)v->first_touched);
 }
 
+/* The contract's isolation of failing matrices: after the checked call (d holds its outputs), the
+ * same call again on the same inputs with the not-PD and NaN matrices left good. Every other
+ * matrix's A, B (every element of the matrix) and info must come back bit-identical. Returns the
+ * number of matrices that differ (-1: the twin call failed; why says so); d then holds the twin
+ * run's data. */
+static int64_t twin_check(const tcfg *c, tdata *d, int mode, char *why, size_t len)
+{
+    const size_t es = d->es;
+    char *ha1 = xmalloc((size_t)d->na * es), *hb1 = d->nb ? xmalloc((size_t)d->nb * es) : NULL;
+    int *info1 = xmalloc((size_t)c->batch * sizeof(int));
+    memcpy(ha1, d->ha, (size_t)d->na * es);
+    if (d->nb)
+        memcpy(hb1, d->hb, (size_t)d->nb * es);
+    memcpy(info1, d->hinfo, (size_t)c->batch * sizeof(int));
+    tcfg t = *c;
+    t.bad_every = 0;
+    t.nan_at = -1;
+    t.twin = 0;
+    fill_inputs(&t, d, mode);
+    upload(&t, d, mode);
+    const shoal_status st = call_shoal(&t, d, mode);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError());
+    int64_t differ = 0, first = -1;
+    if (st != SHOAL_STATUS_SUCCESS) {
+        snprintf(why, len, " twin call returned %s", shoal_status_string(st));
+        differ = -1;
+    } else {
+        download(&t, d);
+        for (int64_t b = 0; b < c->batch; ++b) {
+            if (is_bad(c, b) || b == c->nan_at)
+                continue;
+            const int64_t s = slot_of(c, mode, b);
+            int same = !has_info(c->routine) || info1[b] == d->hinfo[b];
+            for (int j = 0; j < d->cols_a && same; ++j) {
+                const size_t o = (size_t)(s * d->sta + j * d->lda) * es;
+                same = !memcmp(ha1 + o, (char *)d->ha + o, (size_t)d->rows_a * es);
+            }
+            for (int j = 0; j < c->nrhs && has_b(c->routine) && same; ++j) {
+                const size_t o = (size_t)(s * d->stb + j * d->ldb) * es;
+                same = !memcmp(hb1 + o, (char *)d->hb + o, (size_t)c->n * es);
+            }
+            if (!same && differ++ == 0)
+                first = b;
+        }
+        if (differ)
+            snprintf(why, len, " %lld matrices differ from the twin run's (without the failing ones), first %lld",
+                     (long long)differ, (long long)first);
+    }
+    free(ha1);
+    free(hb1);
+    free(info1);
+    return differ;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Runs */
 
@@ -730,7 +810,7 @@ static void run(tcfg c)
         CUDA_CHECK(cudaEventElapsedTime(&ms, g_ev0, g_ev1));
         verdict v;
         int ok;
-        char served_why[160] = "";
+        char served_why[160] = "", twin_why[120] = "";
         const char *served = NULL;
         const int served_ok =
             !c.vendor || gpu_test_check_served(g_h, strcmp(kernel, "?") ? kernel : NULL, kernel_off, &served,
@@ -745,6 +825,8 @@ static void run(tcfg c)
             download(&c, &d);
             check_all(&c, &d, mode, &v);
             ok = v.worst <= LAPACK_ERROR_LIMIT && !v.bad_info && !v.bad_fail && !v.touched;
+            if (c.twin && twin_check(&c, &d, mode, twin_why, sizeof twin_why) != 0)
+                ok = 0;
         }
         ok = ok && served_ok && kst == SHOAL_STATUS_SUCCESS;
         if (kst != SHOAL_STATUS_SUCCESS) {
@@ -768,10 +850,13 @@ static void run(tcfg c)
             u += (size_t)snprintf(notes + u, sizeof notes - u, " page_end");
         if (c.nan_diag_imag && u < sizeof notes)
             u += (size_t)snprintf(notes + u, sizeof notes - u, " diag.im=NaN");
-        printf("  %-6s %-2c %-7s %-4s %3d %3d %4d %8lld %4d %-6s %10.4f %9.2e %-6s %s%s%s%s\n",
+        if (c.twin && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " twin");
+        printf("  %-6s %-2c %-7s %-4s %3d %3d %4d %8lld %4d %-6s %10.4f %9.2e %-6s %s%s%s%s%s\n",
                ROUTINE_NAME[c.routine], c.prec, mode == MODE_ARRAY ? "array" : "strided",
                is_chol(c.routine) ? (c.uplo ? "U" : "L") : "-", c.m, c.n, c.nrhs, (long long)c.batch, c.pad,
-               c.vendor ? "on" : "off", ms, v.worst, ok ? "ok" : "FAILED", kernel, notes, v.why, served_why);
+               c.vendor ? "on" : "off", ms, v.worst, ok ? "ok" : "FAILED", kernel, notes, v.why, served_why,
+               twin_why);
         fflush(stdout);
         gpu_test_record(ok);
         ++g_run_index;
@@ -977,7 +1062,10 @@ static void case_page_end(int r, char p)
 /* ------------------------------------------------------------------------------------------ */
 /* Case table */
 
-enum kind { K_SIZES_A, K_SIZES_B, K_LAYOUT, K_LARGE, K_FAIL, K_RECT, K_VENDOR, K_TAIL, K_PAGE_END, K_DIAG_IMAG };
+enum kind {
+    K_SIZES_A, K_SIZES_B, K_LAYOUT, K_LARGE, K_FAIL, K_RECT, K_VENDOR, K_TAIL, K_PAGE_END, K_DIAG_IMAG,
+    K_BLOCKED, K_BLOCKED_FAIL, K_BLOCKED_LARGE, K_BLOCKED_DIAG_IMAG, K_BLOCKED_PAGE_END
+};
 
 typedef struct tcase {
     char name[48];
@@ -986,7 +1074,7 @@ typedef struct tcase {
     char prec;
 } tcase;
 
-static tcase g_cases[192];
+static tcase g_cases[256];
 static int g_ncases;
 
 static void add_case(enum kind kind, int routine, char prec, const char *suffix)
@@ -1019,10 +1107,21 @@ static void build_cases(void)
             add_case(K_TAIL, r, p, "tail");
             if (elem_reals(p) == 2 && (r == R_POTRF || r == R_POSV))
                 add_case(K_DIAG_IMAG, r, p, "diag_imag");
+            if (!is_chol(r))
+                continue;
+            /* n > 32: the blocked drivers */
+            add_case(K_BLOCKED, r, p, "blocked");
+            add_case(K_BLOCKED_FAIL, r, p, r == R_POTRS ? "blocked_nan" : "blocked_not_pd");
+            if (p == 'd')
+                add_case(K_BLOCKED_LARGE, r, p, "blocked_batch_large");
+            if (elem_reals(p) == 2 && r != R_POTRS)
+                add_case(K_BLOCKED_DIAG_IMAG, r, p, "blocked_diag_imag");
         }
     /* last: a kernel fault there loses the CUDA context (and the cases after it) */
     for (int r = 0; r < R_COUNT; ++r)
         for (int pi = 0; pi < 4; ++pi) add_case(K_PAGE_END, r, PRECS[pi], "page_end");
+    for (int r = 0; r < R_COUNT; ++r)
+        for (int pi = 0; pi < 4 && is_chol(r); ++pi) add_case(K_BLOCKED_PAGE_END, r, PRECS[pi], "blocked_page_end");
 }
 
 /* c/z potrf, posv: a NaN in the imaginary part of every diagonal element, which zpotrf does not
@@ -1062,6 +1161,156 @@ static void case_nan_only(int r, char p)
         run(c);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* n > 32: the blocked drivers (potrf, potrs, posv) */
+
+/* The sizes: below and above the block edges (32 k +- 1), several blocks, up to the limit 1024.
+ * batch: small where n is large (the host checks cost O(n^3) per matrix), 1 at some sizes; pad:
+ * ld = n + pad for A and B; rhs: nrhs of potrs/posv (0: n / 4); gap between matrices; tail: the
+ * buffers end at their last element (case_tail's layout; 0: a guard after them). Both uplo below
+ * n = 500, one (alternating) above. */
+static const struct blocked_size {
+    int n, batch, pad, rhs, gap, tail;
+} BLOCKED[] = {
+    {33, 67, 0, 1, 0, 0},   {47, 1, 3, 0, 0, 0},    {48, 33, 0, 3, 5, 2},    {63, 29, 1, 1, 0, 0},
+    {64, 31, 0, 0, 0, 0},   {65, 17, 2, 1, 3, 1},   {96, 13, 0, 5, 0, 0},    {100, 11, 5, 0, 0, 0},
+    {127, 9, 0, 1, 1, 4},   {128, 8, 0, 1, 0, 0},   {129, 1, 7, 0, 0, 0},    {200, 6, 0, 2, 7, 0},
+    {255, 5, 1, 1, 0, 3},   {256, 4, 0, 0, 0, 0},   {257, 3, 0, 1, 0, 0},    {333, 1, 11, 0, 0, 0},
+    {511, 8, 0, 1, 0, 0},   {512, 2, 3, 0, 0, 2},   {700, 3, 0, 1, 2, 0},    {1000, 2, 9, 1, 0, 0},
+    {1024, 5, 0, 0, 0, 0},
+};
+#define BLOCKED_ONE_UPLO_N 500 /* from here on one uplo per size (alternating) */
+
+static int blocked_rhs(int rhs, int n) { return rhs > 0 ? rhs : n / 4; }
+
+/* Every blocked size on clean inputs (SPD / a genuine factor), strided and pointer arrays. */
+static void case_blocked(int r, char p)
+{
+    for (int i = 0; i < COUNT(BLOCKED); ++i) {
+        const struct blocked_size *z = &BLOCKED[i];
+        for (int u = 0; u < 2; ++u) {
+            if (z->n >= BLOCKED_ONE_UPLO_N && u != i % 2)
+                continue;
+            tcfg c = base(r, p, u, z->n, z->n, blocked_rhs(z->rhs, z->n), z->batch);
+            c.pad = z->pad;
+            c.gap = z->gap;
+            c.tail = z->tail;
+            c.nan_other = (i + u) % 2;
+            run(c);
+        }
+    }
+}
+
+/* The failing minors of the not-PD matrices at size n: in the first block, at the block edges,
+ * in a middle block, in the last block (the last column included); fewer above n = 500 (small
+ * batches). Returns their count. */
+static int blocked_bad_cols(int n, int *cols)
+{
+    const int many[] = {1, 5, 32, 33, 64, 65, n / 2, n - 1, n}, few[] = {5, n / 2, n};
+    const int *want = n >= BLOCKED_ONE_UPLO_N ? few : many;
+    const int count = n >= BLOCKED_ONE_UPLO_N ? COUNT(few) : COUNT(many);
+    int k = 0;
+    for (int i = 0; i < count && k < MAX_BAD_COLS; ++i) {
+        const int j = want[i];
+        int dup = j < 1 || j > n;
+        for (int q = 0; q < k; ++q)
+            dup |= cols[q] == j;
+        if (!dup)
+            cols[k++] = j;
+    }
+    return k;
+}
+
+/* potrf, posv: every other matrix not PD (failing minors from blocked_bad_cols, in turn), a
+ * NaN matrix among the good ones; info exact, the failed matrices' factor columns 1..j-1 the
+ * host's, the good matrices right and bit-identical to a run without the failing ones (twin).
+ * potrs: a NaN in one factor; the others right and bit-identical to a run without it. */
+static void case_blocked_fail(int r, char p)
+{
+    static const struct {
+        int n, pad, rhs;
+    } sizes[] = {{33, 0, 1}, {47, 2, 3}, {64, 0, 1}, {65, 1, 0}, {100, 0, 1}, {129, 3, 2},
+                 {256, 0, 0}, {333, 0, 1}, {512, 1, 1}, {1000, 0, 0}};
+    for (int i = 0; i < COUNT(sizes); ++i) {
+        const int n = sizes[i].n;
+        for (int u = 0; u < 2; ++u) {
+            if (n >= BLOCKED_ONE_UPLO_N && u != i % 2)
+                continue;
+            tcfg c = base(r, p, u, n, n, blocked_rhs(sizes[i].rhs, n), 1);
+            c.pad = sizes[i].pad;
+            c.nan_other = (i + u + 1) % 2;
+            c.twin = 1;
+            if (r == R_POTRS) {
+                /* the NaN matrix in the middle of the batch */
+                c.batch = n >= BLOCKED_ONE_UPLO_N ? 3 : 7;
+                c.nan_at = c.batch / 2;
+            } else {
+                /* b odd: not PD; b = 2 k: good, but for the NaN matrix at 2 k - 2 */
+                c.n_bad_cols = blocked_bad_cols(n, c.bad_cols);
+                c.bad_every = 2;
+                c.batch = 2 * c.n_bad_cols + 3;
+                c.nan_at = 2 * c.n_bad_cols;
+            }
+            run(c);
+        }
+    }
+}
+
+/* d: batch 70001 at n = 33, past the drivers' 65536-matrix chunks (the second chunk partial):
+ * not-PD matrices in both chunks, a NaN matrix first in the second chunk (strided; the pointer
+ * arrays reverse the order, so there it is the last matrix of the first chunk); then ld > n, the
+ * other uplo, clean inputs. */
+static void case_blocked_batch_large(int r, char p)
+{
+    tcfg c = base(r, p, 0, 33, 33, 2, 70001);
+    c.bad_every = 1000;
+    c.nan_at = 65536;
+    c.nan_other = 1;
+    c.twin = 1;
+    run(c);
+    c = base(r, p, 1, 33, 33, 1, 70001);
+    c.pad = 1;
+    c.modes = MODE_STRIDED;
+    run(c);
+}
+
+/* c/z potrf, posv: a NaN in the imaginary part of every diagonal element, which the factor
+ * steps (kernel, TRSM, HERK) must not read: every matrix factors and passes, the factor's
+ * diagonal real; not-PD matrices mixed into some runs. */
+static void case_blocked_diag_imag(int r, char p)
+{
+    static const int sizes[] = {33, 65, 100, 256};
+    for (int i = 0; i < COUNT(sizes); ++i)
+        for (int u = 0; u < 2; ++u) {
+            tcfg c = base(r, p, u, sizes[i], sizes[i], i % 2 ? 3 : 1, sizes[i] > 128 ? 5 : 13);
+            c.nan_diag_imag = 1;
+            c.pad = (i + u) % 2 ? 2 : 0;
+            c.bad_every = (i + u) % 2 ? 0 : 4;
+            c.twin = c.bad_every > 0;
+            run(c);
+        }
+}
+
+/* Page ends (case_page_end's layout) at blocked sizes: a read or write past an operand by any
+ * step faults on the hardware. */
+static void case_blocked_page_end(int r, char p)
+{
+    if (!gpu_test_page_end_ready()) return;
+    static const int sizes[] = {33, 100, 257};
+    for (int i = 0; i < COUNT(sizes); ++i)
+        for (int u = 0; u < 2; ++u) {
+            if (sizes[i] > 256 && u != 0)
+                continue;
+            tcfg c = base(r, p, u, sizes[i], sizes[i], i % 2 ? sizes[i] / 4 : 1, 5);
+            c.page_end = 1;
+            c.pad = (i + u) % 2 ? 1 + i % 3 : 0;
+            c.nan_other = i % 2;
+            if (r == R_POTRF || r == R_POSV)
+                c.bad_every = (i + u) % 2 ? 0 : 3;
+            run(c);
+        }
+}
+
 static void run_case(const tcase *t)
 {
     g_case_seed = hash_string(t->name);
@@ -1083,6 +1332,11 @@ static void run_case(const tcase *t)
     case K_TAIL: case_tail(t->routine, t->prec); break;
     case K_PAGE_END: case_page_end(t->routine, t->prec); break;
     case K_DIAG_IMAG: case_diag_imag(t->routine, t->prec); break;
+    case K_BLOCKED: case_blocked(t->routine, t->prec); break;
+    case K_BLOCKED_FAIL: case_blocked_fail(t->routine, t->prec); break;
+    case K_BLOCKED_LARGE: case_blocked_batch_large(t->routine, t->prec); break;
+    case K_BLOCKED_DIAG_IMAG: case_blocked_diag_imag(t->routine, t->prec); break;
+    case K_BLOCKED_PAGE_END: case_blocked_page_end(t->routine, t->prec); break;
     }
 }
 

@@ -271,7 +271,7 @@ def spd(n, dtype, seed=1):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("n", [1, 5, 32])
+@pytest.mark.parametrize("n", [1, 5, 32, 33, 100])  # above 32: the blocked drivers
 @pytest.mark.parametrize("order", ["col", "row"])
 @pytest.mark.parametrize("uplo", ["L", "U"])
 def test_cholesky(xp, dtype, n, order, uplo):
@@ -299,6 +299,28 @@ def test_potrf_reports_non_spd(xp):
     a[1, 2, 2] = -5.0
     info = shoal.potrf(xp.from_numpy(a))
     assert list(xp.to_numpy(info))[:3] == [0, 3, 0]
+
+
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_potrf_reports_non_spd_in_a_later_block(xp, uplo):
+    """n = 100 (the blocked driver, blocks of 32): a leading minor of order 70, in the third
+    block, not positive definite in matrix 1: info 70 there, 0 elsewhere, and the other
+    matrices factored as if it were not in the batch."""
+    import numpy
+    n = 100
+    a = spd(n, "float64")
+    a[1, 69, 69] = -5.0
+    A = xp.from_numpy(a)
+    info = list(xp.to_numpy(shoal.potrf(A, uplo=uplo)))
+    assert info == [70 if i == 1 else 0 for i in range(BATCH)]
+    f = xp.to_numpy(A)
+    L = numpy.tril(f) if uplo == "L" else numpy.triu(f).swapaxes(-1, -2)
+    good = [i for i in range(BATCH) if i != 1]
+    assert norm(L[good] @ L[good].swapaxes(-1, -2) - a[good]) / (n * norm(a) * eps("float64")) < TOL
+    # the failed matrix: its factor columns 1..69 are those of the leading 69 x 69 part and
+    # the rows below
+    l1 = numpy.linalg.cholesky(a[1, :69, :69])
+    assert norm(L[1, :69, :69] - l1) / (n * norm(a[1]) * eps("float64")) < TOL
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
