@@ -1,11 +1,16 @@
-/* Cholesky above the kernels' n = 32, blocked and right-looking (LAPACK's potrf2 order): for each
- * block column k of width NB (the last one narrower),
- *   1. the diagonal block A11 (nb x nb) by the n <= 32 potrf kernels (tuned, never the vendor);
+/* Cholesky above the kernels' n = 32, recursive (the nested blocking of LAPACK's potrf2 and of
+ * seed paper 003): the matrix [A11 A12; A21 A22] split at n1 = half of n rounded up to a multiple
+ * of 32,
+ *   1. A11 factored the same way (down to blocks of at most 32: the tuned n <= 32 potrf kernels,
+ *      never the vendor);
  *   2. the panel: lower A21 = A21 L11^-H (TRSM from the right), upper A12 = U11^-H A12 (from the
  *      left), by the dispatched TRSM;
  *   3. the trailing matrix: lower A22 -= A21 A21^H, upper A22 -= A12^H A12, on its stored
- *      triangle only, by the dispatched SYRK (s, d) or HERK (c, z), whose own drivers split it
- *      into batched GEMMs above their kernels' sizes.
+ *      triangle only, by the dispatched SYRK (s, d) or HERK (c, z);
+ *   4. A22 factored the same way.
+ * Halving keeps most flops in few large TRSM and SYRK steps (whose own drivers turn them into
+ * large batched GEMMs) and moves the trailing matrix O(log n) times instead of n / 32 times as a
+ * right-looking sweep of 32-wide block columns would (the same recursion with n1 = 32).
  * Each step is one batched call over the chunk's problems. A block's info (the failing column
  * within it) is merged into the call's as the first failure in the whole matrix (LAPACK's info);
  * a failed matrix goes on being updated by later steps, like every other, so its trailing part
@@ -16,7 +21,7 @@
 #include "lapack_run.h"
 #include "lapack_steps.h"
 
-enum { NB = 32 }; /* the diagonal blocks: the potrf kernels' largest n */
+enum { NB = 32 }; /* the leaves: the potrf kernels' largest n, and the split's granule */
 enum { LEFT = 0, RIGHT = 1, LOWER = 0, UPPER = 1, OP_N = 0 };
 
 #define OK SHOAL_STATUS_SUCCESS
@@ -26,33 +31,44 @@ static shoal_status cuda(cudaError_t e)
     return e == cudaSuccess ? OK : SHOAL_STATUS_CUDA_ERROR;
 }
 
-/* Block column [k, k + kb) of one chunk: the three steps. */
-static shoal_status block_column(struct shoal_context *ctx, char prec, int upper, const shoal_lapack_params *p,
-                                 int k, int kb)
+/* The diagonal block [k, k + kb), kb <= NB, by the kernels; the first block's info is the
+ * matrix's, the later ones' are merged into it. */
+static shoal_status leaf(struct shoal_context *ctx, char prec, int upper, const shoal_lapack_params *p, int k, int kb)
 {
-    shoal_status st;
-    shoal_operand a11, panel, a22;
-    /* 1. A11; the first block's info is the matrix's, the later ones' are merged into it */
-    if ((st = cuda(shoal_lapack_sub(ctx, prec, p, SHOAL_LAPACK_OPERAND_A, k, k, 0, &a11))) != OK) return st;
+    shoal_operand a11;
+    shoal_status st = cuda(shoal_lapack_sub(ctx, prec, p, SHOAL_LAPACK_OPERAND_A, k, k, 0, &a11));
+    if (st != OK) return st;
     shoal_lapack_params q = *p;
     q.m = q.n = kb;
     q.A = a11.ptr;
     q.A_array = a11.array;
     q.info = k == 0 ? p->info : ctx->step_info;
     if ((st = shoal_lapack_run_kernel(ctx, SHOAL_POTRF, prec, upper, &q, 0)) != OK) return st;
-    if (k > 0 && (st = cuda(shoal_info_merge(p->info, ctx->step_info, p->batch, k, ctx->stream))) != OK) return st;
-    const int rest = p->n - k - kb;
-    if (rest == 0) return OK;
-    /* 2. the panel beside or below A11 */
-    const long long pr = upper ? k : k + kb, pc = upper ? k + kb : k;
-    if ((st = cuda(shoal_lapack_sub(ctx, prec, p, SHOAL_LAPACK_OPERAND_A, pr, pc, 1, &panel))) != OK) return st;
-    const int op_h = shoal_lapack_op_h(prec);
-    st = upper ? shoal_lapack_step_trsm(ctx, prec, p->batch, LEFT, UPPER, op_h, kb, rest, a11, panel)
-               : shoal_lapack_step_trsm(ctx, prec, p->batch, RIGHT, LOWER, op_h, rest, kb, a11, panel);
+    return k == 0 ? OK : cuda(shoal_info_merge(p->info, ctx->step_info, p->batch, k, ctx->stream));
+}
+
+/* The diagonal block [k, k + t) of one chunk, its leading part already updated by the columns
+ * before k. */
+static shoal_status factor_block(struct shoal_context *ctx, char prec, int upper, const shoal_lapack_params *p,
+                                 int k, int t)
+{
+    if (t <= NB) return leaf(ctx, prec, upper, p, k, t);
+    const int t1 = NB * ((t + 2 * NB - 1) / (2 * NB)), t2 = t - t1; /* half, up to a multiple of NB */
+    shoal_status st = factor_block(ctx, prec, upper, p, k, t1);
     if (st != OK) return st;
-    /* 3. the trailing matrix (slot 0 again: stream order has finished the steps that read A11) */
-    if ((st = cuda(shoal_lapack_sub(ctx, prec, p, SHOAL_LAPACK_OPERAND_A, k + kb, k + kb, 0, &a22))) != OK) return st;
-    return shoal_lapack_step_rank_k(ctx, prec, p->batch, upper, upper ? 1 : 0, rest, kb, panel, a22);
+    /* the panel beside or below A11; A11 in slot 0, rewritten after its readers by stream order */
+    shoal_operand a11, panel, a22;
+    const long long pr = upper ? k : k + t1, pc = upper ? k + t1 : k;
+    if ((st = cuda(shoal_lapack_sub(ctx, prec, p, SHOAL_LAPACK_OPERAND_A, k, k, 0, &a11))) != OK ||
+        (st = cuda(shoal_lapack_sub(ctx, prec, p, SHOAL_LAPACK_OPERAND_A, pr, pc, 1, &panel))) != OK)
+        return st;
+    const int op_h = shoal_lapack_op_h(prec);
+    st = upper ? shoal_lapack_step_trsm(ctx, prec, p->batch, LEFT, UPPER, op_h, t1, t2, a11, panel)
+               : shoal_lapack_step_trsm(ctx, prec, p->batch, RIGHT, LOWER, op_h, t2, t1, a11, panel);
+    if (st != OK) return st;
+    if ((st = cuda(shoal_lapack_sub(ctx, prec, p, SHOAL_LAPACK_OPERAND_A, k + t1, k + t1, 0, &a22))) != OK) return st;
+    if ((st = shoal_lapack_step_rank_k(ctx, prec, p->batch, upper, upper ? 1 : 0, t2, t1, panel, a22)) != OK) return st;
+    return factor_block(ctx, prec, upper, p, k + t1, t2);
 }
 
 static shoal_status factor(struct shoal_context *ctx, char prec, int upper, const shoal_lapack_params *p)
@@ -60,10 +76,8 @@ static shoal_status factor(struct shoal_context *ctx, char prec, int upper, cons
     for (long long b0 = 0; b0 < p->batch; b0 += SHOAL_LAPACK_CHUNK) {
         const long long left = p->batch - b0;
         const shoal_lapack_params c = shoal_lapack_chunk_of(prec, p, b0, left < SHOAL_LAPACK_CHUNK ? left : SHOAL_LAPACK_CHUNK);
-        for (int k = 0; k < p->n; k += NB) {
-            const shoal_status st = block_column(ctx, prec, upper, &c, k, p->n - k < NB ? p->n - k : NB);
-            if (st != OK) return st;
-        }
+        const shoal_status st = factor_block(ctx, prec, upper, &c, 0, p->n);
+        if (st != OK) return st;
     }
     return OK;
 }
