@@ -108,8 +108,9 @@ def run_torch_peer(bench_args: list[str], csv_path: pathlib.Path, txt_path: path
 
 
 def main():
+    # no abbreviations: "--n 64" is the C bench's, not a short "--no-plot" / "--no-torch"
     ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
     ap.add_argument("--bin", type=pathlib.Path, default=DEFAULT_BIN,
                     help="benchmark program (default: %(default)s)")
     ap.add_argument("--out", type=pathlib.Path,

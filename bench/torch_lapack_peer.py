@@ -387,7 +387,8 @@ def print_row(r: Result, roof: float) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 allow_abbrev=False)
     ap.add_argument("--prec", default="sd", help="any of s, d, c, z (default sd)")
     ap.add_argument("--routine", action="append", help="potrf, getrf, comma-separated, repeatable (default both)")
     ap.add_argument("--n", type=parse_sizes, help=f"comma-separated sizes 1..{MAX_N} (default 2..32)")

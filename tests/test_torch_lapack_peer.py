@@ -86,3 +86,15 @@ def test_without_torch_the_peer_skips_with_77() -> None:
     assert done.returncode == 77 and done.stdout.startswith("SKIP: ")
     assert subprocess.run([sys.executable, str(ROOT / "bench" / "torch_lapack_peer.py"), "--help"],
                           capture_output=True).returncode == 0
+
+
+def test_wrapper_leaves_n_to_the_c_bench(tmp_path: Path) -> None:
+    """`--n 64` once read as an abbreviation of --no-plot; the fake bench shows what it got."""
+    fake = tmp_path / "fake_bench.sh"
+    fake.write_text("#!/bin/sh\necho \"$@\" > " + str(tmp_path / "argv") + "\nexit 77\n")
+    fake.chmod(0o755)
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "run_lapack_bench.py"), "--bin", str(fake),
+                           "--out", str(tmp_path / "x.csv"), "--no-torch", "--n", "64", "--routine", "potrf"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "argv").read_text().split()[2:] == ["--n", "64", "--routine", "potrf"]

@@ -1245,7 +1245,7 @@ static void case_blocked_fail(int r, char p)
                 c.batch = n >= BLOCKED_ONE_UPLO_N ? 3 : 7;
                 c.nan_at = c.batch / 2;
             } else {
-                /* b odd: not PD; b = 2 k: good, but for the NaN matrix at 2 k - 2 */
+                /* odd b: not PD; even b: good, except the NaN matrix b = 2 n_bad_cols */
                 c.n_bad_cols = blocked_bad_cols(n, c.bad_cols);
                 c.bad_every = 2;
                 c.batch = 2 * c.n_bad_cols + 3;
@@ -1257,9 +1257,9 @@ static void case_blocked_fail(int r, char p)
 }
 
 /* d: batch 70001 at n = 33, past the drivers' 65536-matrix chunks (the second chunk partial):
- * not-PD matrices in both chunks, a NaN matrix first in the second chunk (strided; the pointer
- * arrays reverse the order, so there it is the last matrix of the first chunk); then ld > n, the
- * other uplo, clean inputs. */
+ * not-PD matrices in both chunks and a NaN matrix first in the second (matrix 65536, pointer
+ * array entry 65536 too), strided and pointer arrays, twin; then ld > n, the other uplo, clean
+ * inputs, strided. */
 static void case_blocked_batch_large(int r, char p)
 {
     tcfg c = base(r, p, 0, 33, 33, 2, 70001);
@@ -1276,7 +1276,8 @@ static void case_blocked_batch_large(int r, char p)
 
 /* c/z potrf, posv: a NaN in the imaginary part of every diagonal element, which the factor
  * steps (kernel, TRSM, HERK) must not read: every matrix factors and passes, the factor's
- * diagonal real; not-PD matrices mixed into some runs. */
+ * diagonal real; not-PD matrices (failing in the last, a middle and the first block) mixed into
+ * some runs. */
 static void case_blocked_diag_imag(int r, char p)
 {
     static const int sizes[] = {33, 65, 100, 256};
@@ -1287,12 +1288,16 @@ static void case_blocked_diag_imag(int r, char p)
             c.pad = (i + u) % 2 ? 2 : 0;
             c.bad_every = (i + u) % 2 ? 0 : 4;
             c.twin = c.bad_every > 0;
+            c.n_bad_cols = 3;
+            c.bad_cols[0] = sizes[i];
+            c.bad_cols[1] = sizes[i] / 2 + 1;
+            c.bad_cols[2] = 3;
             run(c);
         }
 }
 
 /* Page ends (case_page_end's layout) at blocked sizes: a read or write past an operand by any
- * step faults on the hardware. */
+ * step faults on the hardware; not-PD matrices (failing at the last column) in some runs. */
 static void case_blocked_page_end(int r, char p)
 {
     if (!gpu_test_page_end_ready()) return;
@@ -1307,6 +1312,8 @@ static void case_blocked_page_end(int r, char p)
             c.nan_other = i % 2;
             if (r == R_POTRF || r == R_POSV)
                 c.bad_every = (i + u) % 2 ? 0 : 3;
+            c.n_bad_cols = 1;
+            c.bad_cols[0] = sizes[i];
             run(c);
         }
 }
