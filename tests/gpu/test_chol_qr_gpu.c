@@ -29,10 +29,11 @@
  * above apply unchanged. The *_page_end cases (last in the table) end them at the end of a mapped
  * page with the next page unmapped (gpu_test_page_end_alloc; pointer arrays in order), so that a
  * read past them faults on the hardware even without compute-sanitizer.
- * The *_blocked* cases: potrf, potrs and posv above the kernels' n = 32, served by the blocked
- * drivers (blocks of 32: potrf kernel, TRSM, SYRK/HERK) up to n = 1024: block edges, lda, ldb > n,
- * nrhs 1 and n / 4, batch 1, a batch of 70001 (d: past the drivers' 65536-matrix chunks), not-PD
- * matrices failing in the first, a middle and the last block, NaN matrices, NaN diagonal
+ * The *_blocked* cases: potrf, potrs and posv above the kernels' n = 32, served by the drivers
+ * (potrf kernels on diagonal blocks of at most 32, TRSM, SYRK/HERK) up to n = 1024: sizes around
+ * multiples of 32 and the drivers' splits, lda, ldb > n, nrhs 1 and n / 4, batch 1, a batch of
+ * 70001 (d: past the drivers' 65536-matrix chunks), not-PD matrices failing in the first, a
+ * middle and the last block and on either side of the top split, NaN matrices, NaN diagonal
  * imaginary parts, tail and page-end layouts. The checks are the same, except that above n = 32
  * posv's B of a failed matrix holds intermediate values (not checked: the driver solves every
  * matrix), and runs with failing matrices also check the contract's isolation: the same call with
@@ -68,7 +69,7 @@ static const char *const ROUTINE_NAME[R_COUNT] = {"potrf", "potrs", "posv", "geq
 #define MODE_ARRAY 2
 #define GUARD 37
 #define KERNEL_MAX_N 32 /* above it the Cholesky routines are served by the blocked drivers */
-#define MAX_BAD_COLS 9
+#define MAX_BAD_COLS 12
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 /* Quiet NaNs with a payload naming the buffer (A, B, tau). */
@@ -1201,12 +1202,16 @@ static void case_blocked(int r, char p)
     }
 }
 
-/* The failing minors of the not-PD matrices at size n: in the first block, at the block edges,
- * in a middle block, in the last block (the last column included); fewer above n = 500 (small
+/* The failing minors of the not-PD matrices at size n: in the first block, at the edges of the
+ * 32-wide blocks, in the middle, on either side of the drivers' top split (n1: half of n rounded
+ * up to a multiple of 32, runtime/drivers/chol_blocked.c; a right-looking sweep has a block edge
+ * there too), in the last block (the last column included); fewer above n = 500 (small
  * batches). Returns their count. */
 static int blocked_bad_cols(int n, int *cols)
 {
-    const int many[] = {1, 5, 32, 33, 64, 65, n / 2, n - 1, n}, few[] = {5, n / 2, n};
+    const int split = ((n + 1) / 2 + KERNEL_MAX_N - 1) / KERNEL_MAX_N * KERNEL_MAX_N;
+    const int many[] = {1, 5, 32, 33, 64, 65, n / 2, split, split + 1, n - 1, n};
+    const int few[] = {5, n / 2, split + 1, n};
     const int *want = n >= BLOCKED_ONE_UPLO_N ? few : many;
     const int count = n >= BLOCKED_ONE_UPLO_N ? COUNT(few) : COUNT(many);
     int k = 0;
