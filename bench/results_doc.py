@@ -28,6 +28,8 @@ OUT = ROOT / "docs" / "results.md"
 COMMANDS = {"gemm": "bench/run_bench.py", "lapack": "bench/run_lapack_bench.py", "dx": "bench/run_lapack_bench.py",
             "blas2": "bench/run_blas2_bench.py", "spec": "bench/run_spec_bench.py"}
 SIZES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+# the blocked factorizations' sizes (issue 22's performance bar)
+BLOCKED_SIZES = (33, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,8 @@ class Section:
     parts: tuple[str, ...] = field(default=())   # blas2: gemv, trsv, vbatched
     plots: tuple[str, ...] = field(default=())   # the plot families linked (bench/plot_data.py; make plots)
     before: str = ""          # cost: the run before the change (run is the one after it)
+    sizes: tuple[int, ...] = md_tables.LAPACK_SIZES   # lapack: the rows' n
+    nrhs: str = ""            # lapack: only the rows with this many right-hand sides ("" all)
 
 
 SECTIONS = (
@@ -118,6 +122,22 @@ SECTIONS = (
     Section("Factorizations in c and z after their first tuning: Householder QR (geqrf)",
             "h100-2026-11-28-lapack-complex-tuned", "lapack",
             "As above.", routine="geqrf", plots=("qr",)),
+    Section("Cholesky above n = 32 (potrf, lower): the recursive driver", "h200-2026-11-28-chol-blocked", "lapack",
+            "potrf from n = 33 to 1024 through the blocked driver (runtime/drivers/chol_blocked.c: recursive "
+            "halving, 32-blocks by the tuned potrf kernels, TRSM and SYRK steps dispatched; the driver itself not "
+            "tuned yet), on an H200 (the machine this run was lent; the H100 rows elsewhere on this page are not comparable to it). vendor = cusolverDnDpotrfBatched (pointer "
+            "arrays); torch = `torch.linalg.cholesky_ex` on the same GPU in the same run (PyTorch 2.11, CUDA "
+            "13.0; bench/torch_lapack_peer.py). Batch: 4x L2 / bytes, at least 2048, 1024 from n = 256. Roof: "
+            "copy bandwidth x flops / bytes, capped at 51 (s) / 63 (d) Tflop/s. Every row checked first "
+            "(16 sampled residuals, 2 from n = 256).",
+            routine="potrf", variant="l", sizes=BLOCKED_SIZES),
+    Section("Cholesky above n = 32 (potrf, upper)", "h200-2026-11-28-chol-blocked", "lapack",
+            "As above, uplo = U.", routine="potrf", variant="u", sizes=BLOCKED_SIZES),
+    Section("Cholesky solve above n = 32 (posv, lower, one right-hand side)", "h200-2026-11-28-chol-blocked",
+            "lapack",
+            "As above; vendor = cusolverDnDpotrfBatched + cusolverDnDpotrsBatched (which takes one right-hand "
+            "side only: the nrhs = n/4 rows, in the CSV, have no vendor); no torch posv peer.",
+            routine="posv", variant="l", sizes=BLOCKED_SIZES, nrhs="1"),
     Section("GEMV and TRSV in c and z (ops N, T and C)", "h100-2026-11-27-blas2-complex", "blas2",
             "c and z against cublas{C,Z}gemvStridedBatched / gemvBatched and cublas{C,Z}trsmBatched "
             "(`run_blas2_bench.py --quick --prec cz --routine gemv,trsv`), on the first c/z tuning "
@@ -303,7 +323,8 @@ def section(s: Section) -> list[str]:
     elif s.kind == "python":
         out += python_overhead.table(rows).splitlines()
     elif s.kind == "lapack":
-        out += md_tables.lapack_table(rows, s.routine, s.variant, md_tables.LAPACK_SIZES)
+        picked = [r for r in rows if not s.nrhs or r["nrhs"] == s.nrhs]
+        out += md_tables.lapack_table(picked, s.routine, s.variant, s.sizes)
     elif s.kind == "dx":
         out += md_tables.dx_table(rows)
     elif s.kind == "cost":
