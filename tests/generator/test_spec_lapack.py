@@ -219,3 +219,36 @@ def test_spec_rejects_bad_files(tmp_path: Path) -> None:
     f.write_text(GOOD)
     with pytest.raises(ValueError, match="routes to 'y'"):
         emit_lapack.api_c([emit_lapack.LapackRoutine(load(f), ("s",))])
+
+
+def test_driver_key_names_the_function_and_the_limit(tmp_path: Path) -> None:
+    f = tmp_path / "x.toml"
+    f.write_text(GOOD + 'driver = { name = "x_blocked", max_n = 512 }\n')
+    spec = load(f)
+    assert spec.driver is not None and (spec.driver.name, spec.driver.max_n) == ("x_blocked", 512)
+    table = emit_lapack.drivers_c([emit_lapack.LapackRoutine(spec, ("s",))])
+    assert "shoal_status shoal_driver_x_blocked(struct shoal_context *ctx, char prec, int variant," in table
+    assert '[SHOAL_X] = {"x_blocked", shoal_driver_x_blocked, 512},' in table
+    assert "served by the driver x_blocked" in emit_lapack.size_limit(spec)
+    # no driver: NOT_SUPPORTED above 32, and an empty table still compiles as C (one NULL entry)
+    plain = tmp_path / "plain" / "x.toml"
+    plain.parent.mkdir()
+    plain.write_text(GOOD)
+    assert load(plain).driver is None
+    assert "{NULL, NULL, 0}" in emit_lapack.drivers_c([])
+    for bad, match in [('driver = "x_blocked"', "driver is"),
+                       ('driver = { name = "x_blocked" }', "driver is"),
+                       ('driver = { name = "X-1", max_n = 64 }', "lower-case C identifier"),
+                       ('driver = { name = "x", max_n = 32 }', "above 32"),
+                       ('driver = { name = "x", max_n = true }', "above 32")]:
+        f.write_text(GOOD + bad + "\n")
+        with pytest.raises(SpecError, match=match):
+            load(f)
+
+
+def test_the_cholesky_routines_name_their_drivers() -> None:
+    drivers = {r.name: r.spec.driver for r in _routines()}
+    assert {n for n, d in drivers.items() if d} == {"potrf", "potrs", "posv"}
+    assert all(d.max_n == 1024 for d in drivers.values() if d)
+    table = emit_lapack.drivers_c(_routines())
+    assert '[SHOAL_POTRF] = {"potrf_blocked", shoal_driver_potrf_blocked, 1024},' in table
