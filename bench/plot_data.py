@@ -169,6 +169,13 @@ def _roof(mine: list[Row], method: str = "shoal", pct: str = "pct_roof", label: 
     return _series(label, "roof", (Point(n, g) for n, g in at.items()))
 
 
+def rhs_class(r: Row) -> str:
+    """A solve row's right-hand sides as one curve: a fixed count, or "n/4" (the blocked sizes'
+    second count, which grows with n)."""
+    n, nrhs = int(r["n"]), int(r["nrhs"])
+    return "n/4" if n > 32 and nrhs > 1 and nrhs == n // 4 else str(nrhs)
+
+
 def lapack_families(rows: list[Row], served: dict) -> list[Family]:
     out = []
     precs = _precs(rows)
@@ -177,16 +184,17 @@ def lapack_families(rows: list[Row], served: dict) -> list[Family]:
         for routine in routines:
             mine_r = [r for r in rows if r["routine"] == routine]
             for variant in sorted({r["variant"] for r in mine_r}):
-                for nrhs in sorted({int(r["nrhs"]) for r in mine_r if r["variant"] == variant}):
+                classes = {rhs_class(r) for r in mine_r if r["variant"] == variant}
+                for nrhs in sorted(classes, key=lambda c: (c == "n/4", int(c) if c != "n/4" else 0)):
                     for p in precs:
                         mine = [r for r in mine_r if r["prec"] == p and r["variant"] == variant
-                                and int(r["nrhs"]) == nrhs]
+                                and rhs_class(r) == nrhs]
                         who = lambda r: plot_served.lookup(  # noqa: E731
                             served, r["prec"], r["routine"], r["variant"], int(r["n"]), int(r["n"]), r["nrhs"],
                             r["method"], r["mode"])
                         peers = sorted({r["method"] for r in mine if not r["method"].startswith("shoal")})
                         what = routine + (f" {variant}" if variant != "n" or routine == "getrs" else "") + \
-                            (f", nrhs {nrhs}" if nrhs else "")
+                            (f", nrhs {nrhs}" if nrhs != "0" else "")
                         panels.append(_panel(f"{PREC_NAMES[p]}, {what}", [
                             *_shoal_forms(mine, who),
                             *(_series(peer_label(m), "peer", [Point(int(r["n"]), num(r["gflops"]))

@@ -130,14 +130,14 @@ SECTIONS = (
             "13.0; bench/torch_lapack_peer.py). Batch: 4x L2 / bytes, at least 2048, 1024 from n = 256. Roof: "
             "copy bandwidth x flops / bytes, capped at 51 (s) / 63 (d) Tflop/s. Every row checked first "
             "(16 sampled residuals, 2 from n = 256).",
-            routine="potrf", variant="l", sizes=BLOCKED_SIZES),
+            routine="potrf", variant="l", sizes=BLOCKED_SIZES, plots=("cholesky",)),
     Section("Cholesky above n = 32 (potrf, upper)", "h200-2026-11-28-chol-blocked", "lapack",
-            "As above, uplo = U.", routine="potrf", variant="u", sizes=BLOCKED_SIZES),
+            "As above, uplo = U.", routine="potrf", variant="u", sizes=BLOCKED_SIZES, plots=("cholesky",)),
     Section("Cholesky solve above n = 32 (posv, lower, one right-hand side)", "h200-2026-11-28-chol-blocked",
             "lapack",
             "As above; vendor = cusolverDnDpotrfBatched + cusolverDnDpotrsBatched (which takes one right-hand "
             "side only: the nrhs = n/4 rows, in the CSV, have no vendor); no torch posv peer.",
-            routine="posv", variant="l", sizes=BLOCKED_SIZES, nrhs="1"),
+            routine="posv", variant="l", sizes=BLOCKED_SIZES, nrhs="1", plots=("cholesky",)),
     Section("GEMV and TRSV in c and z (ops N, T and C)", "h100-2026-11-27-blas2-complex", "blas2",
             "c and z against cublas{C,Z}gemvStridedBatched / gemvBatched and cublas{C,Z}trsmBatched "
             "(`run_blas2_bench.py --quick --prec cz --routine gemv,trsv`), on the first c/z tuning "
