@@ -129,7 +129,7 @@ def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str, res: Em
                                 f"emitting device id {ts[0].device_id} ({len(ts[0].rules)} rules)")
         chosen.append(ts[0])
     defaults = []
-    for prec, variant, design, cfg in space.default_kernels():
+    for prec, variant, design, cfg in space.default_kernels() + space.fallback_kernels():
         ref = KernelRef(space.kernel_name(prec, design, variant, cfg), prec, variant, design, cfg)
         kernels[ref.name] = ref
         defaults.append(ref.name)
@@ -146,7 +146,8 @@ def _arch_floor(space: SearchSpace, tables: list[Table]) -> dict[str, int]:
     names it: a device selects the table of the highest compute capability not above its own
     (runtime/dispatch.c), so no device below that floor dispatches the kernel. Portable defaults
     serve devices without a table and have no floor."""
-    defaults = {space.kernel_name(p, d, v, c) for p, v, d, c in space.default_kernels()}
+    defaults = {space.kernel_name(p, d, v, c)
+                for p, v, d, c in space.default_kernels() + space.fallback_kernels()}
     floor: dict[str, int] = {}
     for t in tables:
         arch = t.cc[0] * 100 + t.cc[1] * 10

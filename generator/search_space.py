@@ -118,6 +118,10 @@ class Routine:
     vendor: str
     default: DefaultKernel
     spec: Any = None           # spec_mod.Spec of a routine declared in spec/routines/
+    # kernels shipped in every build beside the default, for the calls the default cannot take
+    # (getrf's tall panels above m = 32): the runtime takes the first that fits where no tuned
+    # rule's kernel does (runtime/lapack_routines.c)
+    fallbacks: tuple[DefaultKernel, ...] = ()
 
     @property
     def dispatch_dims(self) -> tuple[str, ...]:
@@ -200,9 +204,15 @@ class SearchSpace:
 
     def default_kernels(self) -> list[tuple[str, str, Design, dict[str, int]]]:
         """(precision, variant, design, cfg) of the portable default for every combination."""
-        d = self.design(self.routine.default.design)
-        return [(p, v, d, self.routine.default.params_for(p))
-                for p in self.routine.precisions for v in self.routine.variants]
+        return self._kernels_of(self.routine.default)
+
+    def fallback_kernels(self) -> list[tuple[str, str, Design, dict[str, int]]]:
+        """(precision, variant, design, cfg) of every fallback kernel, shipped like the default."""
+        return [k for f in self.routine.fallbacks for k in self._kernels_of(f)]
+
+    def _kernels_of(self, k: DefaultKernel) -> list[tuple[str, str, Design, dict[str, int]]]:
+        d = self.design(k.design)
+        return [(p, v, d, k.params_for(p)) for p in self.routine.precisions for v in self.routine.variants]
 
     # -- shapes ------------------------------------------------------------------------------
     def shapes(self) -> list[Shape]:
@@ -400,6 +410,33 @@ def _load_sets(t: Mapping[str, Any], variants: tuple[str, ...], where: str) -> t
     return tuple(sets)
 
 
+def _load_default(dflt: dict, where: str, precisions: tuple[str, ...]) -> DefaultKernel:
+    """[routine.default] or one [[routine.fallback]]: design, params, by_precision."""
+    by_prec = dict(dflt.get("by_precision", {}))
+    for p, over in by_prec.items():
+        if p not in precisions or not isinstance(over, dict):
+            raise SearchSpaceError(f"{where}.by_precision: {p!r} must be a listed precision "
+                                   "with a table of parameters")
+    return DefaultKernel(design=_need(dflt, "design", where, str),
+                         params=dict(_need(dflt, "params", where, dict)),
+                         by_precision={p: dict(o) for p, o in by_prec.items()})
+
+
+def _check_default(k: DefaultKernel, where: str, designs: tuple[Design, ...]) -> None:
+    names = [d.name for d in designs]
+    if k.design not in names:
+        raise SearchSpaceError(f"{where}: unknown design {k.design!r}")
+    design = designs[names.index(k.design)]
+    # the default may leave implied parameters out (it was written before they existed)
+    k.params.update(design.complete(k.params))
+    if set(k.params) != {p.name for p in design.params}:
+        raise SearchSpaceError(f"{where}: params must be exactly {[p.name for p in design.params]}")
+    for p, over in k.by_precision.items():
+        if not set(over) <= set(k.params):
+            raise SearchSpaceError(f"{where}.by_precision.{p}: unknown parameters "
+                                   f"{sorted(set(over) - set(k.params))}")
+
+
 def load(path: str | Path) -> SearchSpace:
     path = Path(path)
     try:
@@ -412,15 +449,9 @@ def load(path: str | Path) -> SearchSpace:
     precisions = tuple(_need(r, "precisions", rw, list))
     for p in precisions:
         precision_mod.get(p)
-    dflt = _need(r, "default", rw, dict)
-    by_prec = dict(dflt.get("by_precision", {}))
-    for p, over in by_prec.items():
-        if p not in precisions or not isinstance(over, dict):
-            raise SearchSpaceError(f"{rw}.default.by_precision: {p!r} must be a listed precision "
-                                   "with a table of parameters")
-    default = DefaultKernel(design=_need(dflt, "design", f"{rw}.default", str),
-                            params=dict(_need(dflt, "params", f"{rw}.default", dict)),
-                            by_precision={p: dict(o) for p, o in by_prec.items()})
+    default = _load_default(_need(r, "default", rw, dict), f"{rw}.default", precisions)
+    fallbacks = tuple(_load_default(f, f"{rw}.fallback[{i}]", precisions)
+                      for i, f in enumerate(r.get("fallback", [])))
     name = _need(r, "name", rw, str)
     spec_path = path.parent.parent / "spec" / "routines" / f"{name}.toml"
     if "flops" not in r and spec_path.is_file():
@@ -429,14 +460,14 @@ def load(path: str | Path) -> SearchSpace:
         routine = Routine(name=name, precisions=precisions, variants=spec.variants,
                           flops=spec.flops, bytes=spec.bytes,
                           vendor="cublas" if spec.vendor != "none" else "none",
-                          default=default, spec=spec)
+                          default=default, spec=spec, fallbacks=fallbacks)
         spec_names = frozenset(spec.env_names())
     else:
         routine = Routine(
             name=name, precisions=precisions, variants=tuple(_need(r, "variants", rw, list)),
             flops=compile_expr(_need(r, "flops", rw, str), PROBLEM_NAMES, f"{rw} flops"),
             bytes=compile_expr(_need(r, "bytes", rw, str), PROBLEM_NAMES, f"{rw} bytes"),
-            vendor=_need(r, "vendor", rw, str), default=default)
+            vendor=_need(r, "vendor", rw, str), default=default, fallbacks=fallbacks)
         spec_names = frozenset()
     variants = routine.variants
     designs = tuple(_load_design(d, f"{where} [[design]]", spec_names)
@@ -452,18 +483,9 @@ def load(path: str | Path) -> SearchSpace:
         raise SearchSpaceError(f"{where}: design names are not unique: {names}")
     if "vendor" in names:
         raise SearchSpaceError(f"{where}: 'vendor' is reserved for the vendor baseline")
-    if routine.default.design not in names:
-        raise SearchSpaceError(f"{rw}.default: unknown design {routine.default.design!r}")
-    ddesign = designs[names.index(routine.default.design)]
-    # the default may leave implied parameters out (it was written before they existed)
-    routine.default.params.update(ddesign.complete(routine.default.params))
-    if set(routine.default.params) != {p.name for p in ddesign.params}:
-        raise SearchSpaceError(f"{rw}.default: params must be exactly "
-                               f"{[p.name for p in ddesign.params]}")
-    for p, over in routine.default.by_precision.items():
-        if not set(over) <= set(routine.default.params):
-            raise SearchSpaceError(f"{rw}.default.by_precision.{p}: unknown parameters "
-                                   f"{sorted(set(over) - set(routine.default.params))}")
+    _check_default(routine.default, f"{rw}.default", designs)
+    for i, f in enumerate(routine.fallbacks):
+        _check_default(f, f"{rw}.fallback[{i}]", designs)
     shapes = _need(data, "shapes", where, dict)
     batch = compile_expr(_need(shapes, "batch", f"{where} [shapes]", str),
                          set(PROBLEM_NAMES[:3]) | {"bytes", "elem"} | set(DEVICE_LIMITS),

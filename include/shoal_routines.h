@@ -31,8 +31,10 @@ shoal_status shoal_zgeqrf_batched(shoal_handle handle, int m, int n, shoal_compl
 shoal_status shoal_zgeqrf_strided_batched(shoal_handle handle, int m, int n, shoal_complex_double *A, int64_t lda, int64_t strideA, shoal_complex_double *tau, int64_t strideTau, int64_t batch);
 
 /* gesv: A_i X_i = B_i in one kernel: A_i is overwritten by its LU factors (as getrf), B_i by X_i.
- * Where info_i > 0, B_i is left unchanged (as LAPACK's gesv). With nrhs == 0 the call
- * is getrf's (LAPACK still factors A) and B is not referenced.
+ * Where info_i > 0, A_i is as getrf leaves it; B_i is unchanged for n <= 32 (one kernel
+ * factors and solves, as LAPACK's gesv) and holds intermediate values above (the blocked driver's
+ * solve runs on every matrix of the batch). With nrhs == 0 the call is getrf's (LAPACK still
+ * factors A) and B is not referenced.
  * A is n x n (inout), lda >= max(1, n).
  * ipiv: n 1-based pivots per problem (out), a device array: problem i's at ipiv + i * n (_batched) or + i * strideP (strided).
  * B is n x nrhs (inout, referenced only where nrhs > 0), ldb >= max(1, n).
@@ -44,7 +46,8 @@ shoal_status shoal_zgeqrf_strided_batched(shoal_handle handle, int m, int n, sho
  * dimension below its bound, a NULL operand where n > 0 and batch > 0, a
  * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
  * NOT_INITIALIZED; then no work (n == 0, or batch == 0) -> SUCCESS at once;
- * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. Where nrhs == 0, the call is getrf's. */
+ * then a matrix above 32 is served by the driver gesv_blocked (a sequence of dispatched steps) up
+ * to 1024; above that -> SHOAL_STATUS_NOT_SUPPORTED. Where nrhs == 0, the call is getrf's. */
 shoal_status shoal_sgesv_batched(shoal_handle handle, int n, int nrhs, float *const A[], int64_t lda, int *ipiv, float *const B[], int64_t ldb, int *info, int64_t batch);
 shoal_status shoal_sgesv_strided_batched(shoal_handle handle, int n, int nrhs, float *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
 shoal_status shoal_dgesv_batched(shoal_handle handle, int n, int nrhs, double *const A[], int64_t lda, int *ipiv, double *const B[], int64_t ldb, int *info, int64_t batch);
@@ -65,7 +68,8 @@ shoal_status shoal_zgesv_strided_batched(shoal_handle handle, int n, int nrhs, s
  * dimension below its bound, a NULL operand where m > 0 and n > 0 and batch > 0, a
  * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
  * NOT_INITIALIZED; then no work (m == 0 or n == 0, or batch == 0) -> SUCCESS at once;
- * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+ * then a matrix above 32 is served by the driver getrf_blocked (a sequence of dispatched steps)
+ * up to 1024; above that -> SHOAL_STATUS_NOT_SUPPORTED. */
 shoal_status shoal_sgetrf_batched(shoal_handle handle, int m, int n, float *const A[], int64_t lda, int *ipiv, int *info, int64_t batch);
 shoal_status shoal_sgetrf_strided_batched(shoal_handle handle, int m, int n, float *A, int64_t lda, int64_t strideA, int *ipiv, int64_t strideP, int *info, int64_t batch);
 shoal_status shoal_dgetrf_batched(shoal_handle handle, int m, int n, double *const A[], int64_t lda, int *ipiv, int *info, int64_t batch);
@@ -88,7 +92,8 @@ shoal_status shoal_zgetrf_strided_batched(shoal_handle handle, int m, int n, sho
  * dimension below its bound, a NULL operand where n > 0 and batch > 0, a
  * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
  * NOT_INITIALIZED; then no work (n == 0, or batch == 0) -> SUCCESS at once;
- * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+ * then a matrix above 32 is served by the driver getri_blocked (a sequence of dispatched steps)
+ * up to 1024; above that -> SHOAL_STATUS_NOT_SUPPORTED. */
 shoal_status shoal_sgetri_batched(shoal_handle handle, int n, const float *const A[], int64_t lda, const int *ipiv, float *const C[], int64_t ldc, int *info, int64_t batch);
 shoal_status shoal_sgetri_strided_batched(shoal_handle handle, int n, const float *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, float *C, int64_t ldc, int64_t strideC, int *info, int64_t batch);
 shoal_status shoal_dgetri_batched(shoal_handle handle, int n, const double *const A[], int64_t lda, const int *ipiv, double *const C[], int64_t ldc, int *info, int64_t batch);
@@ -131,7 +136,8 @@ shoal_status shoal_zgetri_fused_strided_batched(shoal_handle handle, int n, cons
  * dimension below its bound, a NULL operand where n > 0 and nrhs > 0 and batch > 0, a
  * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
  * NOT_INITIALIZED; then no work (n == 0 or nrhs == 0, or batch == 0) -> SUCCESS at once;
- * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+ * then a matrix above 32 is served by the driver getrs_blocked (a sequence of dispatched steps)
+ * up to 1024; above that -> SHOAL_STATUS_NOT_SUPPORTED. */
 shoal_status shoal_sgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const float *const A[], int64_t lda, const int *ipiv, float *const B[], int64_t ldb, int64_t batch);
 shoal_status shoal_sgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const float *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, float *B, int64_t ldb, int64_t strideB, int64_t batch);
 shoal_status shoal_dgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const double *const A[], int64_t lda, const int *ipiv, double *const B[], int64_t ldb, int64_t batch);

@@ -14,7 +14,7 @@
 /* the factorizations' drivers' own arrays (runtime/drivers/lapack_steps.h): apart from the spec
  * drivers' SHOAL_WS_OPERANDS, since a factorization's step runs a spec driver (TRSM, SYRK) that
  * reads them while it writes its own */
-#define SHOAL_WS_LAPACK_SLOTS 2
+#define SHOAL_WS_LAPACK_SLOTS 3
 
 #ifdef __cplusplus
 extern "C" {

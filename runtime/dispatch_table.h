@@ -25,6 +25,8 @@ enum shoal_design {
                                         problem */
     SHOAL_DESIGN_VMMA = 12,          /* gemm_vbatched, double: vtiled's grid on FP64 tensor cores */
     SHOAL_DESIGN_DMMA = 13,          /* gemm, double: the vmma loop on fixed sizes, tiled's grid */
+    SHOAL_DESIGN_TALL = 14,          /* getrf: a tall panel (m <= p[0], n <= p[1]) per block of p[2]
+                                        threads */
     /* spec routines (runtime/spec_run.h): the driver's entry (p[0] = its leaf size), and the
        kernels, SHOAL_DESIGN_SPEC + the design's index in the search space */
     SHOAL_DESIGN_DRIVER = 31,
@@ -44,6 +46,7 @@ typedef struct shoal_kernel_desc {
                                         REGS, SMEM, SERIAL: N, NB, design-specific p[2], p[3], and
                                         PF in p[4] (REGS, SERIAL: 1 = a resident grid whose teams or
                                         blocks prefetch their next problems; docs/lapack.md);
+                                        TALL: M, NC, T (rows, columns, threads);
                                         GROUP, GROUP_PTR, STREAM, BLOCKED, VTILED, VMMA:
                                         docs/blas2.md */
     const void *func;                /* host stub of the __global__ function */

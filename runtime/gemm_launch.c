@@ -34,6 +34,7 @@ int shoal_design_from_name(const char *name)
     if (strcmp(name, "vtiled") == 0) return SHOAL_DESIGN_VTILED;
     if (strcmp(name, "vmma") == 0) return SHOAL_DESIGN_VMMA;
     if (strcmp(name, "dmma") == 0) return SHOAL_DESIGN_DMMA;
+    if (strcmp(name, "tall") == 0) return SHOAL_DESIGN_TALL;
     return -1;
 }
 

@@ -26,12 +26,20 @@ static int lapack_fits(const void *ctx, int index, const int dims[3])
     return shoal_lapack_kernel_fits(&ri->kernels[index], dims[0], dims[1]);
 }
 
-/* Kernel index or SHOAL_KERNEL_VENDOR; cached per handle and routine for repeated shapes. */
+/* Kernel index or SHOAL_KERNEL_VENDOR; cached per handle and routine for repeated shapes.
+ * Where neither a tuned rule's kernel nor the default fits (getrf's tall panels on a device
+ * without tuned ones), the first shipped kernel of the precision and variant that fits: the
+ * search space's fallbacks are shipped in every build for that. */
 static int choose_kernel(struct shoal_context *ctx, int routine, char prec, int mode, int variant, const int dims[3],
                          int vendor)
 {
-    return shoal_routine_choose(ctx, routine, prec, mode, variant, dims, vendor, lapack_fits,
-                                &shoal_lapack_routines[routine]);
+    const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
+    const int kernel = shoal_routine_choose(ctx, routine, prec, mode, variant, dims, vendor, lapack_fits, ri);
+    if (kernel == SHOAL_KERNEL_VENDOR || lapack_fits(ri, kernel, dims)) return kernel;
+    for (int i = 0; i < *ri->n_kernels; ++i)
+        if (ri->kernels[i].precision == prec && ri->kernels[i].variant == variant && lapack_fits(ri, i, dims))
+            return i;
+    return kernel; /* its launch refuses the call */
 }
 
 /* lapack_run.h's shoal_lapack_run_kernel: the tuned kernel (or the vendor, where vendor != 0 and

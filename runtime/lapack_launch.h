@@ -1,6 +1,7 @@
 /* Launching shoal's own factorization kernels (docs/lapack.md): blocks of pow2ceil(N) x NB
  * threads, a grid that loops over the groups. Designs regs and smem give each problem a team of
- * pow2ceil(N) threads (NB problems per block); serial gives each thread a problem.
+ * pow2ceil(N) threads (NB problems per block); serial gives each thread a problem; getrf's tall
+ * design a block of p[2] threads to one panel of up to p[0] x p[1].
  * The library and the tuner both launch through here. */
 #ifndef SHOAL_LAPACK_LAUNCH_H
 #define SHOAL_LAPACK_LAUNCH_H
@@ -13,13 +14,17 @@
 extern "C" {
 #endif
 
-/* Largest matrix dimension the factorization kernels serve. */
+/* Largest matrix dimension the factorization kernels serve (above it: the drivers). */
 #define SHOAL_LAPACK_MAX_N 32
 
-/* Threads per block of a factorization kernel: pow2ceil(N) * NB. */
+/* Most rows of the tall panels (SHOAL_DESIGN_TALL: n <= SHOAL_LAPACK_MAX_N columns), which the
+ * blocked LU driver reaches through shoal_lapack_run_kernel. */
+#define SHOAL_LAPACK_TALL_MAX_M 1024
+
+/* Threads per block of a factorization kernel: pow2ceil(N) * NB (TALL: p[2]). */
 int shoal_lapack_threads(const shoal_kernel_desc *kd);
 
-/* Whether kd (compile-time bound N = p[0]) can serve an m x n problem. */
+/* Whether kd (compile-time bound N = p[0]; TALL: m <= p[0], n <= p[1]) can serve an m x n problem. */
 int shoal_lapack_kernel_fits(const shoal_kernel_desc *kd, int m, int n);
 
 /* Whether kd loops over its problems in a grid of one resident wave (REGS or SERIAL with

@@ -162,7 +162,7 @@ static int hardware_prune(const measure_env *env, const tuner_task *t, const sho
      * below it: when even that block stays under the limit, no configuration of its size N
      * reaches it, and pruning it would leave those shapes with no kernel of their own (d geqrf
      * at N = 32 went to cuBLAS at a quarter of the pruned kernel's speed). */
-    const int one_problem_block = kd->design == SHOAL_DESIGN_REGS && kd->p[1] == 1;
+    const int one_problem_block = (kd->design == SHOAL_DESIGN_REGS && kd->p[1] == 1) || kd->design == SHOAL_DESIGN_TALL;
     /* Nor does it hold for the spec routines' kernels: their search spaces bound registers and
      * shared memory statically, and the floor cut the best ones (H100, 2026-11-26: d TRSM side
      * left at n = 32, 384 resident threads, ran 2.2x cuBLAS in a benchmark while the one

@@ -22,7 +22,7 @@
 #include "lapack_steps.h"
 
 enum { NB = 32 }; /* the leaves: the potrf kernels' largest n, and the split's granule */
-enum { LEFT = 0, RIGHT = 1, LOWER = 0, UPPER = 1, OP_N = 0 };
+enum { LEFT = 0, RIGHT = 1, LOWER = 0, UPPER = 1, OP_N = 0, NON_UNIT = 0 };
 
 #define OK SHOAL_STATUS_SUCCESS
 
@@ -63,8 +63,8 @@ static shoal_status factor_block(struct shoal_context *ctx, char prec, int upper
         (st = cuda(shoal_lapack_sub(ctx, prec, p, SHOAL_LAPACK_OPERAND_A, pr, pc, 1, &panel))) != OK)
         return st;
     const int op_h = shoal_lapack_op_h(prec);
-    st = upper ? shoal_lapack_step_trsm(ctx, prec, p->batch, LEFT, UPPER, op_h, t1, t2, a11, panel)
-               : shoal_lapack_step_trsm(ctx, prec, p->batch, RIGHT, LOWER, op_h, t2, t1, a11, panel);
+    st = upper ? shoal_lapack_step_trsm(ctx, prec, p->batch, LEFT, UPPER, op_h, NON_UNIT, t1, t2, a11, panel)
+               : shoal_lapack_step_trsm(ctx, prec, p->batch, RIGHT, LOWER, op_h, NON_UNIT, t2, t1, a11, panel);
     if (st != OK) return st;
     if ((st = cuda(shoal_lapack_sub(ctx, prec, p, SHOAL_LAPACK_OPERAND_A, k + t1, k + t1, 0, &a22))) != OK) return st;
     if ((st = shoal_lapack_step_rank_k(ctx, prec, p->batch, upper, upper ? 1 : 0, t2, t1, panel, a22)) != OK) return st;
@@ -74,8 +74,7 @@ static shoal_status factor_block(struct shoal_context *ctx, char prec, int upper
 static shoal_status factor(struct shoal_context *ctx, char prec, int upper, const shoal_lapack_params *p)
 {
     for (long long b0 = 0; b0 < p->batch; b0 += SHOAL_LAPACK_CHUNK) {
-        const long long left = p->batch - b0;
-        const shoal_lapack_params c = shoal_lapack_chunk_of(prec, p, b0, left < SHOAL_LAPACK_CHUNK ? left : SHOAL_LAPACK_CHUNK);
+        const shoal_lapack_params c = shoal_lapack_chunk_at(prec, p, b0);
         const shoal_status st = factor_block(ctx, prec, upper, &c, 0, p->n);
         if (st != OK) return st;
     }
@@ -91,10 +90,10 @@ static shoal_status solve(struct shoal_context *ctx, char prec, int upper, const
         cuda(shoal_lapack_sub(ctx, prec, p, SHOAL_LAPACK_OPERAND_B, 0, 0, 0, &b)) != OK)
         return SHOAL_STATUS_CUDA_ERROR;
     const int op_h = shoal_lapack_op_h(prec);
-    const shoal_status st = shoal_lapack_step_trsm(ctx, prec, p->batch, LEFT, upper, upper ? op_h : OP_N, p->n,
+    const shoal_status st = shoal_lapack_step_trsm(ctx, prec, p->batch, LEFT, upper, upper ? op_h : OP_N, NON_UNIT, p->n,
                                                    p->nrhs, a, b);
     if (st != OK) return st;
-    return shoal_lapack_step_trsm(ctx, prec, p->batch, LEFT, upper, upper ? OP_N : op_h, p->n, p->nrhs, a, b);
+    return shoal_lapack_step_trsm(ctx, prec, p->batch, LEFT, upper, upper ? OP_N : op_h, NON_UNIT, p->n, p->nrhs, a, b);
 }
 
 /* variant: the uplo index (0 lower, 1 upper), as the specs' `variant = "uplo"` makes it */

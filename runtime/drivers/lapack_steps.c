@@ -5,9 +5,10 @@
 
 enum { A_ = 0, B_ = 1 }; /* the spec operand order of TRSM (A, B) and SYRK / HERK (A, C) */
 
-shoal_lapack_params shoal_lapack_chunk_of(char prec, const shoal_lapack_params *p, long long b0, long long nb)
+shoal_lapack_params shoal_lapack_chunk_at(char prec, const shoal_lapack_params *p, long long b0)
 {
-    return shoal_lapack_chunk(p, shoal_spec_elem_bytes(prec), b0, nb);
+    const long long left = p->batch - b0;
+    return shoal_lapack_chunk(p, shoal_spec_elem_bytes(prec), b0, left < SHOAL_LAPACK_CHUNK ? left : SHOAL_LAPACK_CHUNK);
 }
 
 cudaError_t shoal_lapack_sub(struct shoal_context *ctx, char prec, const shoal_lapack_params *p, int which,
@@ -48,7 +49,7 @@ static shoal_spec_call spec_call(const char *routine, char prec, long long batch
 }
 
 shoal_status shoal_lapack_step_trsm(struct shoal_context *ctx, char prec, long long batch, int side, int uplo, int op,
-                                    int m, int n, shoal_operand A, shoal_operand B)
+                                    int unit, int m, int n, shoal_operand A, shoal_operand B)
 {
     shoal_spec_call c = spec_call("trsm", prec, batch, A, B);
     if (c.routine < 0) return SHOAL_STATUS_NOT_SUPPORTED; /* a build without the spec */
@@ -57,7 +58,7 @@ shoal_status shoal_lapack_step_trsm(struct shoal_context *ctx, char prec, long l
     c.p.opts[0] = side;
     c.p.opts[1] = uplo;
     c.p.opts[2] = op;
-    c.p.opts[3] = 0; /* non-unit diagonal */
+    c.p.opts[3] = unit;
     c.p.alpha = 1.0;
     return shoal_spec_run(ctx, &c);
 }

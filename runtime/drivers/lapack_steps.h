@@ -20,8 +20,9 @@ extern "C" {
 #define SHOAL_LAPACK_CHUNK SHOAL_WS_POINTERS
 #endif
 
-/* Problems [b0, b0 + nb) of p as a call of their own (runtime/lapack_chunk.h) in precision prec. */
-shoal_lapack_params shoal_lapack_chunk_of(char prec, const shoal_lapack_params *p, long long b0, long long nb);
+/* The chunk of p's problems from b0 (at most SHOAL_LAPACK_CHUNK of them) as a call of its own
+ * (runtime/lapack_chunk.h) in precision prec. */
+shoal_lapack_params shoal_lapack_chunk_at(char prec, const shoal_lapack_params *p, long long b0);
 
 enum { SHOAL_LAPACK_OPERAND_A = 0, SHOAL_LAPACK_OPERAND_B = 1 };
 
@@ -35,9 +36,15 @@ cudaError_t shoal_lapack_sub(struct shoal_context *ctx, char prec, const shoal_l
 int shoal_lapack_op_h(char prec);
 
 /* B = op(A)^-1 B (side 0, B m x n, A m x m) or B op(A)^-1 (side 1, A n x n) on `batch` problems,
- * by the dispatched TRSM (non-unit diagonal, alpha 1); op 0 = N, 1 = T, 2 = C. */
+ * by the dispatched TRSM (alpha 1); op 0 = N, 1 = T, 2 = C; unit 1: A's diagonal is taken as
+ * ones and not read. */
 shoal_status shoal_lapack_step_trsm(struct shoal_context *ctx, char prec, long long batch, int side, int uplo, int op,
-                                    int m, int n, shoal_operand A, shoal_operand B);
+                                    int unit, int m, int n, shoal_operand A, shoal_operand B);
+
+/* C -= A B (A m x k, B k x n, no transposes) on `batch` problems (one form: A.array set or not)
+ * by the dispatched GEMM of the precision (runtime/drivers/lapack_step_gemm.c). */
+shoal_status shoal_lapack_step_gemm(struct shoal_context *ctx, char prec, long long batch, int m, int n, int k,
+                                    shoal_operand A, shoal_operand B, shoal_operand C);
 
 /* The uplo triangle of C (n x n) -= op(A) op(A)^H on `batch` problems, op(A) n x k: A (trans 0) or
  * A^H (trans 1, A k x n), by the dispatched SYRK (s, d) or HERK (c, z). */

@@ -208,7 +208,8 @@ def lu_residual(a, lu, ipiv, dtype):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("m, n", [(1, 1), (8, 8), (32, 32), (9, 5), (5, 9)])
+# above 32: the blocked driver (square, tall, wide)
+@pytest.mark.parametrize("m, n", [(1, 1), (8, 8), (32, 32), (9, 5), (5, 9), (33, 33), (100, 100), (100, 40), (40, 100)])
 def test_getrf(xp, dtype, m, n):
     a = rand((BATCH, m, n), dtype, 1)
     A = xp.from_numpy(a)
@@ -227,8 +228,16 @@ def test_getrf_reports_singular_matrices(xp):
     assert list(xp.to_numpy(info)) == [0, 0, 4, 0]
 
 
+def test_getrf_reports_a_zero_pivot_in_a_later_panel(xp):
+    a = rand((3, 100, 100), "float64", 1)
+    a[1, :, 70] = 0.0  # column 71 of matrix 1 is zero: U(71, 71) = 0 exactly, the blocked driver
+    A = xp.from_numpy(a)
+    _, info = shoal.getrf(A)
+    assert list(xp.to_numpy(info)) == [0, 71, 0]
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("n, nrhs", [(1, 1), (7, 3), (32, 1), (16, 16)])
+@pytest.mark.parametrize("n, nrhs", [(1, 1), (7, 3), (32, 1), (16, 16), (33, 1), (100, 25)])
 @pytest.mark.parametrize("trans", ["N", "T"])
 def test_getrs_and_gesv(xp, dtype, n, nrhs, trans):
     a, b = rand((BATCH, n, n), dtype, 1), rand((BATCH, n, nrhs), dtype, 2)
@@ -262,6 +271,19 @@ def test_getri_and_getri_fused(xp, dtype, n, order):
         C2, info2 = shoal.getri(LU, ipiv)
         c2 = xp.to_numpy(C2).astype("float64")
         assert norm(a @ c2 - numpy.eye(n)) / (n * norm(a) * norm(c2) * eps(dtype)) < TOL * 10
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [33, 100])  # the blocked driver (getri_fused stops at 32)
+def test_getri_blocked(xp, dtype, n):
+    import numpy
+    a = rand((BATCH, n, n), dtype, 1) + 2 * numpy.eye(n, dtype=dtype)
+    LU = xp.from_numpy(a)
+    ipiv, _ = shoal.getrf(LU)
+    C, info = shoal.getri(LU, ipiv)
+    assert not xp.to_numpy(info).any()
+    c = xp.to_numpy(C).astype("float64")
+    assert norm(a @ c - numpy.eye(n)) / (n * norm(a) * norm(c) * eps(dtype)) < TOL * 10
 
 
 def spd(n, dtype, seed=1):
