@@ -9,8 +9,9 @@
  *   getri        shoal_?getri_{strided_,}batched (from LU factors) vs cublas?getriBatched
  *   potrf L, U   shoal_?potrf_{strided_,}batched  vs cusolverDn?potrfBatched
  *   geqrf        shoal_?geqrf_{strided_,}batched  vs cublas?geqrfBatched
- *   getrs N      (n in {4, 8, 16, 32}, nrhs 1) vs cublas?getrsBatched
- *   gesv         vs cublas?getrfBatched + cublas?getrsBatched
+ *   getrs N      (n in {4, 8, 16, 32} unless --n, nrhs 1) vs cublas?getrsBatched
+ *   gesv         vs cublas?getrfBatched + cublas?getrsBatched (timed together: the factors and
+ *                pivots the first writes are what the second reads)
  *   potrs L, U   vs cusolverDn?potrsBatched
  *   posv L, U    vs cusolverDn?potrfBatched + cusolverDn?potrsBatched
  * plus, for getrf, potrf and geqrf, OpenBLAS's LAPACK one matrix per call in an OpenMP parallel
@@ -34,13 +35,18 @@
  * (a complex multiply-add is 8 real flops to a real one's 2), as the tuner and the other
  * benchmarks count them.
  *
- * Sizes: getrf, inverse, getri, geqrf, getrs and gesv serve n <= 32; potrf, potrs and posv serve
- * n <= 1024 (the blocked Cholesky driver above 32). --n takes 1..1024 for every selected routine;
- * a routine's sizes above what it serves are skipped (no row, no CSV line), said once before
- * the tables ("# n > 32: skipped for ...", on stderr with --list), not an error; a routine left
- * with no size prints no table. Solves: n <= 32 take --nrhs (default 1); n > 32 take nrhs 1 and
- * nrhs n/4 (two rows each; an explicit --nrhs K takes K at every n instead). cuSOLVER's batched
- * potrs takes nrhs 1 only: its rows at nrhs > 1 show the vendor as "-".
+ * Sizes: inverse and geqrf serve n <= 32; getrf, getri, getrs, gesv (the blocked LU drivers above
+ * 32) and potrf, potrs, posv (the blocked Cholesky drivers) serve n <= 1024 (routine_info's
+ * max_n). --n takes 1..1024 for every selected routine; a routine's sizes above what it serves
+ * are skipped (no row, no CSV line), said once before the tables ("# n > 32: skipped for ...",
+ * on stderr with --list), not an error; a routine left with no size prints no table. Solves:
+ * n <= 32 take --nrhs (default 1); n > 32 take nrhs 1 and nrhs n/4 (two rows each; an explicit
+ * --nrhs K takes K at every n instead). cuSOLVER's batched potrs takes nrhs 1 only: its rows at
+ * nrhs > 1 show the vendor as "-". The cuBLAS LU calls (getrfBatched, getrsBatched,
+ * getriBatched) take any n (cuBLAS documents them for small matrices, not a bound; matinvBatched,
+ * the inverse row's, stops at 32 as that row does): a vendor call that refuses a size returns an
+ * error, and the row shows the vendor as "-" with "vendor n/a" in its notes and no vendor line in
+ * the CSV.
  *
  * Method (as bench/shoal_bench.c): matrices are n x n, lda = ldb = n, packed (stride n^2); batch
  * = clamp(4 x L2 / bytes per problem + 1, 2048, 4e6), so the data streams from memory (never
@@ -55,14 +61,24 @@
  * the inputs the routine overwrites from a pristine copy (cudaMemcpyAsync, outside the timed
  * events); 2 warm-up runs, then the median of --runs runs, each between its own pair of events.
  *
- * Correctness, before timing, for every method: outputs are poisoned (NaN, pivots and info -1),
- * one run is made, info must be 0 for every matrix (the inputs are nonsingular / SPD) and 16
- * sampled problems (2 from n = 256: the host check costs O(n^3) a matrix, about 2 s at n = 1024,
- * so a row's checks take seconds, not minutes) must have a normalized residual <= 30
- * (oracle/lapack_check.h, the LAPACK test suite's measures), spread over the batch, first and
- * last included. A shoal method that fails or errs makes the row FAILED (exit status 1); a
- * vendor call that returns an error is shown as "-" (not supported), a vendor result that errs
- * also fails the row (the comparison would be meaningless).
+ * Correctness, for every method, from one run before its timing: outputs are poisoned (NaN,
+ * pivots and info -1), one run is made, info must be 0 for every matrix (the inputs are
+ * nonsingular / SPD) and 16 sampled problems (2 from n = 256), spread over the batch, first and
+ * last included, must have a normalized residual <= 30 (oracle/lapack_check.h, the LAPACK test
+ * suite's measures). The samples' outputs of that run are copied to the host; their residuals
+ * (O(n^3) a matrix on the host: at n = 1024 about 1.5 s for getrf, 9 s for getri's A C, 2.5 s
+ * for a solve with nrhs 256, 4x that in c and z) are computed once the row's GPU work is done,
+ * every method's samples at once in parallel threads (OpenMP), so a row's checks cost about one
+ * residual's time, not methods x samples of them. A shoal method that fails or errs makes the
+ * row FAILED (exit status 1); a vendor call that returns an error is shown as "-" (not
+ * supported), a vendor result that errs also fails the row (the comparison would be
+ * meaningless).
+ *
+ * Slow calls: the first warm-up run after the check is timed on the host; a method whose call
+ * took longer than --method-seconds / (runs + 2) there (default 10 s: at n <= 32 every call is
+ * far below it; at n = 1024 a slow vendor call may not be) gets no second warm-up and fewer runs,
+ * the odd number that fits --method-seconds, or one where fewer than 3 fit; the notes say
+ * "<method> R runs".
  *
  * Flop counts: LAPACK Working Note 41 exactly (m = n, per matrix; the adds + multiplies; x4 in c, z):
  *   getrf 2n^3/3 - n^2/2 + 5n/6         getri 4n^3/3 - n^2 + 5n/3
@@ -82,12 +98,13 @@
  * D) and then roof = min(memory roof, peak); the table's %roof columns and the CSV's pct_roof use
  * that roof. Without the flag the roof is the memory roof alone (pct_roof = GB/s over copy GB/s).
  *
- * Peers at n > 32: the OpenBLAS row stays time-limited (a pilot pass of at most 256 MiB of
- * matrices, then (runs + 2) passes sharing --cpu-seconds, at least one matrix per thread a pass:
- * a few seconds per row at n = 1024 at most; --no-cpu skips it); cuSolverDx serves potrf to
- * n = 64 (DX_MAX_N, bench/dx_peer.h: one matrix in shared memory; --no-dx skips it), no peer
- * above. PyTorch is measured by bench/torch_lapack_peer.py (run_lapack_bench.py appends its rows
- * to the same CSV, method `torch`).
+ * Peers at n > 32: the OpenBLAS row (getrf, potrf) stays time-limited (a pilot pass of at most
+ * 256 MiB of matrices, then (runs + 2) passes sharing --cpu-seconds, at least one matrix per
+ * thread a pass: a few seconds per row at n = 1024 at most; --no-cpu skips it); cuSolverDx serves
+ * potrf to n = 64 (DX_MAX_N, bench/dx_peer.h: one matrix in shared memory; --no-dx skips it), no
+ * peer above. PyTorch is measured by bench/torch_lapack_peer.py (getrf, getri, getrs, gesv, potrf;
+ * run_lapack_bench.py appends its rows to the same CSV, method `torch`; its getri is lu_solve of
+ * the identity from factors, as this bench's getri starts from factors: see that script).
  *
  * Exit: 0 all rows ok, 1 a row FAILED, 2 usage, 77 no CUDA device ("SKIP: ..." printed).
  */
@@ -143,6 +160,9 @@ extern void zgeqrf_(const int *m, const int *n, double *a, const int *lda, doubl
 enum { R_GETRF, R_INVERSE, R_GETRI, R_POTRF, R_GEQRF, R_GETRS, R_GESV, R_POTRS, R_POSV,
        N_ROUTINES };
 
+#define MAX_N_SMALL 32     /* the kernels' sizes: what inverse and geqrf serve */
+#define MAX_N_BLOCKED 1024 /* the LU and Cholesky routines, through their blocked drivers above 32 */
+
 /* What each routine reads and writes decides the restores, the poisoning and the checks. */
 typedef struct routine_info {
     const char *name;      /* table, CSV and --routine name */
@@ -162,28 +182,29 @@ typedef struct routine_info {
     int writes_ipiv; /* pivots are an output (poisoned before the check) */
     int has_tau;
     int cpu;         /* an OpenBLAS baseline exists */
+    int max_n;       /* the largest n it serves: MAX_N_SMALL (kernels only) or MAX_N_BLOCKED */
 } routine_info;
 
 static const routine_info routines[N_ROUTINES] = {
     [R_GETRF] = {"getrf", "getrf", "n", {"cublas", NULL}, "cublas?getrfBatched",
-                 0, 0, 0, 1, 0, 1, 1, 1, 0, 1},
+                 0, 0, 0, 1, 0, 1, 1, 1, 0, 1, MAX_N_BLOCKED},
     [R_INVERSE] = {"inverse", "getri_fused", "n", {"cublas_matinv", "cublas_getrf+getri"},
                    "best of cublas?matinvBatched, cublas?getrfBatched+cublas?getriBatched",
-                   0, 0, 0, 1, 1, 1, 1, 1, 0, 0},
+                   0, 0, 0, 1, 1, 1, 1, 1, 0, 0, MAX_N_SMALL},
     [R_GETRI] = {"getri", "getri", "n", {"cublas", NULL}, "cublas?getriBatched",
-                 0, 0, 1, 0, 1, 1, 1, 0, 0, 0},
+                 0, 0, 1, 0, 1, 1, 1, 0, 0, 0, MAX_N_BLOCKED},
     [R_POTRF] = {"potrf", "potrf", "lu", {"cusolver", NULL}, "cusolverDn?potrfBatched",
-                 0, 1, 0, 1, 0, 1, 0, 0, 0, 1},
+                 0, 1, 0, 1, 0, 1, 0, 0, 0, 1, MAX_N_BLOCKED},
     [R_GEQRF] = {"geqrf", "geqrf", "n", {"cublas", NULL}, "cublas?geqrfBatched",
-                 0, 0, 0, 1, 0, 0, 0, 0, 1, 1},
+                 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, MAX_N_SMALL},
     [R_GETRS] = {"getrs", "getrs", "n", {"cublas", NULL}, "cublas?getrsBatched",
-                 1, 0, 1, 0, 0, 0, 1, 0, 0, 0},
+                 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, MAX_N_BLOCKED},
     [R_GESV] = {"gesv", "gesv", "n", {"cublas_getrf+getrs", NULL},
-                "cublas?getrfBatched+cublas?getrsBatched", 1, 0, 0, 1, 0, 1, 1, 1, 0, 0},
+                "cublas?getrfBatched+cublas?getrsBatched", 1, 0, 0, 1, 0, 1, 1, 1, 0, 0, MAX_N_BLOCKED},
     [R_POTRS] = {"potrs", "potrs", "lu", {"cusolver", NULL}, "cusolverDn?potrsBatched",
-                 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+                 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, MAX_N_BLOCKED},
     [R_POSV] = {"posv", "posv", "lu", {"cusolver_potrf+potrs", NULL},
-                "cusolverDn?potrfBatched+cusolverDn?potrsBatched", 1, 1, 0, 1, 0, 1, 0, 0, 0, 0},
+                "cusolverDn?potrfBatched+cusolverDn?potrsBatched", 1, 1, 0, 1, 0, 1, 0, 0, 0, 0, MAX_N_BLOCKED},
 };
 
 #define PRECS "sdcz"
@@ -209,8 +230,6 @@ enum { L_OK = 0, L_SHOAL_FAILED = 1, L_VENDOR_FAILED = 2 };
 #define BIG_N 256          /* from here the batch is BIG_BATCH exactly */
 #define BIG_BATCH 1024
 #define MEM_CAP_BYTES 40e9 /* device bytes a row may allocate */
-#define MAX_N_SMALL 32     /* what getrf, inverse, getri, geqrf, getrs and gesv serve */
-#define MAX_N_CHOL 1024    /* what potrf, potrs and posv serve (blocked driver above 32) */
 
 typedef struct opts {
     const char *csv;
@@ -223,6 +242,7 @@ typedef struct opts {
     int nrhs_set;                /* --nrhs given: K at every n (else 1 and n/4 above 32) */
     double peak[2];              /* --peak-gflops S,D; 0: no compute ceiling */
     double cpu_seconds;          /* wall-clock budget of one CPU row */
+    double method_seconds;       /* --method-seconds: fewer runs for a slower method */
     int64_t cpu_max;
 } opts;
 
@@ -246,12 +266,23 @@ typedef struct row_data {
     int *hinfo;                  /* host copy of dinfo */
 } row_data;
 
+/* Sampled problem k's outputs after a method's check run, on the host (w doubles an element):
+ * the result matrix (A, C, or B for the solves), tau after it (geqrf) and the pivots (getrf). */
+typedef struct sample_out {
+    double *x;
+    int *ipiv;
+} sample_out;
+
 typedef struct method_result {
     int present;  /* the row has this method */
     int launch;   /* L_OK, L_SHOAL_FAILED, L_VENDOR_FAILED */
     double ms;    /* median; NaN if not timed */
+    double call_s; /* wall seconds of the first warm-up call */
+    int runs;     /* timed runs (G.o.runs, fewer for a slow call) */
     double resid; /* worst sampled residual; NaN if not checked */
     long long info_bad; /* matrices with info != 0 */
+    int n_out;    /* samples in out[] (the check run's outputs, until their residuals are taken) */
+    sample_out out[N_SAMPLES];
     int ok;
 } method_result;
 
@@ -377,8 +408,7 @@ static double row_roof(const row_data *d)
 /* Whether the routine serves size n (larger sizes of --n are skipped for it). */
 static int serves(int rid, int n)
 {
-    int chol = rid == R_POTRF || rid == R_POTRS || rid == R_POSV;
-    return n >= 1 && n <= (chol ? MAX_N_CHOL : MAX_N_SMALL);
+    return n >= 1 && n <= routines[rid].max_n;
 }
 
 /* The right-hand-side counts of a row of size n: none for a factorization; --nrhs (default 1) to
@@ -846,50 +876,54 @@ static void poison_outputs(const row_data *d)
         CUDA_CHECK(cudaMemsetAsync(d->dtau, 0xff, (size_t)d->batch * (size_t)d->n * d->es, G.st));
 }
 
-/* Residual of sampled problem k (index d->sample[k]) after a run: oracle/lapack_check.h's
- * measures, their z forms for c and z rows (host images of w doubles per element). */
-static double sample_residual(const row_data *d, int k)
+/* Sampled problem k's outputs after a run, copied to the host (before the timed runs rewrite them). */
+static void fetch_sample(const row_data *d, int k, sample_out *s)
 {
-    int n = d->n, w = d->cx ? 2 : 1, cx = d->cx;
-    int64_t nn = (int64_t)n * n, idx = d->sample[k];
-    const double *a0 = d->hA0 + (int64_t)w * k * nn;
-    double eps = oracle_eps(d->prec), r = INFINITY;
-    double *x = bench_xmalloc(sizeof(double) * (size_t)w * (size_t)(nn + n)); /* a result matrix + tau */
-    int *ipiv = bench_xmalloc(sizeof(int) * (size_t)n);
+    const int n = d->n, w = d->cx ? 2 : 1;
+    const int64_t nn = (int64_t)n * n, idx = d->sample[k];
+    s->x = bench_xmalloc(sizeof(double) * (size_t)w * (size_t)(nn + n)); /* a result matrix + tau */
+    s->ipiv = bench_xmalloc(sizeof(int) * (size_t)n);
     switch (d->rid) {
     case R_GETRF:
-        fetch(d, d->dA, d->sa, idx, nn, x);
-        CUDA_CHECK(cudaMemcpy(ipiv, d->dipiv + idx * n, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost));
-        r = (cx ? oracle_zgetrf_residual : oracle_getrf_residual)(n, n, a0, n, x, n, ipiv, eps);
+        fetch(d, d->dA, d->sa, idx, nn, s->x);
+        CUDA_CHECK(cudaMemcpy(s->ipiv, d->dipiv + idx * n, sizeof(int) * (size_t)n, cudaMemcpyDeviceToHost));
         break;
     case R_INVERSE:
-    case R_GETRI:
-        fetch(d, d->dC, d->sc, idx, nn, x);
-        r = (cx ? oracle_zinverse_residual : oracle_inverse_residual)(n, a0, n, x, n, eps);
-        break;
-    case R_POTRF:
-        fetch(d, d->dA, d->sa, idx, nn, x);
-        r = (cx ? oracle_zpotrf_residual : oracle_potrf_residual)(d->variant == 'u', n, a0, n, x, n, eps);
-        break;
+    case R_GETRI: fetch(d, d->dC, d->sc, idx, nn, s->x); break;
+    case R_POTRF: fetch(d, d->dA, d->sa, idx, nn, s->x); break;
     case R_GEQRF:
-        fetch(d, d->dA, d->sa, idx, nn, x);
-        fetch(d, d->dtau, n, idx, n, x + w * nn);
-        r = (cx ? oracle_zgeqrf_residual : oracle_geqrf_residual)(n, n, a0, n, x, n, x + w * nn, eps);
+        fetch(d, d->dA, d->sa, idx, nn, s->x);
+        fetch(d, d->dtau, n, idx, n, s->x + w * nn);
         break;
-    default: { /* the solves: X in B; getrs with the row's trans (the real rows: N) */
-        int op = d->rid == R_GETRS ? (int)getrs_op(d) : 0;
-        fetch(d, d->dB, d->sb, idx, d->sb, x);
-        r = (cx ? oracle_zsolve_residual : oracle_solve_residual)(op, n, d->nrhs, a0, n,
-                                                                  d->hB0 + (int64_t)w * k * d->sb, n, x, n, eps);
-        break;
+    default: fetch(d, d->dB, d->sb, idx, d->sb, s->x); break; /* the solves: X in B */
     }
-    }
-    free(x);
-    free(ipiv);
-    return r;
 }
 
-/* One untimed run on poisoned outputs: launch status, info and sampled residuals. */
+/* Residual of sampled problem k from its outputs: oracle/lapack_check.h's measures, their z forms
+ * for c and z rows. Host arithmetic only (no CUDA call): the samples run in parallel. */
+static double sample_residual(const row_data *d, int k, const sample_out *s)
+{
+    const int n = d->n, w = d->cx ? 2 : 1, cx = d->cx;
+    const int64_t nn = (int64_t)n * n;
+    const double *a0 = d->hA0 + (int64_t)w * k * nn, *x = s->x;
+    const double eps = oracle_eps(d->prec);
+    switch (d->rid) {
+    case R_GETRF: return (cx ? oracle_zgetrf_residual : oracle_getrf_residual)(n, n, a0, n, x, n, s->ipiv, eps);
+    case R_INVERSE:
+    case R_GETRI: return (cx ? oracle_zinverse_residual : oracle_inverse_residual)(n, a0, n, x, n, eps);
+    case R_POTRF:
+        return (cx ? oracle_zpotrf_residual : oracle_potrf_residual)(d->variant == 'u', n, a0, n, x, n, eps);
+    case R_GEQRF: return (cx ? oracle_zgeqrf_residual : oracle_geqrf_residual)(n, n, a0, n, x, n, x + w * nn, eps);
+    default: { /* the solves; getrs with the row's trans (the real rows: N) */
+        int op = d->rid == R_GETRS ? (int)getrs_op(d) : 0;
+        return (cx ? oracle_zsolve_residual : oracle_solve_residual)(op, n, d->nrhs, a0, n,
+                                                                     d->hB0 + (int64_t)w * k * d->sb, n, x, n, eps);
+    }
+    }
+}
+
+/* One untimed run on poisoned outputs: launch status, info, and the sampled problems' outputs
+ * copied to the host (their residuals are taken by row_residuals). */
 static void check_method(row_data *d, int m, method_result *res)
 {
     restore_inputs(d);
@@ -907,19 +941,74 @@ static void check_method(row_data *d, int m, method_result *res)
         CUDA_CHECK(cudaMemcpy(&i1, d->dinfo1, sizeof i1, cudaMemcpyDeviceToHost));
         res->info_bad += i1 != 0;
     }
-    res->resid = 0.0;
-    for (int k = 0; k < d->n_samples; ++k) {
-        double r = sample_residual(d, k);
-        if (!(r <= res->resid))
-            res->resid = r;
+    for (; res->n_out < d->n_samples; ++res->n_out)
+        fetch_sample(d, res->n_out, &res->out[res->n_out]);
+}
+
+/* The worst sampled residual of every method of the row that ran its check, from the outputs
+ * check_method kept: all methods' samples in parallel threads (O(n^3) each on the host, seconds at
+ * n = 1024), after the row's GPU work. */
+static void row_residuals(const row_data *d, method_result *r)
+{
+    int task_m[N_METHODS * N_SAMPLES], task_k[N_METHODS * N_SAMPLES], tasks = 0;
+    double resid[N_METHODS * N_SAMPLES];
+    for (int m = 0; m < N_METHODS; ++m)
+        for (int k = 0; k < r[m].n_out; ++k, ++tasks)
+            task_m[tasks] = m, task_k[tasks] = k;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int t = 0; t < tasks; ++t)
+        resid[t] = sample_residual(d, task_k[t], &r[task_m[t]].out[task_k[t]]);
+    for (int t = 0; t < tasks; ++t) {
+        method_result *res = &r[task_m[t]];
+        if (task_k[t] == 0)
+            res->resid = 0.0;
+        if (!(resid[t] <= res->resid))
+            res->resid = resid[t];
+        free(res->out[task_k[t]].x);
+        free(res->out[task_k[t]].ipiv);
+    }
+    for (int m = 0; m < N_METHODS; ++m) {
+        r[m].n_out = 0;
+        r[m].ok = r[m].launch == L_OK && r[m].info_bad == 0 && r[m].resid <= ORACLE_ERROR_LIMIT &&
+                  isfinite(r[m].ms);
     }
 }
 
-/* Median milliseconds of G.o.runs runs after 2 warm-ups; NaN if a launch fails. */
-static double time_method(row_data *d, int m)
+/* The first warm-up: one call timed on the host (inputs restored outside), seconds; NaN if the
+ * launch fails. A warm call, unlike the check run, which may carry first-use costs. */
+static double warm_call_seconds(row_data *d, int m)
 {
-    int runs = G.o.runs, failed = 0;
-    for (int r = -2; r < runs && !failed; ++r) {
+    restore_inputs(d);
+    CUDA_CHECK(cudaStreamSynchronize(G.st));
+    double t0 = omp_get_wtime();
+    int failed = launch(d, m) != L_OK;
+    cudaError_t e = cudaStreamSynchronize(G.st);
+    if (e != cudaSuccess)
+        die("synchronize after a warm-up run (a kernel faulted?)", cudaGetErrorString(e), __LINE__);
+    return failed ? NAN : omp_get_wtime() - t0;
+}
+
+/* The timed runs of a method whose first warm-up took call_s seconds, and the warm-ups still to
+ * make: --runs after one more; where runs + 2 such calls would pass --method-seconds, none more
+ * and the odd number of runs that fits it with the first warm-up, if that is 3 or more (never
+ * more than --runs), else 1: a call of seconds costs the row a few of them, not --runs + 3. */
+static int runs_within(double call_s, int *warmups)
+{
+    const int runs = G.o.runs;
+    *warmups = 1;
+    if (!(call_s * (runs + 2) > G.o.method_seconds))
+        return runs;
+    *warmups = 0;
+    int fit = (int)(G.o.method_seconds / call_s) - 1;
+    fit = fit < 3 ? 1 : fit % 2 ? fit : fit - 1;
+    return fit < runs ? fit : runs;
+}
+
+/* Median milliseconds of `runs` runs after `warmups` warm-ups; NaN if a launch fails. */
+static double time_method(row_data *d, int m, int runs, int warmups)
+{
+    int failed = 0;
+    for (int r = -warmups; r < runs && !failed; ++r) {
         restore_inputs(d);
         if (r >= 0)
             CUDA_CHECK(cudaEventRecord(G.ev[2 * r], G.st));
@@ -946,15 +1035,18 @@ static double time_method(row_data *d, int m)
 static void run_method(row_data *d, int m, method_result *res)
 {
     memset(res, 0, sizeof *res);
-    res->ms = res->resid = NAN;
+    res->ms = res->resid = res->call_s = NAN;
     res->present = m < M_V2 || (m == M_V2 && d->ri->vendor[1] != NULL) || (m == M_DX && d->dx);
     if (!res->present)
         return;
     check_method(d, m, res);
-    if (res->launch == L_OK)
-        res->ms = time_method(d, m);
-    res->ok = res->launch == L_OK && res->info_bad == 0 && res->resid <= ORACLE_ERROR_LIMIT &&
-              isfinite(res->ms);
+    if (res->launch == L_OK) {
+        int warmups;
+        res->call_s = warm_call_seconds(d, m);
+        res->runs = runs_within(res->call_s, &warmups);
+        if (isfinite(res->call_s))
+            res->ms = time_method(d, m, res->runs, warmups);
+    }
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1185,13 +1277,19 @@ static void emit_row(const row_data *d, const method_result *r, const cpu_result
     for (int m = 0; m < N_METHODS; ++m)
         if (r[m].present && r[m].launch == L_OK && !(r[m].resid <= worst))
             worst = r[m].resid;
-    char names[256], notes[400], dx[64] = "";
+    char names[256], notes[600], dx[64] = "", cut[200] = "";
     kernel_names(d, names, sizeof names);
     if (d->dx) /* the library's configuration: matrices per block / threads */
         snprintf(dx, sizeof dx, "; cusolverdx bpb %d/%d", dx_peer_shape(d->dx)->bpb, dx_peer_shape(d->dx)->threads);
-    snprintf(notes, sizeof notes, "%s%s%s%s%s", names, dx,
+    for (int m = 0; m < N_METHODS; ++m) /* the methods timed with fewer runs (--method-seconds) */
+        if (r[m].present && isfinite(r[m].ms) && r[m].runs < G.o.runs) {
+            size_t used = strlen(cut);
+            snprintf(cut + used, sizeof cut - used, "; %s%s %d run%s", method_name(d, m),
+                     m == M_STRIDED ? ":str" : m == M_ARRAY ? ":arr" : "", r[m].runs, r[m].runs > 1 ? "s" : "");
+        }
+    snprintf(notes, sizeof notes, "%s%s%s%s%s%s", names, dx,
              d->rid == R_INVERSE && bv >= 0 ? (bv == M_V1 ? "; vendor=matinv" : "; vendor=getrf+getri") : "",
-             bv < 0 ? "; vendor n/a" : "", d->limited ? "; batch limited by memory" : "");
+             bv < 0 ? "; vendor n/a" : "", d->limited ? "; batch limited by memory" : "", cut);
     printf("%4d %4d %8lld |", d->n, d->nrhs, (long long)d->batch);
     col(gf[M_STRIDED], 9, 1, "");
     col(gf[M_ARRAY], 9, 1, "");
@@ -1295,6 +1393,7 @@ static void bench_row(char prec, int rid, char variant, int n, int nrhs)
     method_result r[N_METHODS];
     for (int m = 0; m < N_METHODS; ++m)
         run_method(&d, m, &r[m]);
+    row_residuals(&d, r);
     cpu_result c = {NAN, NAN, 0, 0};
     if (G.o.cpu && d.ri->cpu)
         c = measure_cpu(&d);
@@ -1343,11 +1442,12 @@ static int served_sizes(int rid, int *out)
     return k;
 }
 
-/* Once, before the tables: the selected routines that skip some --n sizes, and which. */
+/* Once, before the tables: the selected routines that skip some --n sizes, and which; then the
+ * routines that serve up to MAX_N_BLOCKED. */
 static void say_skipped(FILE *f)
 {
-    char names[128] = "", sizes[512] = "";
-    int seen[MAX_N_CHOL + 1] = {0}, any = 0;
+    char names[128] = "", sizes[512] = "", blocked[128] = "";
+    int seen[MAX_N_BLOCKED + 1] = {0}, any = 0;
     for (int rid = 0; rid < N_ROUTINES; ++rid) {
         int all[64], na = sizes_for(rid, all), skips = 0;
         for (int i = 0; G.o.routine_on[rid] && i < na; ++i)
@@ -1358,14 +1458,15 @@ static void say_skipped(FILE *f)
                     snprintf(sizes + used, sizeof sizes - used, "%s%d", any++ ? ", " : "", all[i]);
                 }
             }
-        if (skips) {
-            size_t used = strlen(names);
-            snprintf(names + used, sizeof names - used, "%s%s", names[0] ? ", " : "", routines[rid].name);
+        char *list = skips ? names : routines[rid].max_n == MAX_N_BLOCKED ? blocked : NULL;
+        if (list) {
+            size_t used = strlen(list);
+            snprintf(list + used, sizeof names - used, "%s%s", list[0] ? ", " : "", routines[rid].name);
         }
     }
     if (any)
-        fprintf(f, "# n > %d: skipped for %s (n <= %d only) at n = %s; potrf, potrs and posv serve "
-                   "n <= %d\n", MAX_N_SMALL, names, MAX_N_SMALL, sizes, MAX_N_CHOL);
+        fprintf(f, "# n > %d: skipped for %s (n <= %d only) at n = %s; %s serve n <= %d\n", MAX_N_SMALL, names,
+                MAX_N_SMALL, sizes, blocked, MAX_N_BLOCKED);
 }
 
 /* Visits every selected row in table order; with list set, prints its key instead. */
@@ -1407,9 +1508,9 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: shoal_lapack_bench [options]\n"
-            "Batched small-matrix factorizations, solves and inverses (n <= 32; potrf, potrs, posv\n"
-            "to n = 1024): shoal (strided and pointer array) vs cuBLAS / cuSOLVER and OpenBLAS+OpenMP,\n"
-            "roof measured in the same run.\n\n"
+            "Batched small-matrix factorizations, solves and inverses (n <= 32; getrf, getri, getrs,\n"
+            "gesv, potrf, potrs, posv to n = 1024): shoal (strided and pointer array) vs cuBLAS /\n"
+            "cuSOLVER and OpenBLAS+OpenMP, roof measured in the same run.\n\n"
             "  --csv FILE          also write one CSV row per measurement to FILE\n"
             "  --quick             n in {2, 4, 8, 16, 32} (default every n in 2..32; the solves\n"
             "                      always use n in {4, 8, 16, 32})\n"
@@ -1418,8 +1519,9 @@ static void usage(FILE *f)
             "  --routine LIST      comma-separated, repeatable: getrf, inverse (= getri_fused),\n"
             "                      getri, potrf, geqrf, getrs, gesv, potrs, posv (default all)\n"
             "  --n LIST            comma-separated sizes 1..1024 for every selected routine; above 32\n"
-            "                      only potrf, potrs and posv run (the others skip those sizes, said\n"
-            "                      once); batch 1024 from n = 256, at most 40 GB of device memory\n"
+            "                      inverse and geqrf skip them (said once), the LU and Cholesky\n"
+            "                      routines run their blocked drivers; batch 1024 from n = 256, at\n"
+            "                      most 40 GB of device memory\n"
             "  --nrhs K            right-hand sides of the solves (default 1 to n = 32, and both 1 and\n"
             "                      n/4 above; K given: K at every n; cuSOLVER's batched potrs takes\n"
             "                      only 1)\n"
@@ -1427,6 +1529,9 @@ static void usage(FILE *f)
             "                      min(copy GB/s x flops / bytes, peak), for %%roof and pct_roof\n"
             "                      (default: the memory roof alone)\n"
             "  --runs R            timed runs per method, median reported (default 9)\n"
+            "  --method-seconds X  a method whose warm-up call takes over X / (runs + 2) s gets no more\n"
+            "                      warm-ups and the odd number of runs that fits X, or 1 run where fewer\n"
+            "                      than 3 fit (default 10; said in the notes)\n"
             "  --no-cpu            skip the OpenBLAS baseline\n"
             "  --cpu-seconds X     time budget of one CPU row (default 0.2)\n"
             "  --cpu-max N         at most N matrices in the CPU baseline (default 1000000)\n"
@@ -1487,7 +1592,7 @@ static int parse_sizes(const char *v, opts *o)
     while (*v) {
         char *end;
         long n = strtol(v, &end, 10);
-        if (end == v || n < 1 || n > MAX_N_CHOL || o->n_sizes == (int)(sizeof o->sizes / sizeof *o->sizes))
+        if (end == v || n < 1 || n > MAX_N_BLOCKED || o->n_sizes == (int)(sizeof o->sizes / sizeof *o->sizes))
             return 0;
         o->sizes[o->n_sizes++] = (int)n;
         v = end + (*end == ',');
@@ -1509,6 +1614,7 @@ static int parse_args(int argc, char **argv, opts *o)
     o->dx_sm = 900;
     o->dx_jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     o->cpu_seconds = 0.2;
+    o->method_seconds = 10.0;
     o->cpu_max = 1000000;
     int any_routine = 0;
     for (int i = 1; i < argc; ++i) {
@@ -1556,6 +1662,10 @@ static int parse_args(int argc, char **argv, opts *o)
         } else if (!strcmp(a, "--runs")) {
             o->runs = atoi(v);
             if (o->runs < 1 || o->runs > 1000)
+                return 0;
+        } else if (!strcmp(a, "--method-seconds")) {
+            o->method_seconds = atof(v);
+            if (!(o->method_seconds > 0))
                 return 0;
         } else if (!strcmp(a, "--cpu-seconds")) {
             o->cpu_seconds = atof(v);
@@ -1657,7 +1767,8 @@ static void print_preamble(int dev)
            omp_get_max_threads());
     G.copy_gbs = bench_copy_bandwidth(G.st, G.o.runs);
     printf("# Gflop/s: LAWN 41 flops (x4 in c, z) x batch / median of %d runs (2 warm-ups; overwritten inputs "
-           "restored outside the timed events); lda = n, packed\n", G.o.runs);
+           "restored outside the timed events; a method whose warm-up call takes over %g s / %d: fewer runs, "
+           "said in the notes); lda = n, packed\n", G.o.runs, G.o.method_seconds, G.o.runs + 2);
     printf("# roof = copy GB/s x flops / bytes; bytes: A read+written (getrf, potrf, geqrf), A read "
            "+ C written (inverse, getri), + B read+written (solves); pivots, tau, info not "
            "counted\n");
@@ -1667,8 +1778,8 @@ static void print_preamble(int dev)
     printf("# vendor: pointer arrays (its only form); s/v, a/v = shoal strided, pointer array over "
            "vendor; inverse vendor = faster of matinv and getrf+getri\n");
     printf("# check: info == 0 for all matrices and max normalized residual of %d sampled "
-           "problems (%d from n = %d; LAPACK test measures) <= %g, for every method; cpu = OpenBLAS "
-           "LAPACK per matrix, OpenMP over a subset (<= %.2g s per row)\n",
+           "problems (%d from n = %d; LAPACK test measures, host threads) <= %g, for every method; cpu = "
+           "OpenBLAS LAPACK per matrix, OpenMP over a subset (<= %.2g s per row)\n",
            N_SAMPLES, N_SAMPLES_BIG, BIG_N, ORACLE_ERROR_LIMIT, G.o.cpu_seconds);
 }
 

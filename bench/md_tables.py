@@ -5,12 +5,14 @@ measured ones, rounded, and nothing typed by hand.
 usage: bench/md_tables.py gemm RESULTS.csv     (bench/run_bench.py's CSV)
        bench/md_tables.py blas2 RESULTS.csv    (bench/run_blas2_bench.py's CSV)
        bench/md_tables.py lapack RESULTS.csv   (bench/run_lapack_bench.py's CSV; --routine,
-                                                --variant and --sizes pick one table)
+                                                --variant and --sizes pick one table; --peers
+                                                the blocked sizes' table with torch)
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import math
 import statistics
 from collections.abc import Iterable
 
@@ -166,6 +168,16 @@ def vendor_gflops(at: list[dict[str, str]]) -> list[float]:
     return [float(r["gflops"]) for r in at if not r["method"].startswith("shoal") and r["method"] not in NOT_VENDOR]
 
 
+def strided_shoal(at: list[dict[str, str]]) -> dict[str, str] | None:
+    """shoal's strided row among a size's rows (the tables' shoal figure), None if there is none."""
+    return next((r for r in at if r["method"] == "shoal" and r["mode"] == "strided"), None)
+
+
+def torch_gflops(at: list[dict[str, str]]) -> list[float]:
+    """Gflop/s of the torch peer's rows (bench/torch_lapack_peer.py) among a size's rows."""
+    return [float(r["gflops"]) for r in at if r["method"] == "torch" and r["gflops"]]
+
+
 def lapack_table(rows: list[dict[str, str]], routine: str, variant: str, sizes: Iterable[int]) -> list[str]:
     """Strided shoal vs the best of the vendor's methods (pointer arrays, its only form), per n;
     a torch column (Gflop/s) per precision where the CSV has the torch peer's rows."""
@@ -178,18 +190,84 @@ def lapack_table(rows: list[dict[str, str]], routine: str, variant: str, sizes: 
         cells: list[object] = [n]
         for p in precs:
             at = [r for r in mine if r["prec"] == p and int(r["n"]) == n]
-            shoal = [r for r in at if r["method"] == "shoal" and r["mode"] == "strided"]
-            vendor = vendor_gflops(at)
+            shoal, vendor = strided_shoal(at), vendor_gflops(at)
             if not shoal or not vendor:
                 cells += ["-"] * 4
             else:
-                s, v = float(shoal[0]["gflops"]), max(vendor)
-                cells += [f"{s:.0f}", f"{v:.0f}", f"{s / v:.1f}", f"{float(shoal[0]['pct_roof']):.0f}"]
+                s, v = float(shoal["gflops"]), max(vendor)
+                cells += [f"{s:.0f}", f"{v:.0f}", f"{s / v:.1f}", f"{float(shoal['pct_roof']):.0f}"]
             if torch:
-                t = [float(r["gflops"]) for r in at if r["method"] == "torch" and r["gflops"]]
+                t = torch_gflops(at)
                 cells.append(f"{t[0]:.0f}" if t else "-")
         out.append(row(cells))
     return out
+
+
+def rhs_class(r: dict[str, str]) -> str:
+    """A row's right-hand sides as the tables group them: "0" (a factorization), a fixed count,
+    or "n/4" (the blocked sizes' second count, which grows with n; bench/plot_data.py draws it as
+    one curve too)."""
+    n, nrhs = int(r["n"]), int(r["nrhs"])
+    return "n/4" if n > 32 and nrhs > 1 and nrhs == n // 4 else str(nrhs)
+
+
+def rhs_classes(rows: Iterable[dict[str, str]]) -> list[str]:
+    """The rows' right-hand-side classes in order: the counts ascending, then n/4."""
+    return sorted({rhs_class(r) for r in rows}, key=lambda c: (c == "n/4", int(c) if c != "n/4" else 0))
+
+
+def peers_table(rows: list[dict[str, str]], routine: str, variant: str, sizes: Iterable[int]) -> list[str]:
+    """The blocked sizes: per n (and, for a solve, per right-hand-side count: 1, n/4) and
+    precision, strided shoal, the vendor's best call, torch, shoal over the faster of the two peers,
+    and shoal's % of the roof. Only rows whose check passed (ok = 1) count: a method that failed its
+    check shows "failed" and is no peer; one that has no row shows "-"."""
+    mine = [r for r in rows if r["routine"] == routine and r["variant"] == variant]
+    precs = precisions(mine)
+    classes = rhs_classes(mine)
+    solve = classes != ["0"]
+    cols = ("shoal", "vendor", "torch", "shoal / best peer", "% roof")
+    out = header(["n"] + (["nrhs"] if solve else []) + [f"{p} {c}" for p in precs for c in cols])
+
+    def figure(at: list[dict[str, str]]) -> tuple[str, float]:
+        """A method's cell and its Gflop/s where its check passed (else NaN)."""
+        if not at:
+            return "-", math.nan
+        good = [float(r["gflops"]) for r in at if r.get("ok", "1") == "1" and r["gflops"]]
+        return (f"{max(good):.0f}", max(good)) if good else ("failed", math.nan)
+
+    for n in sizes:
+        for c in classes:
+            cells: list[object] = [n] + ([c] if solve else [])
+            here = [r for r in mine if int(r["n"]) == n and rhs_class(r) == c]
+            if not here:
+                continue
+            for p in precs:
+                at = [r for r in here if r["prec"] == p]
+                shoal, gs = figure([r for r in at if r["method"] == "shoal" and r["mode"] == "strided"])
+                vendor, gv = figure([r for r in at if not r["method"].startswith("shoal")
+                                     and r["method"] not in NOT_VENDOR])
+                torch, gt = figure([r for r in at if r["method"] == "torch"])
+                best = max((g for g in (gv, gt) if math.isfinite(g)), default=math.nan)
+                roof = next((r["pct_roof"] for r in at if r["method"] == "shoal" and r["mode"] == "strided"
+                             and r.get("ok", "1") == "1" and r["pct_roof"]), "")
+                cells += [shoal, vendor, torch, f"{gs / best:.2f}" if best > 0 and math.isfinite(gs) else "-",
+                          f"{float(roof):.0f}" if roof else "-"]
+            out.append(row(cells))
+    return out
+
+
+# PyTorch's batched LU kernel as published for the H100 (d getrf, batch 1024): not measured by
+# this project; shown beside the measured getrf table, labelled as what it is.
+PUBLISHED_TORCH_GETRF = {"label": "published, H100", "prec": "d", "batch": 1024,
+                         "gflops": {256: 1800, 512: 3390, 1024: 6130}}
+
+
+def published_torch_note() -> str:
+    """The published PyTorch figures as one line of text, beside a getrf table."""
+    p = PUBLISHED_TORCH_GETRF
+    figures = ", ".join(f"n = {n}: {g}" for n, g in sorted(p["gflops"].items()))
+    return (f"PyTorch's batched LU kernel ({p['label']}; {p['prec']} getrf, batch {p['batch']}; not measured "
+            f"by this benchmark), Gflop/s: {figures}.")
 
 
 def dx_table(rows: list[dict[str, str]]) -> list[str]:
@@ -226,6 +304,9 @@ def main() -> None:
     ap.add_argument("--routine", default="getrf", help="lapack: getrf, inverse, getri, potrf, geqrf")
     ap.add_argument("--variant", default="n", help="lapack: n (potrf: l or u)")
     ap.add_argument("--sizes", default=",".join(map(str, LAPACK_SIZES)), help="lapack: comma-separated n")
+    ap.add_argument("--peers", action="store_true",
+                    help="lapack: shoal, vendor, torch and shoal / best peer per n (and nrhs), the blocked "
+                         "sizes' table; getrf adds the published PyTorch figures")
     args = ap.parse_args()
     rows = read(args.csv)
     if args.kind == "gemm":
@@ -234,6 +315,10 @@ def main() -> None:
         lines = gemv_tables(rows) + trsv_table(rows) + vbatched_tables(rows)
     elif args.kind == "dx":
         lines = dx_table(rows)
+    elif args.peers:
+        lines = peers_table(rows, args.routine, args.variant, [int(x) for x in args.sizes.split(",")])
+        if args.routine == "getrf":
+            lines += ["", published_torch_note()]
     else:
         lines = lapack_table(rows, args.routine, args.variant, (int(x) for x in args.sizes.split(",")))
     print("\n".join(lines))

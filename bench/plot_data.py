@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import plot_served
+from md_tables import rhs_class, rhs_classes
 from plot_served import is_vendor
 
 Row = dict[str, str]
@@ -169,13 +170,6 @@ def _roof(mine: list[Row], method: str = "shoal", pct: str = "pct_roof", label: 
     return _series(label, "roof", (Point(n, g) for n, g in at.items()))
 
 
-def rhs_class(r: Row) -> str:
-    """A solve row's right-hand sides as one curve: a fixed count, or "n/4" (the blocked sizes'
-    second count, which grows with n)."""
-    n, nrhs = int(r["n"]), int(r["nrhs"])
-    return "n/4" if n > 32 and nrhs > 1 and nrhs == n // 4 else str(nrhs)
-
-
 def lapack_families(rows: list[Row], served: dict) -> list[Family]:
     out = []
     precs = _precs(rows)
@@ -184,8 +178,8 @@ def lapack_families(rows: list[Row], served: dict) -> list[Family]:
         for routine in routines:
             mine_r = [r for r in rows if r["routine"] == routine]
             for variant in sorted({r["variant"] for r in mine_r}):
-                classes = {rhs_class(r) for r in mine_r if r["variant"] == variant}
-                for nrhs in sorted(classes, key=lambda c: (c == "n/4", int(c) if c != "n/4" else 0)):
+                # a solve's right-hand sides as one curve each: a fixed count, or n/4 (grows with n)
+                for nrhs in rhs_classes(r for r in mine_r if r["variant"] == variant):
                     for p in precs:
                         mine = [r for r in mine_r if r["prec"] == p and r["variant"] == variant
                                 and rhs_class(r) == nrhs]

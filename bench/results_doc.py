@@ -45,6 +45,71 @@ class Section:
     before: str = ""          # cost: the run before the change (run is the one after it)
     sizes: tuple[int, ...] = md_tables.LAPACK_SIZES   # lapack: the rows' n
     nrhs: str = ""            # lapack: only the rows with this many right-hand sides ("" all)
+    peers: bool = False       # lapack: md_tables.peers_table (shoal, vendor, torch, shoal / best peer)
+    notes: tuple[str, ...] = field(default=())   # lines after the table
+
+
+def report_lines(run: str) -> list[str]:
+    """The lines of <run>.txt, the printed report; none where the run kept only its CSV."""
+    txt = RESULTS / f"{run}.txt"
+    return txt.read_text().splitlines() if txt.is_file() else []
+
+
+def torch_of(run: str) -> str:
+    """"PyTorch <version>, CUDA <version>" from the torch peer's header line in <run>.txt (the
+    peer appends it to the C bench's report); "PyTorch" where the report has none."""
+    for line in report_lines(run):
+        if line.startswith("# torch_lapack_peer: torch "):
+            torch, cuda = line.split(": ", 1)[1].split(", ")[:2]
+            return f"PyTorch {torch.split()[1]}, {cuda}"
+    return "PyTorch"
+
+
+def roof_cap_of(run: str) -> str:
+    """How the run capped its roof, from the C bench's report: the --peak-gflops figures, or none."""
+    for line in report_lines(run):
+        if line.startswith("# roof capped by the compute peak (--peak-gflops): "):
+            words = line.split(": ", 1)[1].split()   # "51000 Gflop/s in s and c, 63000 in d and z"
+            return f"capped at {words[0]} (s, c) / {words[6]} (d, z) Gflop/s"
+    return "not capped (the memory roof alone)"
+
+
+def lu_blocked_sections(run: str) -> tuple[Section, ...]:
+    """The LU family above n = 32 (the blocked LU drivers) from one run of bench/run_lapack_bench.py
+    with its torch peer, e.g. LAPACK_BENCH_ARGS="--prec sd --routine getrf,gesv,getrs,getri --n
+    33,48,64,96,128,192,256,384,512,768,1024 --peak-gflops 51000,63000 --no-dx --no-cpu": add
+    `*lu_blocked_sections("<run>")` to SECTIONS once bench/results/<run>.{csv,txt} are committed."""
+    torch = torch_of(run)
+    common = ("Batch: 4x L2 / bytes, at least 2048, 1024 from n = 256. Roof: copy bandwidth x flops / bytes, "
+              f"{roof_cap_of(run)}. Every method checked first (info, and 16 sampled LAPACK "
+              "residuals, 2 from n = 256): a method that failed shows \"failed\" and is nobody's peer. shoal / "
+              "best peer > 1: shoal (strided) faster than the faster of the vendor and torch.")
+    return (
+        Section("LU above n = 32 (getrf): the blocked driver", run, "lapack",
+                "getrf from n = 33 to 1024 through the blocked LU driver (getrf_blocked), strided batches. vendor = cublas{S,D}getrfBatched (pointer arrays, its only "
+                f"form); torch = `torch.linalg.lu_factor_ex` on the same GPU in the same run ({torch}; "
+                f"bench/torch_lapack_peer.py). Flops: LAPACK working note 41. {common}",
+                routine="getrf", sizes=BLOCKED_SIZES, peers=True, plots=("lu",),
+                notes=(md_tables.published_torch_note(),)),
+        Section("Inverse from the LU factors above n = 32 (getri)", run, "lapack",
+                "getri from the factors and pivots (made by the vendor's getrf before timing) to the inverse, out "
+                "of place. vendor = cublas{S,D}getriBatched; torch = `torch.linalg.lu_solve(LU, pivots, I)` "
+                "from factors made outside the timing: PyTorch's way from the same factors to the same inverse "
+                "(its `inv_ex` factors the matrix first, a solve with the identity, and so pairs with the "
+                "`inverse` rows, getri_fused, not with getri). Every method counted at getri's flops (4n^3/3; "
+                f"lu_solve with n right-hand sides does 2n^3). Roof bytes: A read, the inverse written. {common}",
+                routine="getri", sizes=BLOCKED_SIZES, peers=True, plots=("lu",)),
+        Section("LU solve above n = 32 (getrs, op N): 1 and n/4 right-hand sides", run, "lapack",
+                "getrs from the factors (made by the vendor's getrf before timing), B overwritten by X. vendor = "
+                "cublas{S,D}getrsBatched; torch = `torch.linalg.lu_solve` from factors made outside the timing. "
+                f"Roof bytes: A read, B read and written. {common}",
+                routine="getrs", sizes=BLOCKED_SIZES, peers=True, plots=("lu",)),
+        Section("LU factor and solve above n = 32 (gesv): 1 and n/4 right-hand sides", run, "lapack",
+                "gesv: A overwritten by its factors, B by X. vendor = cublas{S,D}getrfBatched + "
+                "cublas{S,D}getrsBatched, timed together; torch = `torch.linalg.solve_ex` (its own copy of A "
+                f"factored). Roof bytes: A and B read and written. {common}",
+                routine="gesv", sizes=BLOCKED_SIZES, peers=True, plots=("lu",)),
+    )
 
 
 SECTIONS = (
@@ -324,7 +389,8 @@ def section(s: Section) -> list[str]:
         out += python_overhead.table(rows).splitlines()
     elif s.kind == "lapack":
         picked = [r for r in rows if not s.nrhs or r["nrhs"] == s.nrhs]
-        out += md_tables.lapack_table(picked, s.routine, s.variant, s.sizes)
+        table = md_tables.peers_table if s.peers else md_tables.lapack_table
+        out += table(picked, s.routine, s.variant, s.sizes)
     elif s.kind == "dx":
         out += md_tables.dx_table(rows)
     elif s.kind == "cost":
@@ -333,6 +399,8 @@ def section(s: Section) -> list[str]:
         for part in s.parts:
             out += {"gemv": md_tables.gemv_tables, "trsv": md_tables.trsv_table,
                     "vbatched": md_tables.vbatched_tables}[part](rows)
+    if s.notes:
+        out += [""] + list(s.notes)
     while out and out[-1] == "":
         out.pop()
     return out + [""]

@@ -9,16 +9,20 @@ Runs build/bin/shoal_lapack_bench (built by `make bench`), shows its tables as i
 where <gpu> comes from the device name as in bench/run_bench.py ("NVIDIA H100 80GB HBM3" -> h100).
 --out picks the CSV path instead; the .txt and PNGs go next to it.
 
-Then, where PyTorch imports, bench/torch_lapack_peer.py measures torch.linalg's potrf and getrf
-(method `torch`) for the precisions, routines (potrf, getrf among those selected), sizes, --runs and
---peak-gflops of the same command, with the copy bandwidth the C bench measured, and appends its
-rows to the same CSV and its lines to the same .txt: all methods in one file. --no-torch skips it.
+Then, where PyTorch imports, bench/torch_lapack_peer.py measures torch.linalg's getrf, getri,
+potrf, getrs and gesv (method `torch`; getri as lu_solve of the identity from factors, see that
+script) for the precisions, routines (those of the five selected), sizes, --nrhs, --runs,
+--method-seconds and --peak-gflops of the same command, with the copy bandwidth the C bench
+measured, and appends its rows to the same CSV and its lines to the same .txt: all methods in one
+file. --no-torch skips it.
 
 Precisions s and d unless --prec says otherwise: any of s, d, c, z (c and z: getrs with trans N,
 T and C, Hermitian potrf/potrs/posv, the vendors' complex routines, no cuSolverDx peer).
 Options not listed below go to shoal_lapack_bench unchanged, e.g.
   bench/run_lapack_bench.py --quick --prec d --routine getrf,potrf --runs 9
   bench/run_lapack_bench.py --quick --prec cz --no-cpu
+  bench/run_lapack_bench.py --prec sd --routine getrf,gesv,getrs,getri --no-dx --no-cpu \
+      --n 33,48,64,96,128,192,256,384,512,768,1024 --peak-gflops 51000,63000   (the blocked LU)
 (see `build/bin/shoal_lapack_bench --help`). Exit status: shoal_lapack_bench's (0 all rows ok,
 1 a row FAILED; 1 too where a torch row failed its check); 0 with a SKIP line where there is no
 CUDA device.
@@ -41,7 +45,7 @@ REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT_BIN = REPO_ROOT / "build" / "bin" / "shoal_lapack_bench"
 RESULTS_DIR = REPO_ROOT / "bench" / "results"
 TORCH_PEER = REPO_ROOT / "bench" / "torch_lapack_peer.py"
-TORCH_ROUTINES = ("getrf", "potrf")   # what the torch peer measures
+TORCH_ROUTINES = ("getrf", "getri", "potrf", "getrs", "gesv")   # what the torch peer measures
 
 
 def run_streaming(cmd, log_path, mode="w"):
@@ -57,16 +61,17 @@ def run_streaming(cmd, log_path, mode="w"):
 
 
 def torch_peer_args(bench_args: list[str], report: str) -> list[str] | None:
-    """The torch peer's options from the C bench's (the same precisions, routines, sizes, runs and
-    peak) and the copy bandwidth its report printed; None when no selected routine has a torch
-    counterpart."""
+    """The torch peer's options from the C bench's (the same precisions, routines, sizes,
+    right-hand sides, runs, time cap and peak) and the copy bandwidth its report printed; None
+    when no selected routine has a torch counterpart."""
     ap = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
     ap.add_argument("--prec", default="sd")
     ap.add_argument("--routine", action="append")
     ap.add_argument("--n")
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--runs")
-    ap.add_argument("--peak-gflops")
+    passed = ("--nrhs", "--runs", "--method-seconds", "--peak-gflops")   # as they are
+    for opt in passed:
+        ap.add_argument(opt)
     known, _ = ap.parse_known_args(bench_args)
     chosen = {x for v in known.routine or [] for x in v.split(",")}
     routines = [r for r in TORCH_ROUTINES if not chosen or r in chosen]
@@ -77,10 +82,10 @@ def torch_peer_args(bench_args: list[str], report: str) -> list[str] | None:
         out += ["--n", known.n]
     elif known.quick:
         out.append("--quick")
-    if known.runs:
-        out += ["--runs", known.runs]
-    if known.peak_gflops:
-        out += ["--peak-gflops", known.peak_gflops]
+    for opt in passed:
+        value = getattr(known, opt[2:].replace("-", "_"))
+        if value:
+            out += [opt, value]
     m = re.search(r"^# device-to-device copy: ([0-9.]+) GB/s", report, re.MULTILINE)
     if m:   # one roof for every method of the file
         out += ["--copy-gbs", m.group(1)]
@@ -95,7 +100,7 @@ def run_torch_peer(bench_args: list[str], csv_path: pathlib.Path, txt_path: path
         return 0
     args = torch_peer_args(bench_args, txt_path.read_text())
     if args is None:
-        print("torch peer: skipped (no selected routine has a torch counterpart: getrf, potrf)")
+        print(f"torch peer: skipped (no selected routine has a torch counterpart: {', '.join(TORCH_ROUTINES)})")
         return 0
     cmd = [sys.executable, str(TORCH_PEER), "--csv", str(csv_path), "--append"] + args
     print("+", " ".join(cmd), flush=True)

@@ -123,3 +123,55 @@ def test_lapack_table_shows_torch_beside_but_not_as_the_vendor(tmp_path: Path) -
     assert lines[0] == "| n | d shoal | d vendor | d ratio | d % roof | d torch | s shoal | s vendor | s ratio | s % roof | s torch |"
     assert lines[2] == "| 64 | 900 | 300 | 3.0 | 40 | 5000 | 900 | 300 | 3.0 | 40 | 5000 |"
     assert lines[3] == "| 2048 | - | - | - | - | 7000 | - | - | - | - | - |"
+
+
+def blocked_rows() -> list[dict[str, object]]:
+    """A blocked-size LU run as bench/run_lapack_bench.py writes it: the C bench's rows and the
+    torch peer's (mode strided, method torch)."""
+    base = {"device": "x", "variant": "n", "batch": 1024, "median_ms": 1, "gbs": 1, "ok": 1}
+    rows: list[dict[str, object]] = []
+    for p in "ds":
+        for n, nrhs in ((64, 1), (64, 16), (1024, 1), (1024, 256)):
+            at = dict(base, prec=p, routine="gesv", n=n, nrhs=nrhs)
+            rows += [dict(at, method="shoal", mode="strided", gflops=1000 + n, pct_roof=40.4),
+                     dict(at, method="shoal", mode="array", gflops=900 + n, pct_roof=30),
+                     dict(at, method="cublas_getrf+getrs", mode="array", gflops=500, pct_roof=20),
+                     dict(at, method="torch", mode="strided", gflops=800 if nrhs == 1 else 2000, pct_roof=30)]
+        at = dict(base, prec=p, routine="getrf", nrhs=0)
+        rows += [dict(at, n=256, method="shoal", mode="strided", gflops=3000, pct_roof=10),
+                 dict(at, n=256, method="cublas", mode="array", gflops=1000, pct_roof=3),
+                 # a torch row that failed its check is shown so and is nobody's peer
+                 dict(at, n=256, method="torch", mode="strided", gflops=9000, pct_roof=30, ok=0),
+                 # a size the vendor refused: no vendor row; torch the only peer
+                 dict(at, n=1024, method="shoal", mode="strided", gflops=6000, pct_roof=12),
+                 dict(at, n=1024, method="torch", mode="strided", gflops=4000, pct_roof=8)]
+    return rows
+
+
+def test_peers_table_sets_shoal_beside_vendor_and_torch(tmp_path: Path) -> None:
+    path = tmp_path / "lu.csv"
+    write_csv(path, blocked_rows())
+    lines = run("lapack", path, "--routine", "gesv", "--sizes", "64,1024", "--peers")
+    assert lines[0] == ("| n | nrhs | d shoal | d vendor | d torch | d shoal / best peer | d % roof | s shoal | s vendor "
+                        "| s torch | s shoal / best peer | s % roof |")
+    # nrhs 1 then n/4 at each n; the best peer is the faster of vendor and torch
+    assert lines[2] == "| 64 | 1 | 1064 | 500 | 800 | 1.33 | 40 | 1064 | 500 | 800 | 1.33 | 40 |"
+    assert lines[3] == "| 64 | n/4 | 1064 | 500 | 2000 | 0.53 | 40 | 1064 | 500 | 2000 | 0.53 | 40 |"
+    assert lines[5] == "| 1024 | n/4 | 2024 | 500 | 2000 | 1.01 | 40 | 2024 | 500 | 2000 | 1.01 | 40 |"
+    assert len(lines) == 6
+    lines = run("lapack", path, "--routine", "getrf", "--sizes", "256,512,1024", "--peers")
+    assert lines[0] == ("| n | d shoal | d vendor | d torch | d shoal / best peer | d % roof | s shoal | s vendor "
+                        "| s torch | s shoal / best peer | s % roof |")
+    assert lines[2] == "| 256 | 3000 | 1000 | failed | 3.00 | 10 | 3000 | 1000 | failed | 3.00 | 10 |"
+    assert lines[3] == "| 1024 | 6000 | - | 4000 | 1.50 | 12 | 6000 | - | 4000 | 1.50 | 12 |"   # n = 512: no row
+    # getrf's table carries the published PyTorch figures, labelled so
+    assert lines[-1].startswith("PyTorch's batched LU kernel (published, H100; d getrf, batch 1024;")
+    assert lines[-1].endswith("Gflop/s: n = 256: 1800, n = 512: 3390, n = 1024: 6130.")
+
+
+def test_rhs_classes_order_counts_then_n_over_4() -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    import md_tables
+    rows = [{"n": "64", "nrhs": "16"}, {"n": "4", "nrhs": "2"}, {"n": "64", "nrhs": "1"}, {"n": "8", "nrhs": "2"}]
+    assert md_tables.rhs_classes(rows) == ["1", "2", "n/4"]
+    assert md_tables.rhs_class({"n": "16", "nrhs": "4"}) == "4"   # n <= 32: a count, whatever it is

@@ -78,3 +78,39 @@ def test_cost_table_lists_every_slower_shoal_row_beside_the_peer():
     body = [line for line in lines if line.startswith("| gemv")]
     # 1.02 exactly is within the bar: only n = 8 is listed, with its peer's ratio
     assert body == ["| gemv | s | n | packed | 8 | 8 | 10 | strided | 1.0000 | 1.1000 | 1.100 | 1.010 |"], body
+
+
+def test_lu_blocked_sections_render_a_run_with_its_torch_rows(tmp_path, monkeypatch):
+    """The LU family above n = 32 (results_doc.lu_blocked_sections): one section per routine, the
+    peers table (shoal, vendor, torch, shoal / best peer), PyTorch's version from the report, and
+    the published PyTorch getrf figures beside the getrf table."""
+    cols = "device,prec,routine,variant,mode,n,nrhs,batch,method,median_ms,gflops,gbs,pct_roof,ok"
+    lines = [cols]
+    for routine, nrhs, vendor in (("getrf", (0,), "cublas"), ("getri", (0,), "cublas"),
+                                  ("getrs", (1, 256), "cublas"), ("gesv", (1, 256), "cublas_getrf+getrs")):
+        for k in nrhs:
+            lines += [f'"NVIDIA H200",d,{routine},n,strided,1024,{k},1024,shoal,1,5000,1,40,1',
+                      f'"NVIDIA H200",d,{routine},n,array,1024,{k},1024,{vendor},1,2500,1,20,1',
+                      f'"NVIDIA H200",d,{routine},n,strided,1024,{k},1024,torch,1,4000,1,32,1']
+    (tmp_path / "h200-lu.csv").write_text("\n".join(lines) + "\n")
+    (tmp_path / "h200-lu.txt").write_text(
+        "# shoal_lapack_bench 0.1.0, 2026-11-29 09:00\n"
+        "# device 0: NVIDIA H200 (cc 9.0, 132 SMs, L2 60.0 MiB, 139.8 GiB); cuBLAS 130100; cuSOLVER 12004; "
+        "shoal table \"NVIDIA H100 80GB HBM3\" (match level 1)\n"
+        "# roof capped by the compute peak (--peak-gflops): 51000 Gflop/s in s and c, 63000 in d and z\n"
+        "# torch_lapack_peer: torch 2.11.0+cu130, CUDA 13.0, NVIDIA H200, linalg library x; lu_factor_ex\n")
+    monkeypatch.setattr(results_doc, "RESULTS", tmp_path)
+    sections = results_doc.lu_blocked_sections("h200-lu")
+    assert [s.routine for s in sections] == ["getrf", "getri", "getrs", "gesv"]
+    getrf = results_doc.section(sections[0])
+    assert getrf[0] == "## LU above n = 32 (getrf): the blocked driver"
+    assert getrf[2].startswith("Measured 2026-11-29 09:00 on NVIDIA H200 (cc 9.0")
+    assert "PyTorch 2.11.0+cu130, CUDA 13.0" in getrf[4] and "lu_factor_ex" in getrf[4]
+    assert "capped at 51000 (s, c) / 63000 (d, z) Gflop/s" in getrf[4]
+    assert "| 1024 | 5000 | 2500 | 4000 | 1.25 | 40 |" in getrf
+    assert getrf[-2].startswith("PyTorch's batched LU kernel (published, H100;")
+    assert "![LU above n = 32 (getrf): the blocked driver: lu](../bench/results/h200-lu-lu.png)" in getrf
+    gesv = results_doc.section(sections[3])
+    assert "| 1024 | 1 | 5000 | 2500 | 4000 | 1.25 | 40 |" in gesv and "| 1024 | n/4 | 5000 | 2500 | 4000 | 1.25 | 40 |" in gesv
+    getri = results_doc.section(sections[1])
+    assert "lu_solve(LU, pivots, I)" in getri[4] and not any(x.startswith("PyTorch's batched LU") for x in getri)
