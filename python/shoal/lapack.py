@@ -1,6 +1,7 @@
-"""Factorizations, solves and inversion of small matrices: LU, Cholesky, QR. n <= 32 (m, n <= 32
-for getrf and geqrf), except the Cholesky routines potrf, potrs and posv: n <= 1024 (above 32
-through blocked drivers). Larger sizes raise ShoalError SHOAL_STATUS_NOT_SUPPORTED.
+"""Factorizations, solves and inversion of small matrices: LU, Cholesky, QR. n <= 1024 (m, n <=
+1024 for getrf; above 32 through blocked drivers) for getrf, getrs, gesv, getri, potrf, potrs and
+posv; n <= 32 for getri_fused and geqrf (m, n <= 32). Larger sizes raise ShoalError
+SHOAL_STATUS_NOT_SUPPORTED.
 
 float32, float64, complex64 and complex128 (LAPACK's s, d, c, z). In the complex dtypes the
 Cholesky routines take Hermitian A (A = L L^H; the imaginary parts of its diagonal are not read,
@@ -111,8 +112,9 @@ _OP = {"N": 0, "T": 1, "C": 2}  # SHOAL_OP_*
 
 def gesv(A: Any, B: Any, *, ipiv: Any = None, info: Any = None,
          stream: Any = None) -> tuple[Any, Any]:
-    """Solves A X = B in one kernel: A <- its LU factors, B <- X (B unchanged where
-    info > 0). Returns (ipiv, info)."""
+    """Solves A X = B (one kernel for n <= 32, the blocked driver up to 1024): A <- its LU
+    factors, B <- X. Where info > 0, B is unchanged for n <= 32 but holds intermediate values
+    above 32. Returns (ipiv, info)."""
     a, b = operand(A, "A", stream), operand(B, "B", stream)
     call = Call(flat(a, b), stream)
     p = precision(a, b, complex_ok=True)

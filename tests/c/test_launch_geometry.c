@@ -84,6 +84,19 @@ static void case_lapack_team_rows(void)
     CHECK(shoal_lapack_kernel_fits(&kd, 16, 16) && !shoal_lapack_kernel_fits(&kd, 17, 16));
 }
 
+/* getrf's tall panels: M rows (p[0]), NC columns (p[1]), T threads (p[2]), one problem per
+ * block; m above 32 and n up to NC fit, nothing past M (the kernel holds M / T rows per thread). */
+static void case_lapack_tall_panel(void)
+{
+    shoal_kernel_desc kd = lapack_desc(SHOAL_DESIGN_TALL, 512, 16, 128, 0);
+    CHECK(shoal_lapack_threads(&kd) == 128);
+    CHECK(shoal_lapack_grid(&kd, 1001, 0, 132) == 1001);
+    CHECK(shoal_lapack_grid(&kd, 1LL << 40, 0, 132) == 1LL << 20);
+    CHECK(!shoal_lapack_resident_grid(&kd));
+    CHECK(shoal_lapack_kernel_fits(&kd, 512, 16) && shoal_lapack_kernel_fits(&kd, 33, 1));
+    CHECK(!shoal_lapack_kernel_fits(&kd, 513, 16) && !shoal_lapack_kernel_fits(&kd, 512, 17));
+}
+
 /* trsv's blocked design: NB (p[0]), XCAP (p[1]), TW (p[2]). */
 static shoal_kernel_desc trsv_desc(int dim_x, int nb, int xcap, int tw)
 {
@@ -223,6 +236,7 @@ static const test_case cases[] = {
     {"gemv_group_ptr_smem", case_gemv_group_ptr_smem},
     {"lapack_team_rows", case_lapack_team_rows},
     {"lapack_resident_grid", case_lapack_resident_grid},
+    {"lapack_tall_panel", case_lapack_tall_panel},
     {"trsv_team_smem", case_trsv_team_smem},
 };
 static const int n_cases = (int)(sizeof cases / sizeof cases[0]);

@@ -264,3 +264,27 @@ def test_syrk_mma_and_tiles_c_path_and_vector_copies():
     vec = Candidate(sp, "s", tiles, {**cfg, "VEC": 1})
     assert vec.kernel_name("n") == "shoal_ssyrk_tiles_n_n32_r2_tpp32_nb1_kb16_st2_cp0_v1"
     assert "syrk_own<32, 2, 32, 1, 16, 2, 0, 1>(p)" in render.render_candidate(env, vec, "v")
+
+
+def test_fallback_kernels_are_shipped_beside_the_default(tmp_path):
+    # [[routine.fallback]]: getrf ships tall-panel kernels in every build (the blocked driver's
+    # panels on an untuned device), one per panel width, rows by precision; checked like the
+    # default (known design, exactly its parameters)
+    from generator.search_space import SearchSpaceError, load_routine
+    root = Path(__file__).resolve().parents[2]
+    getrf = load_routine(root / "search_space", "getrf")
+    by = {(p, c["NC"]): c["M"] for p, _, d, c in getrf.fallback_kernels() if d.name == "tall"}
+    assert by[("s", 32)] == 1024 and by[("d", 32)] == 512 and by[("z", 32)] == 256
+    assert by[("z", 16)] == 512 and all(by[(p, 8)] == 1024 for p in "sdcz")
+    assert len(getrf.fallback_kernels()) == 3 * 4  # widths x precisions (one variant)
+    (tmp_path / "search_space").mkdir()
+    (tmp_path / "spec").symlink_to(root / "spec")
+    text = (root / "search_space" / "getrf.toml").read_text()
+    for old, new, match in (("params = { M = 1024, NC = 8, T = 256 }", "params = { M = 1024, NC = 8 }",
+                             "params must be exactly"),
+                            ('design = "tall"\nparams = { M = 1024, NC = 8', 'design = "tallest"\nparams = { M = 1024, NC = 8',
+                             "unknown design")):
+        assert old in text
+        (tmp_path / "search_space" / "getrf.toml").write_text(text.replace(old, new))
+        with pytest.raises(SearchSpaceError, match=match):
+            load_routine(tmp_path / "search_space", "getrf")
