@@ -27,6 +27,26 @@
  *    one) in an imaginary part only, so a kernel that drops or mixes up the imaginary parts
  *    still has to keep them to their own problem;
  *  - shoal_lapack_kernel_name must answer every run's query (a failure fails the run).
+ * The *_blocked* cases: getrf, getrs, gesv and getri above the kernels' 32 (m or n), served by the
+ * drivers (runtime/drivers/lu_blocked.c) up to 1024: sizes around multiples of 32 up to the limit,
+ * tall and wide getrf, ld > rows, gaps, tail and page-end layouts, getrs in every op with nrhs
+ * small and n / 4, getri also on factors that shoal's getrf made, a batch of 70001 (d: past the
+ * drivers' 65536-problem chunks). kernel_name must name the driver ("getrf_blocked", ...) and the
+ * call must have been served by it. What the kernels' cases check holds, and besides:
+ *  - exactly singular problems (a zero column j, or a zero block that makes U(j,j) exactly zero;
+ *    getri: zero U(j,j) in the factors, or the factors shoal's getrf made of such matrices) at
+ *    columns in the first panel, at the 32-column edges, in the middle, on both sides of the
+ *    driver's top split and at the end: info exact, the factorization complete (its residual);
+ *    gesv's B of such a matrix holds intermediate values above 32 (not checked: the driver solves
+ *    every matrix), its A and pivots are judged as getrf's;
+ *  - the contract's isolation: runs with singular or NaN problems make the same call again with
+ *    those problems regular (the "twin"), and every other problem's A, B, pivots and info must
+ *    come back bit for bit;
+ *  - partial pivoting itself: every multiplier |L(i,j)| <= 1 (<= sqrt 2 in c and z, where the
+ *    pivot is the largest |re| + |im|), and the *_blocked_ties cases plant exact ties, spread over
+ *    the rows, that the pivot search must break to the first row (by |re| + |im| in c and z);
+ *  - the host checks cost O(n^3) per problem: the batches of the large sizes are small and the
+ *    problems are generated and checked in parallel.
  * A run prints one line: routine, precision, mode, m, n, nrhs, batch, the worst normalized error,
  * ok/FAILED, the kernel that served it and notes.
  *
@@ -67,6 +87,9 @@ extern const lapack_spec lapack_spec_getrf, lapack_spec_getrs, lapack_spec_gesv,
 #define DISTINCT_MAX 2048  /* distinct problems per run, tiled over larger batches */
 #define POISON_INT (-7)    /* pivots and info before a call */
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define KERNEL_MAX_N 32    /* above it (m or n) the LU routines are served by the blocked drivers */
+#define MAX_BAD_COLS 16    /* columns of the blocked cases' singular and tie problems */
+#define TIE_VALUE 65536.0  /* |a| of the planted ties: past every other candidate, a power of 2 */
 
 /* Quiet NaNs with a payload naming the buffer (A, B). */
 static const uint32_t POISON_S[2] = {0x7fc0aaaau, 0x7fc0bbbbu};
@@ -78,11 +101,13 @@ static const char *const RNAME[] = {"getrf", "getrs", "gesv", "getri", "getri_fu
 enum special {
     SP_NONE,
     SP_SINGULAR, /* some problems exactly singular at a known column */
-    SP_NAN       /* some problems with NaN input */
+    SP_NAN,      /* some problems with NaN input */
+    SP_TIES      /* getrf, gesv: some problems with exact pivot ties at a known column */
 };
 
 /* Per distinct problem. */
-enum kind { KIND_REGULAR = 0, KIND_SINGULAR = 1, KIND_NAN = 2 };
+enum kind { KIND_REGULAR = 0, KIND_SINGULAR = 1, KIND_NAN = 2, KIND_TIE = 3 };
+static const char *const KIND_NAME[] = {"regular", "singular", "NaN", "tie"};
 
 typedef struct run_cfg {
     enum routine r;
@@ -102,6 +127,14 @@ typedef struct run_cfg {
     int page_end;       /* no guard, every buffer ends at the end of a mapped page, the next page
                            unmapped (gpu_test_page_end_alloc); pointer arrays in order, so the
                            last problem's matrices end the pages */
+    int bad_cols[MAX_BAD_COLS]; /* SP_SINGULAR, SP_TIES: the columns (0-based) of the odd */
+    int n_bad_cols;             /* problems, in turn (singular_at); 0: (i / 4) % min(m, n) */
+    int64_t nan_at;     /* a distinct problem with one NaN in A (-1: none) */
+    int64_t nan_b_at;   /* getrs, gesv: a distinct problem with one NaN in B (-1: none) */
+    int twin;           /* the call again with the singular and NaN problems regular: every other
+                           problem's A, B, pivots and info must be bit-identical (twin_check) */
+    int lu_first;       /* getri: its inputs are shoal's getrf of generated matrices (the singular
+                           patterns then those of a matrix), factored in place before the call */
 } run_cfg;
 
 typedef struct run_data {
@@ -115,6 +148,7 @@ typedef struct run_data {
     int64_t na, nb, np, ni;   /* buffer lengths (elements), guards included */
     int64_t G;                /* distinct problems */
     double *A0, *B0;          /* distinct inputs, packed (w doubles per element) */
+    double *A0good, *B0good;  /* twin runs: the same before make_special */
     int *P0;
     unsigned char *kind;      /* enum kind per distinct problem */
     void *hA, *hB, *oA, *oB;  /* host images: uploaded, read back */
@@ -175,8 +209,68 @@ static int writes_pivots(enum routine r) { return r == R_GETRF || r == R_GESV; }
 static int reads_pivots(enum routine r) { return r == R_GETRS || r == R_GETRI; }
 static int has_info(enum routine r) { return r != R_GETRS; }
 
+/* Whether the blocked driver serves the run (m or n above the kernels' 32). */
+static int blocked(const run_cfg *c) { return c->m > KERNEL_MAX_N || c->n > KERNEL_MAX_N; }
+
+/* Whether gesv leaves the B of a matrix whose factorization fails (info > 0) unchanged: so where
+ * one kernel factors and solves (n <= 32); the blocked driver solves every matrix of the batch,
+ * so the failed ones' B hold intermediate values there (not checked). */
+static int gesv_keeps_failed_b(const run_cfg *c) { return !blocked(c); }
+
 /* ------------------------------------------------------------------------------------------ */
 /* Inputs. */
+
+/* Which singular (or tie) pattern distinct problem i gets, 0 or 1, at which column *j; -1: none.
+ * The odd problems: by default at column (i / 4) % min(m, n), the two patterns in turn; with
+ * bad_cols (the blocked cases) through the listed columns, all with pattern 0, then all with 1. */
+static int singular_at(const run_cfg *c, int mn, int64_t i, int *j)
+{
+    if (i % 2 == 0) return -1;
+    if (c->n_bad_cols == 0) {
+        *j = (int)((i / 4) % mn);
+        return i % 4 == 3;
+    }
+    const int64_t k = i / 2;
+    *j = c->bad_cols[k % c->n_bad_cols];
+    return (int)((k / c->n_bad_cols) % 2);
+}
+
+/* The tie rows of a tie problem (SP_TIES) at column j, r[0] < r[1] < r[2], all >= j (m - j >= 4):
+ * the first at j or a third of the way down, the others further down and at the last row, so
+ * that a pivot search split over row blocks has to compare them across blocks. */
+static void tie_rows(const run_cfg *c, int j, int pattern, int r[3])
+{
+    const int span = c->m - j;
+    r[0] = j + (pattern ? span / 3 : 0);
+    r[1] = j + 2 * span / 3;
+    r[2] = c->m - 1;
+}
+
+/* Plants the ties of a tie problem in A (m x n, packed, w doubles per element): the tie rows are
+ * zero in columns 0..j-1, so no step before j changes them (their multipliers are 0, and they are
+ * never the pivot before j), and at step j they hold, exactly and still in their rows, the same
+ * |a| = TIE_VALUE (|re| + |im| in c and z), far above every other candidate of the column: partial
+ * pivoting must take the first, ipiv[j] = r[0] + 1. In c and z the first has the smallest modulus
+ * of the three ((T/2, -T/2) against (T, 0) and (0, -T)), so that a pivot chosen by |a| instead of
+ * |re| + |im| is another row. */
+static void plant_ties(const run_cfg *c, int w, double *A, int j, int pattern)
+{
+    const int m = c->m;
+    int r[3];
+    tie_rows(c, j, pattern, r);
+    static const double re[3] = {0.5, 1.0, 0.0}, im[3] = {-0.5, 0.0, -1.0}, sign[3] = {-1.0, 1.0, -1.0};
+    for (int t = 0; t < 3; ++t) {
+        for (int col = 0; col < j; ++col)
+            for (int q = 0; q < w; ++q) A[(r[t] + (int64_t)col * m) * w + q] = 0.0;
+        double *a = &A[(r[t] + (int64_t)j * m) * w];
+        if (w == 2) {
+            a[0] = re[t] * TIE_VALUE;
+            a[1] = im[t] * TIE_VALUE;
+        } else {
+            a[0] = sign[t] * TIE_VALUE;
+        }
+    }
+}
 
 /* Makes distinct problem i special (in place, packed double inputs); returns its kind. Complex
  * problems: a zero is both parts; a NaN (or, every other one, an Inf) goes into an imaginary
@@ -185,32 +279,39 @@ static int make_special(const run_cfg *c, run_data *d, int64_t i)
 {
     const int m = c->m, n = c->n, mn = d->mn, w = d->w;
     double *A = d->A0 + i * (int64_t)w * m * n;
+    if (i == c->nan_at) { /* one NaN in A (getrs, getri: in the factors) */
+        A[(int64_t)(mix(g_case_seed, (uint64_t)i) % ((uint64_t)m * n)) * w + (w - 1)] = NAN;
+        return KIND_NAN;
+    }
+    if (i == c->nan_b_at && d->B0 && (c->r == R_GETRS || c->r == R_GESV)) {
+        d->B0[i * (int64_t)w * n * d->bcols + (int64_t)(mix(g_case_seed, (uint64_t)i) % ((uint64_t)n * d->bcols)) * w +
+              (w - 1)] = NAN;
+        return KIND_NAN;
+    }
     /* element e of A set to 0 (both parts) */
 #define ZERO(e)                                                                                         \
     do {                                                                                                \
         for (int q_ = 0; q_ < w; ++q_) A[(int64_t)(e)*w + q_] = 0.0;                                   \
     } while (0)
-    if (c->special == SP_SINGULAR && c->r != R_GETRS) {
-        const int j = (int)((i / 4) % mn);
-        if (i % 4 == 1) {
-            if (c->r == R_GETRI) /* the factors: U(j,j) exactly zero */
-                ZERO(j + (int64_t)j * m);
-            else /* an exactly zero column */
-                for (int r = 0; r < m; ++r) ZERO(r + (int64_t)j * m);
-            return KIND_SINGULAR;
+    int j = 0;
+    const int pattern = singular_at(c, mn, i, &j);
+    if (c->special == SP_SINGULAR && c->r != R_GETRS && pattern >= 0) {
+        if (c->r == R_GETRI && !c->lu_first) { /* the factors: U(j,j) exactly zero */
+            ZERO(j + (int64_t)j * m);
+            if (pattern && j + 1 < n) ZERO((j + 1) + (int64_t)(j + 1) * m); /* a later one too */
+        } else if (!pattern) { /* an exactly zero column */
+            for (int r = 0; r < m; ++r) ZERO(r + (int64_t)j * m);
+        } else { /* rows j.., columns 0..j zero: U(j,j) = 0 after j regular steps */
+            for (int col = 0; col <= j; ++col)
+                for (int r = j; r < m; ++r) ZERO(r + (int64_t)col * m);
         }
-        if (i % 4 == 3) {
-            if (c->r == R_GETRI) {
-                ZERO(j + (int64_t)j * m);
-                if (j + 1 < n) ZERO((j + 1) + (int64_t)(j + 1) * m); /* a later one too */
-            } else { /* rows j.., columns 0..j zero: U(j,j) = 0 after j regular steps */
-                for (int col = 0; col <= j; ++col)
-                    for (int r = j; r < m; ++r) ZERO(r + (int64_t)col * m);
-            }
-            return KIND_SINGULAR;
-        }
+        return KIND_SINGULAR;
     }
 #undef ZERO
+    if (c->special == SP_TIES && pattern >= 0) {
+        plant_ties(c, w, A, j, pattern);
+        return KIND_TIE;
+    }
     /* the poisoned part: the real one, or the imaginary one of a complex element */
     const double bad = w == 2 && (i / 5) % 2 ? INFINITY : NAN;
     if (c->special == SP_NAN) {
@@ -261,12 +362,26 @@ static void setup(const run_cfg *c, run_data *d)
     d->B0 = d->bcols ? xmalloc((size_t)(d->w * d->G * b_el) * sizeof(double)) : NULL;
     d->P0 = xmalloc((size_t)(d->G * d->mn) * sizeof(int));
     d->kind = xmalloc((size_t)d->G);
+    if (c->twin) {
+        d->A0good = xmalloc((size_t)(d->w * d->G * a_el) * sizeof(double));
+        d->B0good = d->bcols ? xmalloc((size_t)(d->w * d->G * b_el) * sizeof(double)) : NULL;
+    }
     const unsigned f = d->spec->flags;
+    /* lu_first: getri's input is a matrix that shoal's getrf factors (layout), as getri_fused's */
+    const lapack_spec *gen = c->lu_first ? &lapack_spec_getri_fused : d->spec;
+    const int ipiv_in = (f & LAPACK_IPIV_IN) && !c->lu_first;
+    /* each problem from its own seed, so in parallel: O(n^3) each at the blocked sizes (getrs and
+     * getri generate factors) */
+#pragma omp parallel for schedule(dynamic, blocked(c) ? 1 : 64)
     for (int64_t i = 0; i < d->G; ++i) {
         const uint64_t seed = mix(mix(g_case_seed, (uint64_t)g_run_index), (uint64_t)i);
-        d->spec->generate(c->m, c->n, d->nrhs_spec, c->trans ? 1 : 0, d->w == 2, seed, d->A0 + d->w * i * a_el,
-                          (f & LAPACK_B_IN) ? d->B0 + d->w * i * b_el : NULL,
-                          (f & LAPACK_IPIV_IN) ? d->P0 + i * d->mn : NULL);
+        gen->generate(c->m, c->n, d->nrhs_spec, c->trans ? 1 : 0, d->w == 2, seed, d->A0 + d->w * i * a_el,
+                      (f & LAPACK_B_IN) ? d->B0 + d->w * i * b_el : NULL, ipiv_in ? d->P0 + i * d->mn : NULL);
+        if (c->twin) {
+            memcpy(d->A0good + d->w * i * a_el, d->A0 + d->w * i * a_el, (size_t)(d->w * a_el) * sizeof(double));
+            if (d->bcols)
+                memcpy(d->B0good + d->w * i * b_el, d->B0 + d->w * i * b_el, (size_t)(d->w * b_el) * sizeof(double));
+        }
         d->kind[i] = (unsigned char)make_special(c, d, i);
     }
 
@@ -301,6 +416,8 @@ static void release(run_data *d)
 {
     free(d->A0);
     free(d->B0);
+    free(d->A0good);
+    free(d->B0good);
     free(d->P0);
     free(d->kind);
     free(d->hA);
@@ -320,8 +437,12 @@ static void release(run_data *d)
 /* Pivot stride of a mode: the pointer-array calls take min(m, n) (cuBLAS layout). */
 static int64_t pivot_stride(const run_data *d, int mode) { return mode == MODE_ARRAY ? d->mn : d->stp; }
 
-/* Fills the host images for a mode and uploads them. */
-static void layout(const run_cfg *c, run_data *d, int mode)
+static shoal_status call_shoal(const run_cfg *c, const run_data *d, int mode);
+
+/* Fills the host images for a mode and uploads them. lu_first: then factors A in place with
+ * shoal's getrf (the same mode and layout) and takes A and the pivots as they come back for the
+ * images, the input of the call; returns getrf's status (else SUCCESS). */
+static shoal_status layout(const run_cfg *c, run_data *d, int mode)
 {
     const char p = c->prec;
     const int m = c->m, n = c->n;
@@ -341,6 +462,9 @@ static void layout(const run_cfg *c, run_data *d, int mode)
     for (int64_t i = 0; i < d->np; ++i) d->hP[i] = POISON_INT;
     for (int64_t i = 0; i < d->ni; ++i) d->hI[i] = POISON_INT;
     const unsigned f = d->spec->flags;
+    const int ipiv_in = (f & LAPACK_IPIV_IN) && !c->lu_first;
+    /* every problem in its own slot: in parallel (70001 problems of 40 x 40 in the large cases) */
+#pragma omp parallel for schedule(static)
     for (int64_t b = 0; b < c->batch; ++b) {
         const int64_t i = b % d->G;
         const int64_t offa = d->slot[b] * d->sta, offb = d->slot[b] * d->stb;
@@ -350,7 +474,7 @@ static void layout(const run_cfg *c, run_data *d, int mode)
             for (int col = 0; col < d->bcols; ++col)
                 for (int r = 0; r < n; ++r)
                     elem_put(p, d->hB, offb + r + col * d->ldb, d->B0, i * b_el + r + (int64_t)col * n);
-        if (f & LAPACK_IPIV_IN)
+        if (ipiv_in)
             for (int j = 0; j < d->mn; ++j) d->hP[b * stp + j] = d->P0[i * d->mn + j];
     }
     CUDA_CHECK(cudaMemcpy(d->dA, d->hA, (size_t)d->na * d->es, cudaMemcpyHostToDevice));
@@ -365,6 +489,28 @@ static void layout(const run_cfg *c, run_data *d, int mode)
         CUDA_CHECK(cudaMemcpy(d->dBp, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
         free(h);
     }
+    if (c->lu_first) {
+        run_cfg g = *c;
+        g.r = R_GETRF;
+        const shoal_status st = call_shoal(&g, d, mode);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaGetLastError());
+        if (st != SHOAL_STATUS_SUCCESS) return st;
+        CUDA_CHECK(cudaMemcpy(d->hA, d->dA, (size_t)d->na * d->es, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(d->hP, d->dP, (size_t)d->np * sizeof(int), cudaMemcpyDeviceToHost));
+        /* getrf's info is not the call's: poisoned again */
+        CUDA_CHECK(cudaMemcpy(d->dI, d->hI, (size_t)d->ni * sizeof(int), cudaMemcpyHostToDevice));
+    }
+    return SHOAL_STATUS_SUCCESS;
+}
+
+/* The outputs of a call, read back into the o* images. */
+static void download(run_data *d)
+{
+    CUDA_CHECK(cudaMemcpy(d->oA, d->dA, (size_t)d->na * d->es, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(d->oB, d->dB, (size_t)d->nb * d->es, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(d->oP, d->dP, (size_t)d->np * sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(d->oI, d->dI, (size_t)d->ni * sizeof(int), cudaMemcpyDeviceToHost));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -488,8 +634,34 @@ static double nan_problem_check(const run_cfg *c, const run_data *d, const int *
     return 0.0;
 }
 
+/* Partial pivoting bounds the multipliers of the m x n factors LU (packed): |L(r,j)| <= 1 in s
+ * and d; in c and z, where the pivot has the largest |re| + |im| of its column, |a / pivot| <=
+ * (|re| + |im|)(a) / |pivot| <= sqrt 2; up to the rounding of the reciprocal (8 eps). A pivot
+ * search that misses rows (a block of them, say) breaks the bound while the residual may pass. */
+static int multipliers_bounded(const double *LU, int m, int n, int w, double eps)
+{
+    const double bound = (w == 2 ? sqrt(2.0) : 1.0) * (1.0 + 8.0 * eps);
+    const int mn = m < n ? m : n;
+    for (int j = 0; j < mn; ++j)
+        for (int r = j + 1; r < m; ++r) {
+            const double *x = &LU[(r + (int64_t)j * m) * w];
+            if (!((w == 2 ? hypot(x[0], x[1]) : fabs(x[0])) <= bound)) return 0;
+        }
+    return 1;
+}
+
+/* A tie problem (plant_ties): the pivot of its column is the first of the tie rows. */
+static int tie_pivot_ok(const run_cfg *c, const run_data *d, int64_t i, const int *ipiv)
+{
+    int j = 0, r[3];
+    const int pattern = singular_at(c, d->mn, i, &j);
+    tie_rows(c, j, pattern, r);
+    return ipiv[j] == r[0] + 1;
+}
+
 /* Worst normalized error over the batch (after download); layout violations give Inf and a note
- * in why. */
+ * in why. Above 32 (the drivers) the pivots are also held to partial pivoting
+ * (multipliers_bounded, and the ties' first row), and a failed gesv's B is not judged. */
 static double judge(const run_cfg *c, run_data *d, int mode, char *why, size_t why_len)
 {
     const char p = c->prec;
@@ -499,19 +671,22 @@ static double judge(const run_cfg *c, run_data *d, int mode, char *why, size_t w
     const double eps = oracle_eps(p);
     const int w = d->w;
     double worst = 0.0;
-    int64_t worst_b = -1;
+    int64_t worst_b = -1, unbounded = 0, bad_ties = 0;
     size_t u = 0;
     why[0] = '\0';
+    /* a check costs O(n^3): the blocked sizes' few problems one per thread */
+    const int chunk = blocked(c) ? 1 : 256;
 
-#pragma omp parallel
+#pragma omp parallel reduction(+ : unbounded, bad_ties)
     {
         double *A0 = xmalloc((size_t)(w * a_el + 1) * sizeof(double));
         double *Ao = xmalloc((size_t)(w * a_el + 1) * sizeof(double));
         double *Bo = xmalloc((size_t)(w * b_el + 1) * sizeof(double));
         int *ipiv = xmalloc((size_t)(d->mn + 1) * sizeof(int));
+        int *ipiv0 = xmalloc((size_t)(d->mn + 1) * sizeof(int));
         double my_worst = 0.0;
         int64_t my_b = -1;
-#pragma omp for schedule(dynamic, 256)
+#pragma omp for schedule(dynamic, chunk)
         for (int64_t b = 0; b < c->batch; ++b) {
             const int64_t i = b % d->G;
             const int64_t offa = d->slot[b] * d->sta, offb = d->slot[b] * d->stb;
@@ -520,6 +695,8 @@ static double judge(const run_cfg *c, run_data *d, int mode, char *why, size_t w
             for (int col = 0; col < d->bcols; ++col)
                 for (int r = 0; r < n; ++r) elem_get(p, d->oB, offb + r + col * d->ldb, Bo, r + (int64_t)col * n);
             for (int j = 0; j < d->mn; ++j) ipiv[j] = d->oP[b * stp + j];
+            /* the input pivots as uploaded (lu_first: as shoal's getrf wrote them) */
+            for (int j = 0; j < d->mn; ++j) ipiv0[j] = d->hP[b * stp + j];
             /* the inputs as the kernel saw them (rounded to the precision: exact for generated
              * data, which is float-representable) */
             for (int64_t e = 0; e < a_el; ++e) elem_get(p, d->hA, offa + (e % m) + (e / m) * d->lda, A0, e);
@@ -538,13 +715,24 @@ static double judge(const run_cfg *c, run_data *d, int mode, char *why, size_t w
                 pr.conj = c->trans == 2;
                 pr.A0 = A0;
                 pr.B0 = (f & LAPACK_B_IN) ? d->B0 + w * i * b_el : NULL;
-                pr.ipiv0 = (f & LAPACK_IPIV_IN) ? d->P0 + i * d->mn : NULL;
+                pr.ipiv0 = (f & LAPACK_IPIV_IN) ? ipiv0 : NULL;
                 pr.A = Ao;
                 pr.B = d->bcols ? Bo : NULL;
                 pr.ipiv = (f & LAPACK_IPIV_OUT) ? ipiv : NULL;
                 pr.info = (f & LAPACK_INFO_OUT) ? info : 0;
-                e = d->spec->check(&pr, eps);
+                /* a failed gesv above 32: its factors, pivots and info as getrf's, B not judged */
+                const lapack_spec *spec =
+                    c->r == R_GESV && info > 0 && !gesv_keeps_failed_b(c) ? &lapack_spec_getrf : d->spec;
+                e = spec->check(&pr, eps);
                 if (isnan(e)) e = INFINITY;
+                if (blocked(c) && writes_pivots(c->r) && !multipliers_bounded(Ao, m, n, w, eps)) {
+                    e = INFINITY;
+                    ++unbounded;
+                }
+                if (d->kind[i] == KIND_TIE && !tie_pivot_ok(c, d, i, ipiv)) {
+                    e = INFINITY;
+                    ++bad_ties;
+                }
             }
             if (my_b < 0 || e > my_worst) {
                 my_worst = e;
@@ -562,13 +750,17 @@ static double judge(const run_cfg *c, run_data *d, int mode, char *why, size_t w
         free(Ao);
         free(Bo);
         free(ipiv);
+        free(ipiv0);
     }
     if (worst > LAPACK_ERROR_LIMIT && u < why_len)
         u += (size_t)snprintf(why + u, why_len - u, " worst at problem %lld (distinct %lld, %s)", (long long)worst_b,
-                              (long long)(worst_b % d->G),
-                              d->kind[worst_b % d->G] == KIND_SINGULAR ? "singular"
-                              : d->kind[worst_b % d->G] == KIND_NAN    ? "NaN"
-                                                                       : "regular");
+                              (long long)(worst_b % d->G), KIND_NAME[d->kind[worst_b % d->G]]);
+    if (unbounded && u < why_len)
+        u += (size_t)snprintf(why + u, why_len - u, " %lld problem(s) with a multiplier |L(i,j)| above the bound",
+                              (long long)unbounded);
+    if (bad_ties && u < why_len)
+        u += (size_t)snprintf(why + u, why_len - u, " %lld tie problem(s) pivoted on another row than the first",
+                              (long long)bad_ties);
 
     /* what must come back bit for bit */
     int64_t first, k;
@@ -604,6 +796,65 @@ static double judge(const run_cfg *c, run_data *d, int mode, char *why, size_t w
     return worst;
 }
 
+/* The contract's isolation of singular and NaN problems (test_chol_qr_gpu.c's twin): after the
+ * checked call (d holds its outputs), the same call on the same layout with those problems left
+ * regular. Every other problem's A, B (the matrices proper), pivots and info must come back bit
+ * for bit. Returns the number of problems that differ (-1: the twin call failed; why says so);
+ * d then holds the twin run's images. */
+static int64_t twin_check(const run_cfg *c, run_data *d, int mode, char *why, size_t len)
+{
+    const size_t es = d->es;
+    const int64_t stp = pivot_stride(d, mode);
+    char *oA = xmalloc((size_t)d->na * es), *oB = xmalloc((size_t)d->nb * es);
+    int *oP = xmalloc((size_t)d->np * sizeof(int)), *oI = xmalloc((size_t)d->ni * sizeof(int));
+    memcpy(oA, d->oA, (size_t)d->na * es);
+    memcpy(oB, d->oB, (size_t)d->nb * es);
+    memcpy(oP, d->oP, (size_t)d->np * sizeof(int));
+    memcpy(oI, d->oI, (size_t)d->ni * sizeof(int));
+    double *t = d->A0;
+    d->A0 = d->A0good, d->A0good = t;
+    t = d->B0;
+    d->B0 = d->B0good, d->B0good = t;
+    shoal_status st = layout(c, d, mode); /* the same slots: the shuffle's seed is the run's */
+    if (st == SHOAL_STATUS_SUCCESS) st = call_shoal(c, d, mode);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError());
+    t = d->A0;
+    d->A0 = d->A0good, d->A0good = t;
+    t = d->B0;
+    d->B0 = d->B0good, d->B0good = t;
+    int64_t differ = 0, first = -1;
+    if (st != SHOAL_STATUS_SUCCESS) {
+        snprintf(why, len, " twin call returned %s", shoal_status_string(st));
+        differ = -1;
+    } else {
+        download(d);
+        for (int64_t b = 0; b < c->batch; ++b) {
+            if (d->kind[b % d->G] != KIND_REGULAR) continue;
+            const int64_t s = d->slot[b];
+            int same = !has_info(c->r) || oI[b] == d->oI[b];
+            for (int col = 0; col < c->n && same; ++col) {
+                const size_t o = (size_t)(s * d->sta + col * d->lda) * es;
+                same = !memcmp(oA + o, (char *)d->oA + o, (size_t)c->m * es);
+            }
+            for (int col = 0; col < d->bcols && same; ++col) {
+                const size_t o = (size_t)(s * d->stb + col * d->ldb) * es;
+                same = !memcmp(oB + o, (char *)d->oB + o, (size_t)c->n * es);
+            }
+            if (same && writes_pivots(c->r)) same = !memcmp(oP + b * stp, d->oP + b * stp, (size_t)d->mn * sizeof(int));
+            if (!same && differ++ == 0) first = b;
+        }
+        if (differ)
+            snprintf(why, len, " %lld problem(s) differ from the twin run's (without the singular and NaN ones), first %lld",
+                     (long long)differ, (long long)first);
+    }
+    free(oA);
+    free(oB);
+    free(oP);
+    free(oI);
+    return differ;
+}
+
 static void notes_of(const run_cfg *c, int vendor, char *buf, size_t len)
 {
     size_t u = 0;
@@ -616,6 +867,14 @@ static void notes_of(const run_cfg *c, int vendor, char *buf, size_t len)
     NOTE(c->pgap, " pgap%d", c->pgap)
     NOTE(c->special == SP_SINGULAR, " +singular")
     NOTE(c->special == SP_NAN, " +NaN")
+    NOTE(c->special == SP_TIES, " +ties")
+    NOTE(c->n_bad_cols, " cols=%d", c->n_bad_cols)
+    NOTE(c->nan_at >= 0, " NaN@%lld", (long long)c->nan_at)
+    NOTE(c->nan_b_at >= 0, " NaN(B)@%lld", (long long)c->nan_b_at)
+    NOTE(c->lu_first, " A=getrf(A)")
+    NOTE(c->tail, " tail+%d", c->tail - 1)
+    NOTE(c->page_end, " page_end")
+    NOTE(c->twin, " twin")
     NOTE(vendor, " vendor=on")
 #undef NOTE
 }
@@ -633,9 +892,12 @@ static void run(const run_cfg *wanted)
     const run_cfg *c = &q;
     run_data d;
     setup(c, &d);
+    /* above 32 the routine's driver serves, and kernel_name names it */
+    char driver[32] = "";
+    if (blocked(c)) snprintf(driver, sizeof driver, "%s_blocked", RNAME[c->r]);
     for (int mode = MODE_STRIDED; mode <= MODE_ARRAY; ++mode) {
         if (!(c->modes & mode)) continue;
-        layout(c, &d, mode);
+        const shoal_status lst = layout(c, &d, mode);
         shoal_set_vendor_dispatch(g_h, c->vendor);
         const char *kernel = NULL;
         const char variant = c->trans ? 't' : 'n'; /* op C: the t variant's kernels */
@@ -645,7 +907,7 @@ static void run(const run_cfg *wanted)
         if (kst != SHOAL_STATUS_SUCCESS) kernel = NULL;
         /* runs with vendor dispatch on check who served: the kernel or vendor the dispatch names,
          * or, where it names the vendor and the vendor declines the call, the kernel it names
-         * with vendor dispatch off */
+         * with vendor dispatch off; so do the blocked runs (the driver) */
         const char *kernel_off = NULL;
         if (c->vendor) {
             shoal_set_vendor_dispatch(g_h, 0);
@@ -654,33 +916,42 @@ static void run(const run_cfg *wanted)
                 kernel_off = NULL;
             shoal_set_vendor_dispatch(g_h, 1);
         }
+        char why[640] = "";
+        int name_ok = 1;
+        if (driver[0] && kst == SHOAL_STATUS_SUCCESS && (!kernel || strcmp(kernel, driver) != 0)) {
+            name_ok = 0;
+            snprintf(why, sizeof why, " kernel_name names %s, not the driver %s", kernel ? kernel : "nothing", driver);
+        }
         CUDA_CHECK(cudaDeviceSynchronize());
         gpu_test_served_reset(g_h);
-        const shoal_status st = call_shoal(c, &d, mode);
+        const shoal_status st = lst != SHOAL_STATUS_SUCCESS ? lst : call_shoal(c, &d, mode);
         CUDA_CHECK(cudaDeviceSynchronize());
         CUDA_CHECK(cudaGetLastError());
-        char why[512] = "";
         const char *served = NULL;
-        const int served_ok = !c->vendor || gpu_test_check_served(g_h, kernel, kernel_off, &served, why, sizeof why);
+        const int served_ok = !(c->vendor || driver[0]) ||
+                              gpu_test_check_served(g_h, kernel, kernel_off, &served, why + strlen(why),
+                                                    sizeof why - strlen(why));
         if (served) kernel = served;
         double err = INFINITY;
+        int twin_ok = 1;
         if (st != SHOAL_STATUS_SUCCESS) {
             const size_t u = strlen(why);
-            snprintf(why + u, sizeof why - u, " returned %s", shoal_status_string(st));
+            snprintf(why + u, sizeof why - u, " returned %s%s", shoal_status_string(st),
+                     lst != SHOAL_STATUS_SUCCESS ? " (getrf, factoring the input)" : "");
         } else {
-            CUDA_CHECK(cudaMemcpy(d.oA, d.dA, (size_t)d.na * d.es, cudaMemcpyDeviceToHost));
-            CUDA_CHECK(cudaMemcpy(d.oB, d.dB, (size_t)d.nb * d.es, cudaMemcpyDeviceToHost));
-            CUDA_CHECK(cudaMemcpy(d.oP, d.dP, (size_t)d.np * sizeof(int), cudaMemcpyDeviceToHost));
-            CUDA_CHECK(cudaMemcpy(d.oI, d.dI, (size_t)d.ni * sizeof(int), cudaMemcpyDeviceToHost));
-            const size_t u = strlen(why);
+            download(&d);
+            size_t u = strlen(why);
             err = judge(c, &d, mode, why + u, sizeof why - u);
+            u = strlen(why);
+            if (c->twin && twin_check(c, &d, mode, why + u, sizeof why - u) != 0) twin_ok = 0;
         }
         if (kst != SHOAL_STATUS_SUCCESS) {
             const size_t u = strlen(why);
             snprintf(why + u, sizeof why - u, " kernel_name: %s", shoal_status_string(kst));
         }
-        const int ok = st == SHOAL_STATUS_SUCCESS && err <= LAPACK_ERROR_LIMIT && served_ok && kst == SHOAL_STATUS_SUCCESS;
-        char notes[128];
+        const int ok = st == SHOAL_STATUS_SUCCESS && err <= LAPACK_ERROR_LIMIT && served_ok && name_ok && twin_ok &&
+                       kst == SHOAL_STATUS_SUCCESS;
+        char notes[192];
         notes_of(c, c->vendor, notes, sizeof notes);
         printf("  %-11s %-2c %-7s %5d %5d %5d %8lld %10.3e %-6s %s%s%s\n", RNAME[c->r], c->prec,
                mode == MODE_STRIDED ? "strided" : "array", c->m, c->n, (c->r == R_GETRS || c->r == R_GESV) ? c->nrhs : 0,
@@ -710,6 +981,8 @@ static run_cfg base_cfg(enum routine r, char p, int m, int n, int nrhs, int64_t 
     c.nrhs = nrhs;
     c.batch = batch;
     c.modes = MODE_STRIDED | MODE_ARRAY;
+    c.nan_at = -1;
+    c.nan_b_at = -1;
     return c;
 }
 
@@ -869,7 +1142,228 @@ static void case_page_end(enum routine r, char p)
     }
 }
 
-enum case_kind { K_SIZES, K_SIZES_T, K_SIZES_C, K_RECT, K_LD, K_NRHS, K_SPECIAL, K_BATCH, K_TAIL, K_PAGE_END };
+/* ------------------------------------------------------------------------------------------ */
+/* m or n above 32: the blocked drivers (getrf, getrs, gesv, getri). */
+
+/* The sizes: below and above the block edges (32 k +- 1), several blocks, up to the limit 1024.
+ * batch: small where n is large (the host checks cost O(n^3) per problem), 1 at some sizes; pad:
+ * ld = rows + pad for A and B; rhs: the small nrhs of getrs / gesv (the other runs take n / 4);
+ * gap between matrices (and 2 spare pivot slots with it); tail: the buffers end at their last
+ * element (case_tail's layout; 0: a guard after them). */
+static const struct blocked_size {
+    int n, batch, pad, rhs, gap, tail;
+} BLOCKED[] = {
+    {33, 67, 0, 1, 0, 0},   {47, 1, 3, 3, 0, 0},    {48, 33, 0, 3, 5, 2},    {63, 29, 1, 1, 0, 0},
+    {64, 31, 0, 2, 0, 0},   {65, 17, 2, 1, 3, 1},   {96, 13, 0, 5, 0, 0},    {100, 11, 5, 1, 0, 0},
+    {127, 9, 0, 1, 1, 4},   {128, 8, 0, 2, 0, 0},   {129, 1, 7, 1, 0, 0},    {200, 6, 0, 2, 7, 0},
+    {255, 5, 1, 1, 0, 3},   {256, 4, 0, 3, 0, 0},   {257, 3, 0, 1, 0, 0},    {333, 1, 11, 1, 0, 0},
+    {511, 8, 0, 1, 0, 0},   {512, 2, 3, 2, 0, 2},   {700, 3, 0, 1, 2, 0},    {1000, 2, 9, 1, 0, 0},
+    {1024, 5, 0, 1, 0, 0},
+};
+#define BLOCKED_FEW_N 500 /* from here on (min(m, n)): one getrs op per size (in turn), fewer
+                             singular columns, one singular pattern */
+
+/* The top split of a recursive driver: half of mn rounded up to a multiple of its panel width
+ * (runtime/drivers/lu_blocked.c: 32, 16 or 8, by the panel's rows and the element size). */
+static int top_split(int mn, int width) { return ((mn + 1) / 2 + width - 1) / width * width; }
+
+/* The columns (0-based) where the blocked cases put their singular or tie problems, for mn =
+ * min(m, n): in the first panel (0, 5, its last column 31), the next ones (32, 33), the edges of
+ * the second 32-wide block (63, 64), the middle, both sides of the driver's top split (panel
+ * width 32; 8 and 16 too), the last two; fewer from mn = BLOCKED_FEW_N on (small batches).
+ * Columns at or past limit are taken as limit - 1 (ties need 4 rows from j on: limit = m - 3),
+ * each column once. Returns the count. */
+static int blocked_cols(int mn, int limit, int *cols)
+{
+    const int s32 = top_split(mn, 32), s16 = top_split(mn, 16), s8 = top_split(mn, 8);
+    const int many[] = {0, 5, 31, 32, 33, 63, 64, mn / 2, s32 - 1, s32, s16, s8 - 1, s8, mn - 2, mn - 1};
+    const int few[] = {5, mn / 2, s32, s8, mn - 1};
+    const int *want = mn >= BLOCKED_FEW_N ? few : many;
+    const int count = mn >= BLOCKED_FEW_N ? COUNT(few) : COUNT(many);
+    if (limit > mn) limit = mn;
+    int k = 0;
+    for (int i = 0; i < count && k < MAX_BAD_COLS; ++i) {
+        const int j = want[i] < limit ? want[i] : limit - 1;
+        int dup = j < 0;
+        for (int q = 0; q < k; ++q) dup |= cols[q] == j;
+        if (!dup) cols[k++] = j;
+    }
+    return k;
+}
+
+/* A blocked run with special problems at the blocked columns: the odd problems (singular_at),
+ * every column once per pattern (two patterns below BLOCKED_FEW_N, one from there on), then
+ * three more problems; limit as blocked_cols takes it. */
+static void blocked_special(run_cfg *c, enum special sp, int limit)
+{
+    const int mn = c->m < c->n ? c->m : c->n;
+    c->special = sp;
+    c->n_bad_cols = blocked_cols(mn, limit, c->bad_cols);
+    c->batch = 2 * c->n_bad_cols * (mn < BLOCKED_FEW_N ? 2 : 1) + 3;
+}
+
+/* Every blocked size on clean inputs, strided and pointer arrays: getrs in every op (one per size
+ * from BLOCKED_FEW_N on), nrhs small and n / 4 in turn, gesv likewise; getri on generated factors
+ * and, at every third size, on the factors shoal's getrf made (lu_first). Then two sizes with
+ * vendor dispatch on: the driver serves all the same. */
+static void case_blocked(enum routine r, char p)
+{
+    for (int i = 0; i < COUNT(BLOCKED); ++i) {
+        const struct blocked_size *z = &BLOCKED[i];
+        for (int op = 0; op <= max_op(r, p); ++op) {
+            if (z->n >= BLOCKED_FEW_N && op != i % (max_op(r, p) + 1)) continue;
+            run_cfg c = base_cfg(r, p, z->n, z->n, (i + op) % 2 ? z->n / 4 : z->rhs, z->batch);
+            c.trans = op;
+            c.pad = z->pad;
+            c.gap = z->gap;
+            c.pgap = z->gap ? 2 : 0;
+            c.tail = z->tail;
+            c.lu_first = r == R_GETRI && i % 3 == 2;
+            run(&c);
+        }
+    }
+    static const int vendor_sizes[] = {65, 200};
+    for (int i = 0; i < COUNT(vendor_sizes); ++i) {
+        const int n = vendor_sizes[i];
+        run_cfg c = base_cfg(r, p, n, n, i ? n / 4 : 1, 7);
+        c.trans = max_op(r, p);
+        c.vendor = 1;
+        run(&c);
+    }
+}
+
+/* getrf, tall and wide (m != n), one side or both above 32, down to a single column or row. */
+static void case_blocked_rect(char p)
+{
+    static const struct {
+        int m, n, batch, pad, gap;
+    } shapes[] = {{1000, 40, 17, 0, 0}, {40, 1000, 17, 3, 0}, {33, 1024, 9, 0, 7}, {1024, 33, 9, 1, 0},
+                  {100, 64, 33, 0, 0},  {64, 100, 33, 2, 3},  {33, 32, 65, 0, 0},  {32, 33, 65, 1, 0},
+                  {1024, 1, 33, 0, 0},  {1, 1024, 33, 0, 1},  {65, 47, 33, 0, 2},  {200, 129, 9, 3, 0},
+                  {129, 300, 7, 0, 0},  {700, 256, 3, 0, 0}};
+    for (int i = 0; i < COUNT(shapes); ++i) {
+        run_cfg c = base_cfg(R_GETRF, p, shapes[i].m, shapes[i].n, 1, shapes[i].batch);
+        c.pad = shapes[i].pad;
+        c.gap = shapes[i].gap;
+        c.pgap = shapes[i].gap ? 1 : 0;
+        c.tail = i % 4 == 3 ? 1 + i % 3 : 0;
+        run(&c);
+    }
+}
+
+/* getrf, gesv, getri: singular problems at the blocked columns (blocked_special) and one NaN
+ * problem (gesv: one more with a NaN in B) among regular ones, twin; getrf also tall and wide.
+ * getri: on the factors shoal's getrf makes of such matrices (lu_first), and below BLOCKED_FEW_N
+ * once more on generated factors with zero diagonal entries. */
+static void case_blocked_singular(enum routine r, char p)
+{
+    static const struct {
+        int m, n, pad, rhs;
+    } sizes[] = {{33, 33, 0, 1},    {47, 47, 2, 3},     {64, 64, 0, 1},   {65, 65, 1, 0},    {100, 100, 0, 1},
+                 {129, 129, 3, 2},  {256, 256, 0, 0},   {333, 333, 0, 1}, {512, 512, 1, 1},  {1000, 1000, 0, 0},
+                 {1000, 40, 0, 0},  {40, 1000, 1, 0},   {33, 1024, 0, 0}, {1024, 33, 2, 0},  {100, 64, 0, 0}};
+    for (int i = 0; i < COUNT(sizes); ++i) {
+        const int m = sizes[i].m, n = sizes[i].n;
+        if (m != n && r != R_GETRF) continue;
+        for (int lu_first = r == R_GETRI; lu_first >= 0; --lu_first) {
+            if (r == R_GETRI && !lu_first && n >= BLOCKED_FEW_N) continue;
+            run_cfg c = base_cfg(r, p, m, n, sizes[i].rhs ? sizes[i].rhs : n / 4, 0);
+            c.pad = sizes[i].pad;
+            c.lu_first = lu_first;
+            blocked_special(&c, SP_SINGULAR, m < n ? m : n);
+            c.nan_at = 2 * (c.n_bad_cols / 2); /* an even (regular) problem, in the middle */
+            if (r == R_GESV) c.nan_b_at = c.batch - 1;
+            c.twin = 1;
+            run(&c);
+        }
+    }
+}
+
+/* getrs: a NaN in one problem's factors and one in another's B among regular ones, every op;
+ * the others right and bit-identical to a run without them (twin). */
+static void case_blocked_nan(enum routine r, char p)
+{
+    static const struct {
+        int n, pad, rhs;
+    } sizes[] = {{33, 0, 1}, {47, 2, 3}, {64, 0, 1}, {65, 1, 0}, {100, 0, 1}, {129, 3, 2},
+                 {256, 0, 0}, {333, 0, 1}, {512, 1, 1}, {1000, 0, 0}};
+    for (int i = 0; i < COUNT(sizes); ++i) {
+        const int n = sizes[i].n;
+        for (int op = 0; op <= max_op(r, p); ++op) {
+            if (n >= BLOCKED_FEW_N && op != i % (max_op(r, p) + 1)) continue;
+            run_cfg c = base_cfg(r, p, n, n, sizes[i].rhs ? sizes[i].rhs : n / 4, n >= BLOCKED_FEW_N ? 5 : 9);
+            c.trans = op;
+            c.pad = sizes[i].pad;
+            c.nan_at = c.batch / 2;
+            c.nan_b_at = 1;
+            c.twin = 1;
+            run(&c);
+        }
+    }
+}
+
+/* getrf, gesv: exact pivot ties (plant_ties) at the blocked columns, the tie rows spread over
+ * the column down to the last row: the pivot must be the first of them; getrf also tall and
+ * wide. */
+static void case_blocked_ties(enum routine r, char p)
+{
+    static const int shapes[][2] = {{33, 33}, {64, 64}, {100, 100}, {129, 129}, {256, 256}, {1000, 1000},
+                                    {1000, 40}, {40, 1000}, {1024, 33}};
+    for (int i = 0; i < COUNT(shapes); ++i) {
+        const int m = shapes[i][0], n = shapes[i][1];
+        if (m != n && r != R_GETRF) continue;
+        run_cfg c = base_cfg(r, p, m, n, i % 2 ? n / 4 : 1, 0);
+        c.pad = i % 3 == 1 ? 2 : 0;
+        blocked_special(&c, SP_TIES, m - 3);
+        run(&c);
+    }
+}
+
+/* d getrf, gesv: batch 70001 at n = 40, past the drivers' 65536-problem chunks (the second chunk
+ * partial): singular problems (every other one, at every column) in both chunks, NaN problems
+ * (distinct problem 0: matrix 65536, the second chunk's first, is one), strided and pointer
+ * arrays, twin; then n = 48, ld > n, clean, strided. */
+static void case_blocked_batch_large(enum routine r, char p)
+{
+    run_cfg c = base_cfg(r, p, 40, 40, 2, 70001);
+    c.special = SP_SINGULAR;
+    c.nan_at = 0;
+    c.twin = 1;
+    run(&c);
+    c = base_cfg(r, p, 48, 48, 1, 70001);
+    c.pad = 1;
+    c.modes = MODE_STRIDED;
+    run(&c);
+}
+
+/* Page ends (case_page_end's layout) at blocked sizes, tall and wide getrf: a read or write past
+ * an operand by any step faults on the hardware; singular problems (at the last column) in some
+ * runs; getri once on shoal's getrf of its input (that call at the page ends too). */
+static void case_blocked_page_end(enum routine r, char p)
+{
+    if (!gpu_test_page_end_ready()) return;
+    static const int shapes[][2] = {{33, 33}, {100, 100}, {100, 33}, {33, 100}};
+    for (int i = 0; i < COUNT(shapes); ++i) {
+        const int m = shapes[i][0], n = shapes[i][1];
+        if (m != n && r != R_GETRF) continue;
+        run_cfg c = base_cfg(r, p, m, n, i % 2 ? n / 4 : 1, 5);
+        c.page_end = 1;
+        c.pad = i % 2 ? 1 + i : 0;
+        c.trans = i % (max_op(r, p) + 1);
+        c.lu_first = r == R_GETRI && i == 1;
+        if (r != R_GETRS && i % 2 == 0) {
+            c.special = SP_SINGULAR;
+            c.n_bad_cols = 1;
+            c.bad_cols[0] = (m < n ? m : n) - 1;
+        }
+        run(&c);
+    }
+}
+
+enum case_kind {
+    K_SIZES, K_SIZES_T, K_SIZES_C, K_RECT, K_LD, K_NRHS, K_SPECIAL, K_BATCH, K_TAIL, K_PAGE_END,
+    K_BLOCKED, K_BLOCKED_RECT, K_BLOCKED_SINGULAR, K_BLOCKED_NAN, K_BLOCKED_TIES, K_BLOCKED_LARGE, K_BLOCKED_PAGE_END
+};
 
 typedef struct tcase {
     char name[48];
@@ -878,7 +1372,7 @@ typedef struct tcase {
     char prec;
 } tcase;
 
-static tcase g_cases[160];
+static tcase g_cases[256];
 static int g_ncases;
 
 static void add_case(enum case_kind kind, enum routine r, char p, const char *suffix)
@@ -924,10 +1418,26 @@ static void build_cases(void)
         add_case(K_SPECIAL, R_GETRI_FUSED, p, "singular_nan");
         add_case(K_BATCH, R_GETRI_FUSED, p, "batch");
         add_case(K_TAIL, R_GETRI_FUSED, p, "tail");
+        /* m or n > 32: the blocked drivers (getri_fused has none) */
+        add_case(K_BLOCKED, R_GETRF, p, "blocked");
+        add_case(K_BLOCKED_RECT, R_GETRF, p, "blocked_rect");
+        add_case(K_BLOCKED_SINGULAR, R_GETRF, p, "blocked_singular");
+        add_case(K_BLOCKED_TIES, R_GETRF, p, "blocked_ties");
+        if (p == 'd') add_case(K_BLOCKED_LARGE, R_GETRF, p, "blocked_batch_large");
+        add_case(K_BLOCKED, R_GETRS, p, "blocked");
+        add_case(K_BLOCKED_NAN, R_GETRS, p, "blocked_nan");
+        add_case(K_BLOCKED, R_GESV, p, "blocked");
+        add_case(K_BLOCKED_SINGULAR, R_GESV, p, "blocked_singular");
+        add_case(K_BLOCKED_TIES, R_GESV, p, "blocked_ties");
+        if (p == 'd') add_case(K_BLOCKED_LARGE, R_GESV, p, "blocked_batch_large");
+        add_case(K_BLOCKED, R_GETRI, p, "blocked");
+        add_case(K_BLOCKED_SINGULAR, R_GETRI, p, "blocked_singular");
     }
     /* last: a kernel fault there loses the CUDA context (and the cases after it) */
     for (int pi = 0; pi < 4; ++pi)
         for (int r = R_GETRF; r <= R_GETRI_FUSED; ++r) add_case(K_PAGE_END, (enum routine)r, PRECS[pi], "page_end");
+    for (int pi = 0; pi < 4; ++pi)
+        for (int r = R_GETRF; r <= R_GETRI; ++r) add_case(K_BLOCKED_PAGE_END, (enum routine)r, PRECS[pi], "blocked_page_end");
 }
 
 static void run_case(const tcase *t)
@@ -946,6 +1456,13 @@ static void run_case(const tcase *t)
     case K_TAIL: case_tail(t->r, t->prec); break;
     case K_PAGE_END: case_page_end(t->r, t->prec); break;
     case K_BATCH: case_batch(t->r, t->prec); break;
+    case K_BLOCKED: case_blocked(t->r, t->prec); break;
+    case K_BLOCKED_RECT: case_blocked_rect(t->prec); break;
+    case K_BLOCKED_SINGULAR: case_blocked_singular(t->r, t->prec); break;
+    case K_BLOCKED_NAN: case_blocked_nan(t->r, t->prec); break;
+    case K_BLOCKED_TIES: case_blocked_ties(t->r, t->prec); break;
+    case K_BLOCKED_LARGE: case_blocked_batch_large(t->r, t->prec); break;
+    case K_BLOCKED_PAGE_END: case_blocked_page_end(t->r, t->prec); break;
     }
 }
 
