@@ -1,9 +1,10 @@
 /* The blocked Cholesky drivers' arithmetic on the CPU (no GPU): runtime/drivers/chol_blocked.c and
  * lapack_steps.c, compiled into this program with a chunk of 2 problems (so that a batch of 5
  * crosses chunks), against host versions of their steps: the n <= 32 potrf kernel (LAPACK's
- * unblocked potf2, info included), TRSM, SYRK / HERK and the info merge, all on host memory; the
- * sub-matrix pointer arrays by the host pointer launch (tests/c/host_block_pointers.c). The host
- * steps read only the stored triangle of A, as the kernels do.
+ * unblocked potf2, info included) and the info merge here, TRSM and SYRK / HERK the shared host
+ * steps (tests/c/host_lapack_steps.c), all on host memory; the sub-matrix pointer arrays by the
+ * host pointer launch (tests/c/host_block_pointers.c). The host steps read only the stored
+ * triangle of A, as the kernels do.
  * What this proves: the block columns, their sub-matrices in both triangles and both forms
  * (strided, pointer arrays) with lda > n, the TRSM sides and ops (C in c and z), the rank-k
  * updates, the chunks, info as the first failure in the whole matrix (a failure in the first, a
@@ -15,151 +16,40 @@
 #include "../../runtime/drivers/lapack_steps.c"
 #include "../../runtime/drivers/chol_blocked.c"
 
-#include <complex.h>
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "host_block_pointers.h"
+#include "host_lapack_steps.h"
 
-/* ---- the precisions, on host memory ---- */
+/* ---- host steps (TRSM, SYRK / HERK: tests/c/host_lapack_steps.c); Cholesky's own: the potrf
+ * kernel and the info merge ---- */
 
-int shoal_spec_elem_bytes(char prec) { return prec == 's' ? 4 : prec == 'd' || prec == 'c' ? 8 : 16; }
-int shoal_spec_is_complex(char prec) { return prec == 'c' || prec == 'z'; }
-
-typedef double complex zval;
-
-static zval get(char prec, const void *m, long long at)
-{
-    switch (prec) {
-    case 's': return ((const float *)m)[at];
-    case 'd': return ((const double *)m)[at];
-    case 'c': return ((const float complex *)m)[at];
-    default: return ((const double complex *)m)[at];
-    }
-}
-
-static void put(char prec, void *m, long long at, zval v)
-{
-    switch (prec) {
-    case 's': ((float *)m)[at] = (float)creal(v); break;
-    case 'd': ((double *)m)[at] = creal(v); break;
-    case 'c': ((float complex *)m)[at] = (float complex)v; break;
-    default: ((double complex *)m)[at] = v;
-    }
-}
-
-static double eps_of(char prec) { return prec == 's' || prec == 'c' ? FLT_EPSILON / 2 : DBL_EPSILON / 2; }
-
-/* ---- host steps ---- */
-
-enum { TRSM = 0, SYRK = 1, HERK = 2 };
-static int step_calls[3], kernel_calls, merge_calls;
-
-int shoal_spec_routine_id(const char *name)
-{
-    return !strcmp(name, "trsm") ? TRSM : !strcmp(name, "syrk") ? SYRK : !strcmp(name, "herk") ? HERK : -1;
-}
-
-static void *problem_of(char prec, const shoal_operand *op, long long b)
-{
-    return op->array ? op->array[b] : (char *)op->ptr + b * op->stride * shoal_spec_elem_bytes(prec);
-}
-
-/* op(A)(i, j) of a triangle stored in uplo: 0 outside it (never read there) */
-static zval tri(char prec, const void *a, long long ld, int upper, int op, int i, int j)
-{
-    const int r = op ? j : i, c = op ? i : j;
-    if (upper ? r > c : r < c) return 0.0;
-    const zval v = get(prec, a, r + c * ld);
-    return op == 2 ? conj(v) : v;
-}
-
-static void host_trsm(const shoal_spec_call *c, long long b)
-{
-    const char prec = c->prec;
-    const int left = c->p.opts[0] == 0, upper = c->p.opts[1], op = c->p.opts[2];
-    const int m = c->p.dims[0], n = c->p.dims[1], t = left ? m : n;
-    const void *a = problem_of(prec, &c->p.op[0], b);
-    void *x = problem_of(prec, &c->p.op[1], b);
-    const long long lda = c->p.op[0].ld, ldb = c->p.op[1].ld;
-    /* M y = rhs with M = op(A) (left, a column of B) or op(A)^T (right, a row of B) */
-    const int m_lower = left ? (upper == (op != 0)) : (upper == (op == 0));
-    for (int v = 0; v < (left ? n : m); ++v) {
-        zval y[1024];
-        for (int i = 0; i < t; ++i) y[i] = get(prec, x, left ? i + (long long)v * ldb : v + (long long)i * ldb);
-        for (int s = 0; s < t; ++s) {
-            const int i = m_lower ? s : t - 1 - s;
-            zval acc = y[i];
-            for (int s2 = 0; s2 < s; ++s2) {
-                const int j = m_lower ? s2 : t - 1 - s2;
-                acc -= (left ? tri(prec, a, lda, upper, op, i, j) : tri(prec, a, lda, upper, op, j, i)) * y[j];
-            }
-            y[i] = acc * c->p.alpha / tri(prec, a, lda, upper, op, i, i);
-        }
-        for (int i = 0; i < t; ++i) put(prec, x, left ? i + (long long)v * ldb : v + (long long)i * ldb, y[i]);
-    }
-}
-
-/* SYRK (trans 1 = T) and HERK (trans 1 = C) on the stored triangle of C */
-static void host_rank_k(const shoal_spec_call *c, long long b)
-{
-    const char prec = c->prec;
-    const int upper = c->p.opts[0], trans = c->p.opts[1], n = c->p.dims[0], k = c->p.dims[1];
-    const int herm = c->routine == HERK;
-    const void *a = problem_of(prec, &c->p.op[0], b);
-    void *cc = problem_of(prec, &c->p.op[1], b);
-    const long long lda = c->p.op[0].ld, ldc = c->p.op[1].ld;
-    for (int j = 0; j < n; ++j)
-        for (int i = upper ? 0 : j; upper ? i <= j : i < n; ++i) {
-            zval s = 0.0;
-            for (int l = 0; l < k; ++l) {
-                const zval x = trans ? get(prec, a, l + i * lda) : get(prec, a, i + l * lda);
-                const zval y = trans ? get(prec, a, l + j * lda) : get(prec, a, j + l * lda);
-                s += herm ? (trans ? conj(x) * y : x * conj(y)) : x * y;
-            }
-            zval v = c->p.alpha * s + c->p.beta * get(prec, cc, i + (long long)j * ldc);
-            if (herm && i == j) v = creal(v);
-            put(prec, cc, i + (long long)j * ldc, v);
-        }
-}
-
-shoal_status shoal_spec_run(shoal_handle handle, const shoal_spec_call *c)
-{
-    (void)handle;
-    if (c->routine < 0 || c->routine > HERK) return SHOAL_STATUS_INVALID_VALUE;
-    if ((c->routine == SYRK) == (shoal_spec_is_complex(c->prec) != 0) && c->routine != TRSM)
-        return SHOAL_STATUS_INVALID_VALUE; /* SYRK in s, d; HERK in c, z */
-    if ((c->mode == SHOAL_MODE_ARRAY) != (c->p.op[0].array != NULL) || !c->p.op[0].array != !c->p.op[1].array)
-        return SHOAL_STATUS_INVALID_VALUE; /* one form for all operands */
-    ++step_calls[c->routine];
-    for (long long b = 0; b < c->p.batch; ++b) (c->routine == TRSM ? host_trsm : host_rank_k)(c, b);
-    return SHOAL_STATUS_SUCCESS;
-}
+static int kernel_calls, merge_calls;
 
 /* potf2: info = the first j (1-based) whose pivot is not positive; the rest left as it is */
 static int host_potf2(char prec, void *a, long long ld, int n, int upper)
 {
     for (int j = 0; j < n; ++j) {
-        double ajj = creal(get(prec, a, j + j * ld));
+        double ajj = creal(host_get(prec, a, j + j * ld));
         for (int l = 0; l < j; ++l) {
-            const zval v = get(prec, a, upper ? l + j * ld : j + l * ld);
+            const zval v = host_get(prec, a, upper ? l + j * ld : j + l * ld);
             ajj -= creal(v * conj(v));
         }
         if (!(ajj > 0.0)) {
-            put(prec, a, j + j * ld, ajj);
+            host_put(prec, a, j + j * ld, ajj);
             return j + 1;
         }
         ajj = sqrt(ajj);
-        put(prec, a, j + j * ld, ajj);
+        host_put(prec, a, j + j * ld, ajj);
         for (int i = j + 1; i < n; ++i) {
-            zval s = get(prec, a, upper ? j + i * ld : i + j * ld);
+            zval s = host_get(prec, a, upper ? j + i * ld : i + j * ld);
             for (int l = 0; l < j; ++l)
-                s -= upper ? conj(get(prec, a, l + j * ld)) * get(prec, a, l + i * ld)
-                           : get(prec, a, i + l * ld) * conj(get(prec, a, j + l * ld));
-            put(prec, a, upper ? j + i * ld : i + j * ld, s / ajj);
+                s -= upper ? conj(host_get(prec, a, l + j * ld)) * host_get(prec, a, l + i * ld)
+                           : host_get(prec, a, i + l * ld) * conj(host_get(prec, a, j + l * ld));
+            host_put(prec, a, upper ? j + i * ld : i + j * ld, s / ajj);
         }
     }
     return 0;
@@ -172,7 +62,7 @@ shoal_status shoal_lapack_run_kernel(struct shoal_context *ctx, int routine, cha
     if (routine != SHOAL_POTRF || vendor || p->n > 32 || p->m != p->n) return SHOAL_STATUS_INVALID_VALUE;
     ++kernel_calls;
     const shoal_operand a = {p->A, p->A_array, p->lda, p->stride_a};
-    for (long long b = 0; b < p->batch; ++b) p->info[b] = host_potf2(prec, problem_of(prec, &a, b), p->lda, p->n, variant);
+    for (long long b = 0; b < p->batch; ++b) p->info[b] = host_potf2(prec, host_problem(prec, &a, b), p->lda, p->n, variant);
     return SHOAL_STATUS_SUCCESS;
 }
 
@@ -187,24 +77,11 @@ cudaError_t shoal_info_merge(int *info, const int *step, long long n, int offset
 
 /* ---- cases ---- */
 
-static int passed, failed;
 static struct shoal_context g_ctx;
 
 static void verdict(int ok, const char *what, char prec, int n, int upper, int array, const char *why)
 {
-    if (ok) ++passed;
-    else {
-        ++failed;
-        printf("FAILED %s %c n=%d %s %s: %s\n", what, prec, n, upper ? "upper" : "lower", array ? "array" : "strided", why);
-    }
-}
-
-static unsigned long long g_seed = 12345;
-static double uniform(void) /* [-1, 1], never 0 */
-{
-    g_seed = g_seed * 6364136223846793005ull + 1442695040888963407ull;
-    const double u = (double)(g_seed >> 11) / (double)(1ull << 53);
-    return u == 0.5 ? 0.25 : 2.0 * u - 1.0;
+    host_verdict(ok, "%s %c n=%d %s %s: %s", what, prec, n, upper ? "upper" : "lower", array ? "array" : "strided", why);
 }
 
 typedef struct batch_data {
@@ -231,13 +108,13 @@ static void make(batch_data *d, char prec, int n, int nrhs, int upper, int array
         for (int j = 0; j < n; ++j)
             for (long long i = 0; i < d->lda; ++i) {
                 const int stored = i < n && (upper ? i <= j : i >= j);
-                zval v = shoal_spec_is_complex(prec) ? uniform() + I * uniform() : uniform();
+                zval v = shoal_spec_is_complex(prec) ? host_uniform() + I * host_uniform() : host_uniform();
                 if (i == j) v = n + 1.0 + (shoal_spec_is_complex(prec) ? I * 0.5 : 0.0); /* imaginary part not read */
                 if (b == bad && i == j && i == bad_j - 1) v = -1.0;
-                put(prec, a, i + j * d->lda, stored ? v : NAN);
+                host_put(prec, a, i + j * d->lda, stored ? v : NAN);
             }
         char *x = d->B + b * d->ldb * nrhs * es;
-        for (long long k = 0; k < d->ldb * nrhs; ++k) put(prec, x, k, shoal_spec_is_complex(prec) ? uniform() + I * uniform() : uniform());
+        for (long long k = 0; k < d->ldb * nrhs; ++k) host_put(prec, x, k, shoal_spec_is_complex(prec) ? host_uniform() + I * host_uniform() : host_uniform());
         d->a_ptrs[b] = a;
         d->b_ptrs[b] = x;
     }
@@ -266,8 +143,8 @@ static shoal_lapack_params params(batch_data *d)
 static zval herm(const batch_data *d, const char *a, int i, int j)
 {
     const int stored = d->upper ? i <= j : i >= j;
-    if (i == j) return creal(get(d->prec, a, i + i * d->lda));
-    return stored ? get(d->prec, a, i + j * d->lda) : conj(get(d->prec, a, j + i * d->lda));
+    if (i == j) return creal(host_get(d->prec, a, i + i * d->lda));
+    return stored ? host_get(d->prec, a, i + j * d->lda) : conj(host_get(d->prec, a, j + i * d->lda));
 }
 
 /* max |A - F^H F| (upper) or |A - F F^H| (lower) over the stored triangle, / (n ||A|| eps) */
@@ -280,15 +157,15 @@ static double factor_error(const batch_data *d, long long b, int cols)
         for (int i = j; i < d->n; ++i) {
             zval s = 0.0;
             for (int l = 0; l <= j; ++l) {
-                const zval li = d->upper ? conj(get(d->prec, f, l + i * d->lda)) : get(d->prec, f, i + l * d->lda);
-                const zval lj = d->upper ? conj(get(d->prec, f, l + j * d->lda)) : get(d->prec, f, j + l * d->lda);
+                const zval li = d->upper ? conj(host_get(d->prec, f, l + i * d->lda)) : host_get(d->prec, f, i + l * d->lda);
+                const zval lj = d->upper ? conj(host_get(d->prec, f, l + j * d->lda)) : host_get(d->prec, f, j + l * d->lda);
                 s += li * conj(lj);
             }
             const double e = cabs(herm(d, a0, i, j) - s);
             err = e > err || e != e ? e : err;
             if (cabs(herm(d, a0, i, j)) > norm) norm = cabs(herm(d, a0, i, j));
         }
-    return err / (d->n * norm * eps_of(d->prec));
+    return err / (d->n * norm * host_eps(d->prec));
 }
 
 /* the unstored triangle and the padding rows below n still NaN-poisoned, bit for bit */
@@ -314,14 +191,14 @@ static double solve_error(const batch_data *d, long long b)
         for (int i = 0; i < d->n; ++i) {
             zval s = 0.0;
             for (int l = 0; l < d->n; ++l) {
-                s += herm(d, a0, i, l) * get(d->prec, x, l + c * d->ldb);
+                s += herm(d, a0, i, l) * host_get(d->prec, x, l + c * d->ldb);
                 if (cabs(herm(d, a0, i, l)) > na) na = cabs(herm(d, a0, i, l));
             }
-            const double e = cabs(s - get(d->prec, b0, i + c * d->ldb));
+            const double e = cabs(s - host_get(d->prec, b0, i + c * d->ldb));
             err = e > err || e != e ? e : err;
-            if (cabs(get(d->prec, x, i + c * d->ldb)) > nx) nx = cabs(get(d->prec, x, i + c * d->ldb));
+            if (cabs(host_get(d->prec, x, i + c * d->ldb)) > nx) nx = cabs(host_get(d->prec, x, i + c * d->ldb));
         }
-    return err / (d->n * na * nx * eps_of(d->prec));
+    return err / (d->n * na * nx * host_eps(d->prec));
 }
 
 static const double LIMIT = 30.0;
@@ -350,9 +227,9 @@ static void case_potrf(char prec, int n, int upper, int array, long long batch)
 static void case_not_pd(char prec, int n, int upper, int array, int j)
 {
     batch_data d, g;
-    g_seed = 777; /* the same numbers in both */
+    host_seed = 777; /* the same numbers in both */
     make(&d, prec, n, 0, upper, array, 5, 1, j);
-    g_seed = 777;
+    host_seed = 777;
     make(&g, prec, n, 0, upper, array, 5, -1, 0);
     shoal_lapack_params p = params(&d), q = params(&g);
     char why[160] = "";
@@ -398,9 +275,7 @@ static void case_solve(int posv, char prec, int n, int nrhs, int upper, int arra
 
 int main(void)
 {
-    static void *slots[(SHOAL_WS_LAPACK_SLOTS + 1) * SHOAL_WS_POINTERS];
-    g_ctx.lapack_ptrs = slots;
-    g_ctx.step_info = (int *)(slots + SHOAL_WS_LAPACK_SLOTS * SHOAL_WS_POINTERS);
+    host_context(&g_ctx);
     const char precs[] = "sdcz";
     const int sizes[] = {33, 40, 64, 65, 97, 130};
     for (int pi = 0; pi < 4; ++pi)
@@ -421,9 +296,9 @@ int main(void)
                     }
                 }
     /* every step ran where it should: the kernel, TRSM, the rank-k updates and the merges */
-    const int steps_ok = kernel_calls > 0 && step_calls[TRSM] > 0 && step_calls[SYRK] > 0 && step_calls[HERK] > 0 &&
+    const int steps_ok = kernel_calls > 0 && host_spec_calls[HOST_TRSM] > 0 && host_spec_calls[HOST_SYRK] > 0 &&
+                         host_spec_calls[HOST_HERK] > 0 &&
                          merge_calls > 0 && host_block_pointer_launches > 0;
     verdict(steps_ok, "steps", '-', 0, 0, 0, "a step kind never ran");
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return host_report();
 }
