@@ -203,6 +203,8 @@ SECTIONS = (
             "As above; vendor = cusolverDnDpotrfBatched + cusolverDnDpotrsBatched (which takes one right-hand "
             "side only: the nrhs = n/4 rows, in the CSV, have no vendor); no torch posv peer.",
             routine="posv", variant="l", sizes=BLOCKED_SIZES, nrhs="1", plots=("cholesky",)),
+    # the run measured getrf and gesv (getrs and getri above 32 are still to be benchmarked)
+    *(s for s in lu_blocked_sections("h200-2026-11-28-lu-blocked") if s.routine in ("getrf", "gesv")),
     Section("GEMV and TRSV in c and z (ops N, T and C)", "h100-2026-11-27-blas2-complex", "blas2",
             "c and z against cublas{C,Z}gemvStridedBatched / gemvBatched and cublas{C,Z}trsmBatched "
             "(`run_blas2_bench.py --quick --prec cz --routine gemv,trsv`), on the first c/z tuning "
