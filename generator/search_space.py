@@ -103,6 +103,9 @@ class DefaultKernel:
     # per precision, parameters that differ from `params` (a precision whose elements are too
     # large for the shared default, e.g. TRSM's z triangle of 32 in one block of 48 KB)
     by_precision: dict[str, dict[str, int]] = field(default_factory=dict)
+    # a fallback only: the precisions it is shipped in (empty: all the routine's), for a kernel
+    # that some precision's elements cannot take (getrf's 64-column panel in z)
+    precisions: tuple[str, ...] = ()
 
     def params_for(self, prec: str) -> dict[str, int]:
         return {**self.params, **self.by_precision.get(prec, {})}
@@ -212,7 +215,8 @@ class SearchSpace:
 
     def _kernels_of(self, k: DefaultKernel) -> list[tuple[str, str, Design, dict[str, int]]]:
         d = self.design(k.design)
-        return [(p, v, d, k.params_for(p)) for p in self.routine.precisions for v in self.routine.variants]
+        return [(p, v, d, k.params_for(p)) for p in self.routine.precisions for v in self.routine.variants
+                if not k.precisions or p in k.precisions]
 
     # -- shapes ------------------------------------------------------------------------------
     def shapes(self) -> list[Shape]:
@@ -410,16 +414,26 @@ def _load_sets(t: Mapping[str, Any], variants: tuple[str, ...], where: str) -> t
     return tuple(sets)
 
 
-def _load_default(dflt: dict, where: str, precisions: tuple[str, ...]) -> DefaultKernel:
-    """[routine.default] or one [[routine.fallback]]: design, params, by_precision."""
+def _load_default(dflt: dict, where: str, precisions: tuple[str, ...],
+                  fallback: bool = False) -> DefaultKernel:
+    """[routine.default] or one [[routine.fallback]]: design, params, by_precision, and for a
+    fallback its precisions (optional, a subset of the routine's)."""
     by_prec = dict(dflt.get("by_precision", {}))
     for p, over in by_prec.items():
         if p not in precisions or not isinstance(over, dict):
             raise SearchSpaceError(f"{where}.by_precision: {p!r} must be a listed precision "
                                    "with a table of parameters")
+    only: list = []
+    if "precisions" in dflt:
+        only = dflt["precisions"]
+        if not fallback:
+            raise SearchSpaceError(f"{where}: the default serves every precision (no 'precisions')")
+        if not isinstance(only, list) or not only or not set(only) <= set(precisions):
+            raise SearchSpaceError(f"{where}.precisions: a non-empty list of the routine's precisions")
     return DefaultKernel(design=_need(dflt, "design", where, str),
                          params=dict(_need(dflt, "params", where, dict)),
-                         by_precision={p: dict(o) for p, o in by_prec.items()})
+                         by_precision={p: dict(o) for p, o in by_prec.items()},
+                         precisions=tuple(only))
 
 
 def _check_default(k: DefaultKernel, where: str, designs: tuple[Design, ...]) -> None:
@@ -450,7 +464,7 @@ def load(path: str | Path) -> SearchSpace:
     for p in precisions:
         precision_mod.get(p)
     default = _load_default(_need(r, "default", rw, dict), f"{rw}.default", precisions)
-    fallbacks = tuple(_load_default(f, f"{rw}.fallback[{i}]", precisions)
+    fallbacks = tuple(_load_default(f, f"{rw}.fallback[{i}]", precisions, fallback=True)
                       for i, f in enumerate(r.get("fallback", [])))
     name = _need(r, "name", rw, str)
     spec_path = path.parent.parent / "spec" / "routines" / f"{name}.toml"

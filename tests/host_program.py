@@ -48,8 +48,9 @@ def run_case(program: Path, case: str) -> None:
 CUDA_INCLUDE = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "include"
 
 
-def run_host_program(out_dir: Path, sources: list[str], include_dirs: list[str], min_passed: int) -> None:
-    """Compiles sources (repository paths; the first is the program) against the CUDA headers
+def run_host_program(out_dir: Path, sources: list[str], include_dirs: list[str], min_passed: int,
+                     defines: tuple[str, ...] = ()) -> None:
+    """Compiles sources (repository paths; the first is the program; defines as -D) against the CUDA headers
     (skips without them or a C compiler), runs it and checks its verdict: no line starting
     "FAILED", a last line "N passed, 0 failed" with N >= min_passed (a program that ran fewer
     cases than it should fails too)."""
@@ -58,7 +59,8 @@ def run_host_program(out_dir: Path, sources: list[str], include_dirs: list[str],
         pytest.skip(f"SKIP: needs a C compiler ({cc}) and the CUDA headers ({CUDA_INCLUDE})")
     exe = out_dir / Path(sources[0]).stem
     r = subprocess.run([cc, "-std=c11", "-O1", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE",
-                        *(f"-I{d}" for d in include_dirs), f"-I{CUDA_INCLUDE}", *sources, "-lm", "-o", str(exe)],
+                        *(f"-D{d}" for d in defines), *(f"-I{d}" for d in include_dirs), f"-I{CUDA_INCLUDE}",
+                        *sources, "-lm", "-o", str(exe)],
                        capture_output=True, text=True, cwd=REPO)
     assert r.returncode == 0, r.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)

@@ -12,9 +12,12 @@
  *     5. the right columns the same way, on the rows [k + t1, m);
  *     6. their row interchanges applied to the left columns [k, k + t1) (laswp).
  * Halving keeps most flops in few large GEMMs and moves the trailing matrix O(log n) times.
- * W, the panel width: the widest of 32, 16 and 8 whose panel of m - k rows fits 256 threads with
- * at most 128 registers of rows each (the tall design's fallbacks are those kernels, so an
- * untuned device has one for every panel: search_space/getrf.toml).
+ * W, the panel width: the widest of 64, 32, 16 and 8 whose panel of m - k rows fits 256 threads
+ * with at most 128 registers of rows each (the tall design's fallbacks are those kernels, so an
+ * untuned device has one for every panel: search_space/getrf.toml). A square matrix of 33..64
+ * (s, d, c) is so one launch of a tall kernel, which pays no interchange, TRSM or GEMM launch;
+ * the 64-wide panels above it keep fewer, larger steps than 32 (docs/experiments.md has the two
+ * rules side by side).
  * A wide matrix (m < n) factors its first m columns so, then applies their interchanges to the
  * rest and solves U12 = L11^-1 A12 (LAPACK's getrf). An exactly zero pivot is recorded and the
  * factorization goes on, as LAPACK's; no other matrix is touched.
@@ -31,6 +34,12 @@
 enum { LEFT = 0, LOWER = 0, UPPER = 1, OP_N = 0, NON_UNIT = 0, UNIT = 1, FORWARD = 0, BACKWARD = 1 };
 enum { PANEL_THREADS = 256, PANEL_ROW_BYTES = 512 };
 
+/* The widest panel the rule may take (a build-time constant, 64; 32 gives the rule of the first
+ * blocked LU, kept for comparison runs) */
+#ifndef SHOAL_LU_WIDEST_PANEL
+#define SHOAL_LU_WIDEST_PANEL 64
+#endif
+
 #define OK SHOAL_STATUS_SUCCESS
 
 static shoal_status cuda(cudaError_t e)
@@ -42,7 +51,7 @@ static shoal_status cuda(cudaError_t e)
 static int panel_width(char prec, int rows)
 {
     const int elem = (int)shoal_spec_elem_bytes(prec), per_thread = (rows + PANEL_THREADS - 1) / PANEL_THREADS;
-    for (int w = 32; w > 8; w /= 2)
+    for (int w = SHOAL_LU_WIDEST_PANEL; w > 8; w /= 2)
         if (per_thread * w * elem <= PANEL_ROW_BYTES) return w;
     return 8;
 }

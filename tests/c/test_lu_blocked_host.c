@@ -124,7 +124,7 @@ static long long locate(const void *ptr, int *row, int *col)
 shoal_status shoal_lapack_run_kernel(struct shoal_context *ctx, int routine, char prec, int variant,
                                      shoal_lapack_params *p, int vendor)
 {
-    if (routine != SHOAL_GETRF || vendor || variant || p->n < 1 || p->n > 32 || p->m < p->n ||
+    if (routine != SHOAL_GETRF || vendor || variant || p->n < 1 || p->n > SHOAL_LU_WIDEST_PANEL || p->m < p->n ||
         p->m > SHOAL_LU_MAX_ROWS || p->batch < 1 || p->batch > SHOAL_LAPACK_CHUNK || !p->ipiv || !p->info)
         return SHOAL_STATUS_INVALID_VALUE;
     const shoal_operand a = {p->A, p->A_array, p->lda, p->stride_a};
@@ -328,10 +328,12 @@ static int run_getrf(lu_data *d, step_counts *used)
 /* ---- judging ---- */
 
 /* The panel width rule (runtime/drivers/lu_blocked.c, search_space/getrf.toml): the widest of
- * 32, 16, 8 whose panel of `rows` rows fits 256 threads with 512 bytes of rows each */
+ * 64 (the build's SHOAL_LU_WIDEST_PANEL), 32, 16, 8 whose panel of `rows` rows fits 256 threads
+ * with 512 bytes of rows each */
 static int width_rule(char prec, int rows)
 {
     const int per_thread = (rows + 255) / 256, elem = shoal_spec_elem_bytes(prec);
+    if (SHOAL_LU_WIDEST_PANEL >= 64 && per_thread * 64 * elem <= 512) return 64;
     return per_thread * 32 * elem <= 512 ? 32 : per_thread * 16 * elem <= 512 ? 16 : 8;
 }
 
@@ -711,7 +713,7 @@ int main(void)
             case_zero(prec, 100, 40, array, (const int[]){39}, 1);     /* tall: the last column */
             case_zero(prec, 40, 100, array, (const int[]){39}, 1);     /* wide: the last pivot */
             case_zero(prec, 33, 70, array, (const int[]){50}, 1);      /* wide: beyond the pivots, info 0 */
-            case_zero(prec, 70, 33, array, (const int[]){32}, 1);      /* a panel of one column */
+            case_zero(prec, 70, 33, array, (const int[]){32}, 1);      /* the last column (32 wide: its own panel) */
             for (int op = 0; op < (shoal_spec_is_complex(prec) ? 3 : 2); ++op) {
                 case_getrs(prec, 33, 1, array, op);
                 case_getrs(prec, 100, 25, array, op);

@@ -276,14 +276,26 @@ def test_fallback_kernels_are_shipped_beside_the_default(tmp_path):
     by = {(p, c["NC"]): c["M"] for p, _, d, c in getrf.fallback_kernels() if d.name == "tall"}
     assert by[("s", 32)] == 1024 and by[("d", 32)] == 512 and by[("z", 32)] == 256
     assert by[("z", 16)] == 512 and all(by[(p, 8)] == 1024 for p in "sdcz")
-    assert len(getrf.fallback_kernels()) == 3 * 4  # widths x precisions (one variant)
+    # the 64-column panel in s (512 rows), d and c (256), not z (`precisions`)
+    assert by[("s", 64)] == 512 and by[("d", 64)] == 256 and by[("c", 64)] == 256 and ("z", 64) not in by
+    assert len(getrf.fallback_kernels()) == 3 * 4 + 3  # widths x precisions (one variant)
+    # every fallback passes its design's restrictions (it is shipped untuned: nothing prunes it)
+    import json
+    from generator.prune import static_prune
+    from generator.search_space import Candidate
+    device = json.loads((Path(__file__).parent / "fixtures" / "h100.json").read_text())
+    for p, _, d, c in getrf.fallback_kernels():
+        assert static_prune(Candidate(getrf, p, d, c), device) is None, (p, c)
     (tmp_path / "search_space").mkdir()
     (tmp_path / "spec").symlink_to(root / "spec")
     text = (root / "search_space" / "getrf.toml").read_text()
     for old, new, match in (("params = { M = 1024, NC = 8, T = 256 }", "params = { M = 1024, NC = 8 }",
                              "params must be exactly"),
                             ('design = "tall"\nparams = { M = 1024, NC = 8', 'design = "tallest"\nparams = { M = 1024, NC = 8',
-                             "unknown design")):
+                             "unknown design"),
+                            ('precisions = ["s", "d", "c"]', 'precisions = ["s", "q"]', "routine's precisions"),
+                            ('[routine.default]\ndesign = "regs"', '[routine.default]\nprecisions = ["s"]\ndesign = "regs"',
+                             "every precision")):
         assert old in text
         (tmp_path / "search_space" / "getrf.toml").write_text(text.replace(old, new))
         with pytest.raises(SearchSpaceError, match=match):

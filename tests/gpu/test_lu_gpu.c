@@ -88,7 +88,7 @@ extern const lapack_spec lapack_spec_getrf, lapack_spec_getrs, lapack_spec_gesv,
 #define POISON_INT (-7)    /* pivots and info before a call */
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define KERNEL_MAX_N 32    /* above it (m or n) the LU routines are served by the blocked drivers */
-#define MAX_BAD_COLS 16    /* columns of the blocked cases' singular and tie problems */
+#define MAX_BAD_COLS 18    /* columns of the blocked cases' singular and tie problems */
 #define TIE_VALUE 65536.0  /* |a| of the planted ties: past every other candidate, a power of 2 */
 
 /* Quiet NaNs with a payload naming the buffer (A, B). */
@@ -1164,19 +1164,19 @@ static const struct blocked_size {
                              singular columns, one singular pattern */
 
 /* The top split of a recursive driver: half of mn rounded up to a multiple of its panel width
- * (runtime/drivers/lu_blocked.c: 32, 16 or 8, by the panel's rows and the element size). */
+ * (runtime/drivers/lu_blocked.c: 64, 32, 16 or 8, by the panel's rows and the element size). */
 static int top_split(int mn, int width) { return ((mn + 1) / 2 + width - 1) / width * width; }
 
 /* The columns (0-based) where the blocked cases put their singular or tie problems, for mn =
  * min(m, n): in the first panel (0, 5, its last column 31), the next ones (32, 33), the edges of
  * the second 32-wide block (63, 64), the middle, both sides of the driver's top split (panel
- * width 32; 8 and 16 too), the last two; fewer from mn = BLOCKED_FEW_N on (small batches).
+ * widths 64 and 32; 8 and 16 too), the last two; fewer from mn = BLOCKED_FEW_N on (small batches).
  * Columns at or past limit are taken as limit - 1 (ties need 4 rows from j on: limit = m - 3),
  * each column once. Returns the count. */
 static int blocked_cols(int mn, int limit, int *cols)
 {
-    const int s32 = top_split(mn, 32), s16 = top_split(mn, 16), s8 = top_split(mn, 8);
-    const int many[] = {0, 5, 31, 32, 33, 63, 64, mn / 2, s32 - 1, s32, s16, s8 - 1, s8, mn - 2, mn - 1};
+    const int s64 = top_split(mn, 64), s32 = top_split(mn, 32), s16 = top_split(mn, 16), s8 = top_split(mn, 8);
+    const int many[] = {0, 5, 31, 32, 33, 63, 64, mn / 2, s64 - 1, s64, s32 - 1, s32, s16, s8 - 1, s8, mn - 2, mn - 1};
     const int few[] = {5, mn / 2, s32, s8, mn - 1};
     const int *want = mn >= BLOCKED_FEW_N ? few : many;
     const int count = mn >= BLOCKED_FEW_N ? COUNT(few) : COUNT(many);
