@@ -12,12 +12,13 @@
  *     5. the right columns the same way, on the rows [k + t1, m);
  *     6. their row interchanges applied to the left columns [k, k + t1) (laswp).
  * Halving keeps most flops in few large GEMMs and moves the trailing matrix O(log n) times.
- * W, the panel width: the widest of 64, 32, 16 and 8 whose panel of m - k rows fits 256 threads
- * with at most 128 registers of rows each (the tall design's fallbacks are those kernels, so an
- * untuned device has one for every panel: search_space/getrf.toml). A square matrix of 33..64
- * (s, d, c) is so one launch of a tall kernel, which pays no interchange, TRSM or GEMM launch;
- * the 64-wide panels above it keep fewer, larger steps than 32 (docs/experiments.md has the two
- * rules side by side).
+ * W, the panel width: the widest of 32, 16 and 8 whose panel of m - k rows fits 256 threads with
+ * at most 128 registers of rows each (the tall design's fallbacks are those kernels, so an
+ * untuned device has one for every panel: search_space/getrf.toml), and 64 where the panel has
+ * at most 128 rows (s, d, c). A square matrix of 33..64 is so one launch of a tall kernel, with
+ * no interchange, TRSM or GEMM launches. Not above 128 rows: per flop the 64-column kernels run
+ * at about 55-60% of the 32-column ones (their rows take twice the registers), which a larger
+ * matrix does not win back in launches (docs/experiments.md: both rules measured).
  * A wide matrix (m < n) factors its first m columns so, then applies their interchanges to the
  * rest and solves U12 = L11^-1 A12 (LAPACK's getrf). An exactly zero pivot is recorded and the
  * factorization goes on, as LAPACK's; no other matrix is touched.
@@ -32,12 +33,12 @@
 #include "spec_run.h"
 
 enum { LEFT = 0, LOWER = 0, UPPER = 1, OP_N = 0, NON_UNIT = 0, UNIT = 1, FORWARD = 0, BACKWARD = 1 };
-enum { PANEL_THREADS = 256, PANEL_ROW_BYTES = 512 };
+enum { PANEL_THREADS = 256, PANEL_ROW_BYTES = 512, WIDE_PANEL = 64, WIDE_PANEL_MAX_ROWS = 128 };
 
-/* The widest panel the rule may take (a build-time constant, 64; 32 gives the rule of the first
- * blocked LU, kept for comparison runs) */
+/* The widest panel the rule may take (a build-time constant: 64; 32 builds the rule of the first
+ * blocked LU, which the host test checks too) */
 #ifndef SHOAL_LU_WIDEST_PANEL
-#define SHOAL_LU_WIDEST_PANEL 64
+#define SHOAL_LU_WIDEST_PANEL WIDE_PANEL
 #endif
 
 #define OK SHOAL_STATUS_SUCCESS
@@ -51,7 +52,9 @@ static shoal_status cuda(cudaError_t e)
 static int panel_width(char prec, int rows)
 {
     const int elem = (int)shoal_spec_elem_bytes(prec), per_thread = (rows + PANEL_THREADS - 1) / PANEL_THREADS;
-    for (int w = SHOAL_LU_WIDEST_PANEL; w > 8; w /= 2)
+    if (SHOAL_LU_WIDEST_PANEL >= WIDE_PANEL && rows <= WIDE_PANEL_MAX_ROWS && WIDE_PANEL * elem <= PANEL_ROW_BYTES)
+        return WIDE_PANEL;
+    for (int w = 32; w > 8; w /= 2)
         if (per_thread * w * elem <= PANEL_ROW_BYTES) return w;
     return 8;
 }

@@ -327,13 +327,14 @@ static int run_getrf(lu_data *d, step_counts *used)
 
 /* ---- judging ---- */
 
-/* The panel width rule (runtime/drivers/lu_blocked.c, search_space/getrf.toml): the widest of
- * 64 (the build's SHOAL_LU_WIDEST_PANEL), 32, 16, 8 whose panel of `rows` rows fits 256 threads
- * with 512 bytes of rows each */
+/* The panel width rule (runtime/drivers/lu_blocked.c, search_space/getrf.toml): 64 up to 128
+ * rows where a row of 64 takes at most 512 bytes (not z; not in a build with
+ * SHOAL_LU_WIDEST_PANEL 32), else the widest of 32, 16, 8 whose panel of `rows` rows fits 256
+ * threads with 512 bytes of rows each */
 static int width_rule(char prec, int rows)
 {
     const int per_thread = (rows + 255) / 256, elem = shoal_spec_elem_bytes(prec);
-    if (SHOAL_LU_WIDEST_PANEL >= 64 && per_thread * 64 * elem <= 512) return 64;
+    if (SHOAL_LU_WIDEST_PANEL >= 64 && rows <= 128 && 64 * elem <= 512) return 64;
     return per_thread * 32 * elem <= 512 ? 32 : per_thread * 16 * elem <= 512 ? 16 : 8;
 }
 
@@ -698,7 +699,7 @@ int main(void)
 {
     host_context(&g_ctx);
     const char precs[] = "sdcz";
-    const int sizes[] = {33, 40, 64, 65, 100, 129};
+    const int sizes[] = {33, 40, 64, 65, 100, 129};  /* 129: 32-wide panels above 128 rows, 64 below */
     const int batches[] = {5, 1, 3, 5, 5, 3};
     const int rect[][3] = {{100, 40, 5}, {70, 33, 5}, {40, 100, 5}, {33, 70, 3}, {20, 50, 5}, {80, 20, 5}, {600, 40, 3}};
     const int z65[][2] = {{4, -1}, {40, -1}, {64, -1}}, z100[][2] = {{4, -1}, {50, -1}, {99, -1}, {70, 20}};
