@@ -74,11 +74,12 @@ def roof_cap_of(run: str) -> str:
     return "not capped (the memory roof alone)"
 
 
-def lu_blocked_sections(run: str) -> tuple[Section, ...]:
+def lu_blocked_sections(run: str, sizes: tuple[int, ...] = BLOCKED_SIZES, driver: str = "") -> tuple[Section, ...]:
     """The LU family above n = 32 (the blocked LU drivers) from one run of bench/run_lapack_bench.py
     with its torch peer, e.g. LAPACK_BENCH_ARGS="--prec sd --routine getrf,gesv,getrs,getri --n
     33,48,64,96,128,192,256,384,512,768,1024 --peak-gflops 51000,63000 --no-dx --no-cpu": add
-    `*lu_blocked_sections("<run>")` to SECTIONS once bench/results/<run>.{csv,txt} are committed."""
+    `*lu_blocked_sections("<run>")` to SECTIONS once bench/results/<run>.{csv,txt} are committed;
+    sizes: the rows shown, driver: a sentence on the driver as the run had it."""
     torch = torch_of(run)
     common = ("Batch: 4x L2 / bytes, at least 2048, 1024 from n = 256. Roof: copy bandwidth x flops / bytes, "
               f"{roof_cap_of(run)}. Every method checked first (info, and 16 sampled LAPACK "
@@ -86,10 +87,11 @@ def lu_blocked_sections(run: str) -> tuple[Section, ...]:
               "best peer > 1: shoal (strided) faster than the faster of the vendor and torch.")
     return (
         Section("LU above n = 32 (getrf): the blocked driver", run, "lapack",
-                "getrf from n = 33 to 1024 through the blocked LU driver (getrf_blocked), strided batches. vendor = cublas{S,D}getrfBatched (pointer arrays, its only "
+                "getrf from n = 33 to 1024 through the blocked LU driver (getrf_blocked), strided batches. "
+                f"{driver + ' ' if driver else ''}vendor = cublas{{S,D}}getrfBatched (pointer arrays, its only "
                 f"form); torch = `torch.linalg.lu_factor_ex` on the same GPU in the same run ({torch}; "
                 f"bench/torch_lapack_peer.py). Flops: LAPACK working note 41. {common}",
-                routine="getrf", sizes=BLOCKED_SIZES, peers=True, plots=("lu",),
+                routine="getrf", sizes=sizes, peers=True, plots=("lu",),
                 notes=(md_tables.published_torch_note(),)),
         Section("Inverse from the LU factors above n = 32 (getri)", run, "lapack",
                 "getri from the factors and pivots (made by the vendor's getrf before timing) to the inverse, out "
@@ -98,17 +100,17 @@ def lu_blocked_sections(run: str) -> tuple[Section, ...]:
                 "(its `inv_ex` factors the matrix first, a solve with the identity, and so pairs with the "
                 "`inverse` rows, getri_fused, not with getri). Every method counted at getri's flops (4n^3/3; "
                 f"lu_solve with n right-hand sides does 2n^3). Roof bytes: A read, the inverse written. {common}",
-                routine="getri", sizes=BLOCKED_SIZES, peers=True, plots=("lu",)),
+                routine="getri", sizes=sizes, peers=True, plots=("lu",)),
         Section("LU solve above n = 32 (getrs, op N): 1 and n/4 right-hand sides", run, "lapack",
                 "getrs from the factors (made by the vendor's getrf before timing), B overwritten by X. vendor = "
                 "cublas{S,D}getrsBatched; torch = `torch.linalg.lu_solve` from factors made outside the timing. "
                 f"Roof bytes: A read, B read and written. {common}",
-                routine="getrs", sizes=BLOCKED_SIZES, peers=True, plots=("lu",)),
+                routine="getrs", sizes=sizes, peers=True, plots=("lu",)),
         Section("LU factor and solve above n = 32 (gesv): 1 and n/4 right-hand sides", run, "lapack",
                 "gesv: A overwritten by its factors, B by X. vendor = cublas{S,D}getrfBatched + "
                 "cublas{S,D}getrsBatched, timed together; torch = `torch.linalg.solve_ex` (its own copy of A "
                 f"factored). Roof bytes: A and B read and written. {common}",
-                routine="gesv", sizes=BLOCKED_SIZES, peers=True, plots=("lu",)),
+                routine="gesv", sizes=sizes, peers=True, plots=("lu",)),
     )
 
 
@@ -204,7 +206,11 @@ SECTIONS = (
             "side only: the nrhs = n/4 rows, in the CSV, have no vendor); no torch posv peer.",
             routine="posv", variant="l", sizes=BLOCKED_SIZES, nrhs="1", plots=("cholesky",)),
     # the run measured getrf and gesv (getrs and getri above 32 are still to be benchmarked)
-    *(s for s in lu_blocked_sections("h200-2026-11-28-lu-blocked") if s.routine in ("getrf", "gesv")),
+    *(s for s in lu_blocked_sections(
+        "h200-2026-11-28-lu-wide", (33, 40, 48, 56, 64, 96, 128, 192, 256, 384, 512, 768, 1024),
+        "Panels of up to 64 columns where they have at most 128 rows (so a square matrix of 33..64 is one "
+        "launch of the tall kernel), 32 below that, tuned 48- and 64-column kernels (2026-11-28 14:00).")
+      if s.routine in ("getrf", "gesv")),
     Section("GEMV and TRSV in c and z (ops N, T and C)", "h100-2026-11-27-blas2-complex", "blas2",
             "c and z against cublas{C,Z}gemvStridedBatched / gemvBatched and cublas{C,Z}trsmBatched "
             "(`run_blas2_bench.py --quick --prec cz --routine gemv,trsv`), on the first c/z tuning "
