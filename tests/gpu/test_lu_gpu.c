@@ -315,12 +315,14 @@ static int make_special(const run_cfg *c, run_data *d, int64_t i)
     /* the poisoned part: the real one, or the imaginary one of a complex element */
     const double bad = w == 2 && (i / 5) % 2 ? INFINITY : NAN;
     if (c->special == SP_NAN) {
-        if (i % 5 == 2) {
-            A[((i / 5) % ((int64_t)m * n)) * w + (w - 1)] = bad;
-            return KIND_NAN;
-        }
+        /* every fifth problem poisoned: every other one of them all NaN, the rest in one element
+         * (the all-NaN test first: i % 10 == 7 is also i % 5 == 2) */
         if (i % 10 == 7) {
             for (int64_t e = 0; e < (int64_t)m * n; ++e) A[e * w + (w - 1)] = NAN;
+            return KIND_NAN;
+        }
+        if (i % 5 == 2) {
+            A[((i / 5) % ((int64_t)m * n)) * w + (w - 1)] = bad;
             return KIND_NAN;
         }
         if (i % 10 == 9 && d->B0 && (c->r == R_GETRS || c->r == R_GESV)) {
