@@ -35,8 +35,8 @@
  * (a complex multiply-add is 8 real flops to a real one's 2), as the tuner and the other
  * benchmarks count them.
  *
- * Sizes: inverse and geqrf serve n <= 32; getrf, getri, getrs, gesv (the blocked LU drivers above
- * 32) and potrf, potrs, posv (the blocked Cholesky drivers) serve n <= 1024 (routine_info's
+ * Sizes: inverse serves n <= 32; getrf, getri, getrs, gesv (the blocked LU drivers above 32),
+ * potrf, potrs, posv (the blocked Cholesky drivers) and geqrf (its blocked driver) serve n <= 1024 (routine_info's
  * max_n). --n takes 1..1024 for every selected routine; a routine's sizes above what it serves
  * are skipped (no row, no CSV line), said once before the tables ("# n > 32: skipped for ...",
  * on stderr with --list), not an error; a routine left with no size prints no table. Solves:
@@ -160,8 +160,8 @@ extern void zgeqrf_(const int *m, const int *n, double *a, const int *lda, doubl
 enum { R_GETRF, R_INVERSE, R_GETRI, R_POTRF, R_GEQRF, R_GETRS, R_GESV, R_POTRS, R_POSV,
        N_ROUTINES };
 
-#define MAX_N_SMALL 32     /* the kernels' sizes: what inverse and geqrf serve */
-#define MAX_N_BLOCKED 1024 /* the LU and Cholesky routines, through their blocked drivers above 32 */
+#define MAX_N_SMALL 32     /* the kernels' sizes: what inverse serves */
+#define MAX_N_BLOCKED 1024 /* the LU, Cholesky and QR routines, through their blocked drivers above 32 */
 
 /* What each routine reads and writes decides the restores, the poisoning and the checks. */
 typedef struct routine_info {
@@ -196,7 +196,7 @@ static const routine_info routines[N_ROUTINES] = {
     [R_POTRF] = {"potrf", "potrf", "lu", {"cusolver", NULL}, "cusolverDn?potrfBatched",
                  0, 1, 0, 1, 0, 1, 0, 0, 0, 1, MAX_N_BLOCKED},
     [R_GEQRF] = {"geqrf", "geqrf", "n", {"cublas", NULL}, "cublas?geqrfBatched",
-                 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, MAX_N_SMALL},
+                 0, 0, 0, 1, 0, 0, 0, 0, 1, 1, MAX_N_BLOCKED},
     [R_GETRS] = {"getrs", "getrs", "n", {"cublas", NULL}, "cublas?getrsBatched",
                  1, 0, 1, 0, 0, 0, 1, 0, 0, 0, MAX_N_BLOCKED},
     [R_GESV] = {"gesv", "gesv", "n", {"cublas_getrf+getrs", NULL},

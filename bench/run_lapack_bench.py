@@ -10,7 +10,7 @@ where <gpu> comes from the device name as in bench/run_bench.py ("NVIDIA H100 80
 --out picks the CSV path instead; the .txt and PNGs go next to it.
 
 Then, where PyTorch imports, bench/torch_lapack_peer.py measures torch.linalg's getrf, getri,
-potrf, getrs and gesv (method `torch`; getri as lu_solve of the identity from factors, see that
+potrf, geqrf (torch.geqrf), getrs and gesv (method `torch`; getri as lu_solve of the identity from factors, see that
 script) for the precisions, routines (those of the five selected), sizes, --nrhs, --runs,
 --method-seconds and --peak-gflops of the same command, with the copy bandwidth the C bench
 measured, and appends its rows to the same CSV and its lines to the same .txt: all methods in one
@@ -45,7 +45,7 @@ REPO_ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT_BIN = REPO_ROOT / "build" / "bin" / "shoal_lapack_bench"
 RESULTS_DIR = REPO_ROOT / "bench" / "results"
 TORCH_PEER = REPO_ROOT / "bench" / "torch_lapack_peer.py"
-TORCH_ROUTINES = ("getrf", "getri", "potrf", "getrs", "gesv")   # what the torch peer measures
+TORCH_ROUTINES = ("getrf", "getri", "potrf", "geqrf", "getrs", "gesv")   # what the torch peer measures
 
 
 def run_streaming(cmd, log_path, mode="w"):

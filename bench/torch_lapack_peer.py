@@ -6,6 +6,7 @@ Measures, on one GPU, batched
   getri   torch.linalg.lu_solve(LU, pivots, I): the inverse from LU       variant n
           factors (lu_factor_ex, made once outside the timing)
   potrf   torch.linalg.cholesky_ex (lower, and upper with upper=True)   variants l, u
+  geqrf   torch.geqrf (LAPACK's reflectors and tau)                       variant n
   getrs   torch.linalg.lu_solve(LU, pivots, B) from factors made once     variant n (c, z: n, t, c)
           outside the timing (adjoint=True for op C; op T in c and z as
           the adjoint solve with the conjugated factors, conj(A)^H = A^T,
@@ -93,7 +94,7 @@ ERROR_LIMIT = 30.0      # ORACLE_ERROR_LIMIT
 METHOD_SECONDS = 10.0   # --method-seconds
 EPS = {"s": 2.0 ** -24, "d": 2.0 ** -53, "c": 2.0 ** -24, "z": 2.0 ** -53}
 ELEM_BYTES = {"s": 4, "d": 8, "c": 8, "z": 16}
-ROUTINES = ("getrf", "getri", "potrf", "getrs", "gesv")   # the C bench's table order
+ROUTINES = ("getrf", "getri", "potrf", "geqrf", "getrs", "gesv")   # the C bench's table order
 SOLVES = ("getrs", "gesv")
 CSV_COLUMNS = ("device", "prec", "routine", "variant", "mode", "n", "nrhs", "batch", "method", "median_ms",
                "gflops", "gbs", "pct_roof", "ok")
@@ -120,6 +121,7 @@ def flops_per_problem(routine: str, n: int, prec: str, nrhs: int = 0) -> float:
     f = {"getrf": getrf,
          "getri": 4.0 * n ** 3 / 3.0 - n * n + 5.0 * n / 3.0,
          "potrf": n ** 3 / 3.0 + n * n / 2.0 + n / 6.0,
+         "geqrf": 4.0 * n ** 3 / 3.0 + 2.0 * n * n + 14.0 * n / 3.0,
          "getrs": getrs,
          "gesv": getrf + getrs}[routine]
     return f * (4.0 if is_complex(prec) else 1.0)
@@ -373,6 +375,13 @@ def residual_getrf(torch: Any, a0: Any, lu: Any, piv: Any, eps: float) -> float:
     return ratio(torch, a - P @ L @ U, a, eps)
 
 
+def residual_geqrf(torch: Any, a0: Any, qr: Any, tau: Any, eps: float) -> float:
+    """||A - Q R||_1 / (n ||A||_1 eps) in double precision, Q formed from the reflectors."""
+    a, f = wide(torch, a0), wide(torch, qr)
+    q = torch.linalg.householder_product(f, wide(torch, tau))
+    return ratio(torch, a - q @ torch.triu(f), a, eps)
+
+
 def residual_inverse(torch: Any, a0: Any, c: Any, eps: float) -> float:
     """||A C - I||_1 / (n ||A||_1 ||C||_1 eps) in double precision."""
     a, cc = wide(torch, a0), wide(torch, c)
@@ -470,7 +479,7 @@ def build_case(torch: Any, routine: str, variant: str, a0: Any, b0: Any, samples
     outside the timing, keep the sampled originals for the check and let a0 go."""
     count = lambda info: int(torch.count_nonzero(info))  # noqa: E731
     worst = lambda rs: max(rs, default=0.0)  # noqa: E731  (the residuals give inf, never NaN)
-    if routine in ("getrf", "potrf", "gesv"):
+    if routine in ("getrf", "potrf", "geqrf", "gesv"):
         a = a0.clone()
         b = b0.clone() if b0 is not None else None
 
@@ -483,6 +492,10 @@ def build_case(torch: Any, routine: str, variant: str, a0: Any, b0: Any, samples
             return Case(lambda: torch.linalg.cholesky_ex(a, upper=upper, check_errors=False), restore,
                         lambda out: (count(out[1]), worst(residual_potrf(torch, a0[i], out[0][i], upper, eps)
                                                           for i in samples)))
+        if routine == "geqrf":
+            return Case(lambda: torch.geqrf(a), restore,
+                        lambda out: (0, worst(residual_geqrf(torch, a0[i], out[0][i], out[1][i], eps)
+                                              for i in samples)))
         if routine == "getrf":
             return Case(lambda: torch.linalg.lu_factor_ex(a, pivot=True, check_errors=False), restore,
                         lambda out: (count(out[2]), worst(residual_getrf(torch, a0[i], out[0][i], out[1][i], eps)

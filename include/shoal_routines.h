@@ -20,7 +20,8 @@ extern "C" {
  * dimension below its bound, a NULL operand where m > 0 and n > 0 and batch > 0, a
  * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
  * NOT_INITIALIZED; then no work (m == 0 or n == 0, or batch == 0) -> SUCCESS at once;
- * then a matrix above 32 -> SHOAL_STATUS_NOT_SUPPORTED. */
+ * then a matrix above 32 is served by the driver geqrf_blocked (a sequence of dispatched steps)
+ * up to 1024; above that -> SHOAL_STATUS_NOT_SUPPORTED. */
 shoal_status shoal_sgeqrf_batched(shoal_handle handle, int m, int n, float *const A[], int64_t lda, float *const tau[], int64_t batch);
 shoal_status shoal_sgeqrf_strided_batched(shoal_handle handle, int m, int n, float *A, int64_t lda, int64_t strideA, float *tau, int64_t strideTau, int64_t batch);
 shoal_status shoal_dgeqrf_batched(shoal_handle handle, int m, int n, double *const A[], int64_t lda, double *const tau[], int64_t batch);

@@ -25,6 +25,9 @@ typedef struct shoal_lapack_params {
     long long stride_tau;
     int *info;                       /* per problem; NULL for routines without numerical info */
     long long batch;
+    int col0;                        /* geqrf's tall panels (the blocked driver): the columns of A
+                                        before the panel, whose reflectors and tau an earlier call
+                                        left; 0 otherwise (a whole matrix) */
 } shoal_lapack_params;
 
 #endif

@@ -26,18 +26,26 @@ static int lapack_fits(const void *ctx, int index, const int dims[3])
     return shoal_lapack_kernel_fits(&ri->kernels[index], dims[0], dims[1]);
 }
 
+static int is_tall(const shoal_lapack_routine_info *ri, int index)
+{
+    return ri->kernels[index].design == SHOAL_DESIGN_TALL;
+}
+
 /* Kernel index or SHOAL_KERNEL_VENDOR; cached per handle and routine for repeated shapes.
  * Where neither a tuned rule's kernel nor the default fits (getrf's tall panels on a device
  * without tuned ones), the first shipped kernel of the precision and variant that fits: the
- * search space's fallbacks are shipped in every build for that. */
+ * search space's fallbacks are shipped in every build for that. tall_only: a geqrf panel after
+ * the first (p->col0 > 0), which only the tall design takes. */
 static int choose_kernel(struct shoal_context *ctx, int routine, char prec, int mode, int variant, const int dims[3],
-                         int vendor)
+                         int vendor, int tall_only)
 {
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
     const int kernel = shoal_routine_choose(ctx, routine, prec, mode, variant, dims, vendor, lapack_fits, ri);
-    if (kernel == SHOAL_KERNEL_VENDOR || lapack_fits(ri, kernel, dims)) return kernel;
+    if (kernel == SHOAL_KERNEL_VENDOR || (lapack_fits(ri, kernel, dims) && (!tall_only || is_tall(ri, kernel))))
+        return kernel;
     for (int i = 0; i < *ri->n_kernels; ++i)
-        if (ri->kernels[i].precision == prec && ri->kernels[i].variant == variant && lapack_fits(ri, i, dims))
+        if (ri->kernels[i].precision == prec && ri->kernels[i].variant == variant && lapack_fits(ri, i, dims) &&
+            (!tall_only || is_tall(ri, i)))
             return i;
     return kernel; /* its launch refuses the call */
 }
@@ -52,8 +60,9 @@ shoal_status shoal_lapack_run_kernel(struct shoal_context *ctx, int routine, cha
     const int dims[3] = {p->m, p->n, ri->has_nrhs ? p->nrhs : 1};
     /* vendors take int leading dimensions only, and pointer arrays: a strided call gets them
      * written into the handle's workspace */
-    vendor = vendor && ctx->vendor_enabled && p->lda <= INT_MAX && p->ldb <= INT_MAX;
-    int kernel = choose_kernel(ctx, routine, prec, mode, variant, dims, vendor);
+    const int tall_only = p->col0 > 0;
+    vendor = vendor && !tall_only && ctx->vendor_enabled && p->lda <= INT_MAX && p->ldb <= INT_MAX;
+    int kernel = choose_kernel(ctx, routine, prec, mode, variant, dims, vendor, tall_only);
     if (kernel == SHOAL_KERNEL_VENDOR) {
         const shoal_vendor_handles vh = {ctx->cublas, ctx->cusolver};
         const int r = mode == SHOAL_MODE_ARRAY
@@ -62,7 +71,7 @@ shoal_status shoal_lapack_run_kernel(struct shoal_context *ctx, int routine, cha
         ctx->served = shoal_lapack_vendor_name(ri->name);
         if (r == SHOAL_VENDOR_OK) return OK;
         if (r == SHOAL_VENDOR_FAILED) return SHOAL_STATUS_VENDOR_ERROR;
-        kernel = choose_kernel(ctx, routine, prec, mode, variant, dims, 0); /* the vendor lacks this case */
+        kernel = choose_kernel(ctx, routine, prec, mode, variant, dims, 0, 0); /* the vendor lacks this case */
     }
     const shoal_kernel_desc *kd = &ri->kernels[kernel];
     ctx->served = kd->name;
@@ -126,7 +135,7 @@ shoal_status shoal_lapack_kernel_name(shoal_handle handle, const char *routine, 
     }
     const int dims[3] = {m, n, ri->has_nrhs ? nrhs : 1};
     const int mode = pointer_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED;
-    const int kernel = choose_kernel(ctx, r, precision, mode, v, dims, ctx->vendor_enabled);
+    const int kernel = choose_kernel(ctx, r, precision, mode, v, dims, ctx->vendor_enabled, 0);
     *name = kernel == SHOAL_KERNEL_VENDOR ? shoal_lapack_vendor_name(ri->name) : ri->kernels[kernel].name;
     return OK;
 }

@@ -144,8 +144,8 @@ def test_wrapper_passes_the_c_bench_selection_to_the_peer() -> None:
     assert args == ["--prec", "sd", "--routine", "getrf,getri,getrs,gesv", "--n", "33,1024",
                     "--method-seconds", "20", "--peak-gflops", "51000,63000", "--copy-gbs", "3012.5"]
     assert run_lapack_bench.torch_peer_args(["--quick"], "")[:5] == [
-        "--prec", "sd", "--routine", "getrf,getri,potrf,getrs,gesv", "--quick"]
-    assert run_lapack_bench.torch_peer_args(["--routine", "geqrf", "--routine", "inverse,posv"], report) is None
+        "--prec", "sd", "--routine", "getrf,getri,potrf,geqrf,getrs,gesv", "--quick"]
+    assert run_lapack_bench.torch_peer_args(["--routine", "inverse", "--routine", "posv"], report) is None
     # what the peer takes is what the wrapper passes
     assert peer.build_parser().parse_args(args).method_seconds == 20.0
 

@@ -1,6 +1,6 @@
 """Factorizations, solves and inversion of small matrices: LU, Cholesky, QR. n <= 1024 (m, n <=
-1024 for getrf; above 32 through blocked drivers) for getrf, getrs, gesv, getri, potrf, potrs and
-posv; n <= 32 for getri_fused and geqrf (m, n <= 32). Larger sizes raise ShoalError
+1024 for getrf and geqrf; above 32 through blocked drivers) for getrf, getrs, gesv, getri, geqrf,
+potrf, potrs and posv; n <= 32 for getri_fused. Larger sizes raise ShoalError
 SHOAL_STATUS_NOT_SUPPORTED.
 
 float32, float64, complex64 and complex128 (LAPACK's s, d, c, z). In the complex dtypes the

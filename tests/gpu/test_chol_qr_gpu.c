@@ -101,6 +101,10 @@ typedef struct tcfg {
     int n_bad_cols;             /* 0: column (b / bad_every) % n + 1 */
     int twin;         /* the call again with the not-PD and NaN matrices made good: every other
                          matrix's A, B and info must be bit-identical (twin_check) */
+    int zero_col;     /* geqrf: column zero_col - 1 is all zeros in every third matrix (b % 3 == 1):
+                         its tau must be exactly 0 (H = I, as LAPACK's larfg); 0: none */
+    int zero_every;   /* geqrf: matrices b % zero_every == zero_every - 1 are all zeros (every tau
+                         exactly 0); 0: none */
 } tcfg;
 
 typedef struct tdata {
@@ -187,6 +191,13 @@ static void *place_alloc(const tcfg *c, void **alloc, size_t count, size_t es, i
  * factors and solves (n <= 32); the blocked driver (n > 32) solves every matrix of the batch, so
  * the failed ones' B hold intermediate values there (not checked). */
 static int posv_keeps_failed_b(const tcfg *c) { return c->n <= KERNEL_MAX_N; }
+
+/* geqrf: element column j of matrix b set to zero (tcfg's zero_col, zero_every) */
+static int qr_zero_col(const tcfg *c, int64_t b, int j)
+{
+    if (c->routine != R_GEQRF) return 0;
+    return (c->zero_every > 0 && b % c->zero_every == c->zero_every - 1) || (c->zero_col == j + 1 && b % 3 == 1);
+}
 
 static int is_bad(const tcfg *c, int64_t b)
 {
@@ -321,6 +332,8 @@ static void fill_inputs(const tcfg *c, tdata *d, int mode)
                     elem_set_real(p, d->ha0, 2 * e + 1, NAN);
                 if (c->routine == R_GEQRF || (c->routine != R_POTRS && oracle_in_tri(c->uplo, i, j)))
                     d->wa[e] = 1;
+                if (qr_zero_col(c, b, j))
+                    for (int q = 0; q < w; ++q) elem_set_real(p, d->ha0, e * w + q, 0.0);
             }
         int expect = 0;
         if (is_bad(c, b)) {
@@ -610,8 +623,24 @@ static void check_all(const tcfg *c, tdata *d, int mode, verdict *v)
                         elem_get(p, d->hb0, s * d->stb + i + j * d->ldb, B0, i + (size_t)j * n);
                         elem_get(p, d->hb, s * d->stb + i + j * d->ldb, B, i + (size_t)j * n);
                     }
-            for (int j = 0; j < k && c->routine == R_GEQRF; ++j)
+            int zero_tau = 1; /* the tau of every all-zero column is exactly 0 */
+            for (int j = 0; j < k && c->routine == R_GEQRF; ++j) {
                 elem_get(p, d->ht, s * d->stt + j, tau, (size_t)j);
+                if (qr_zero_col(c, b, j) && b != c->nan_at &&
+                    (tau[(size_t)j * w] != 0.0 || tau[(size_t)j * w + w - 1] != 0.0))
+                    zero_tau = 0;
+            }
+            if (!zero_tau) {
+#pragma omp critical
+                {
+                    if (first_bad_fail < 0 || b < first_bad_fail) {
+                        first_bad_fail = b;
+                        snprintf(fail_why, sizeof fail_why, " tau of an all-zero column not 0");
+                    }
+                    ++bad_fail;
+                }
+                continue;
+            }
             const int expect = d->expect[b];
             const int info = has_info(c->routine) ? d->hinfo[b] : 0;
             if (has_info(c->routine) && expect >= 0 && info != expect) {
@@ -1065,7 +1094,7 @@ static void case_page_end(int r, char p)
 
 enum kind {
     K_SIZES_A, K_SIZES_B, K_LAYOUT, K_LARGE, K_FAIL, K_RECT, K_VENDOR, K_TAIL, K_PAGE_END, K_DIAG_IMAG,
-    K_BLOCKED, K_BLOCKED_FAIL, K_BLOCKED_LARGE, K_BLOCKED_DIAG_IMAG, K_BLOCKED_PAGE_END
+    K_BLOCKED, K_BLOCKED_FAIL, K_BLOCKED_LARGE, K_BLOCKED_DIAG_IMAG, K_BLOCKED_PAGE_END, K_BLOCKED_RECT
 };
 
 typedef struct tcase {
@@ -1108,10 +1137,14 @@ static void build_cases(void)
             add_case(K_TAIL, r, p, "tail");
             if (elem_reals(p) == 2 && (r == R_POTRF || r == R_POSV))
                 add_case(K_DIAG_IMAG, r, p, "diag_imag");
-            if (!is_chol(r))
-                continue;
-            /* n > 32: the blocked drivers */
+            /* m or n > 32: the blocked drivers */
             add_case(K_BLOCKED, r, p, "blocked");
+            if (r == R_GEQRF) {
+                add_case(K_BLOCKED_RECT, r, p, "blocked_rect");
+                if (p == 'd')
+                    add_case(K_BLOCKED_LARGE, r, p, "blocked_batch_large");
+                continue;
+            }
             add_case(K_BLOCKED_FAIL, r, p, r == R_POTRS ? "blocked_nan" : "blocked_not_pd");
             if (p == 'd')
                 add_case(K_BLOCKED_LARGE, r, p, "blocked_batch_large");
@@ -1122,7 +1155,7 @@ static void build_cases(void)
     for (int r = 0; r < R_COUNT; ++r)
         for (int pi = 0; pi < 4; ++pi) add_case(K_PAGE_END, r, PRECS[pi], "page_end");
     for (int r = 0; r < R_COUNT; ++r)
-        for (int pi = 0; pi < 4 && is_chol(r); ++pi) add_case(K_BLOCKED_PAGE_END, r, PRECS[pi], "blocked_page_end");
+        for (int pi = 0; pi < 4; ++pi) add_case(K_BLOCKED_PAGE_END, r, PRECS[pi], "blocked_page_end");
 }
 
 /* c/z potrf, posv: a NaN in the imaginary part of every diagonal element, which zpotrf does not
@@ -1190,13 +1223,18 @@ static void case_blocked(int r, char p)
     for (int i = 0; i < COUNT(BLOCKED); ++i) {
         const struct blocked_size *z = &BLOCKED[i];
         for (int u = 0; u < 2; ++u) {
-            if (z->n >= BLOCKED_ONE_UPLO_N && u != i % 2)
+            if (r == R_GEQRF ? u > 0 : (z->n >= BLOCKED_ONE_UPLO_N && u != i % 2))
                 continue;
             tcfg c = base(r, p, u, z->n, z->n, blocked_rhs(z->rhs, z->n), z->batch);
             c.pad = z->pad;
             c.gap = z->gap;
             c.tail = z->tail;
             c.nan_other = (i + u) % 2;
+            if (r == R_GEQRF) { /* rank-deficient and zero matrices, a NaN matrix among good ones */
+                c.zero_col = i % 2 ? z->n / 2 + 1 : 1 + i % 3;
+                c.zero_every = i % 3 == 0 ? 4 : 0;
+                c.nan_at = z->batch > 2 ? z->batch / 2 : -1;
+            }
             run(c);
         }
     }
@@ -1268,7 +1306,8 @@ static void case_blocked_fail(int r, char p)
 static void case_blocked_batch_large(int r, char p)
 {
     tcfg c = base(r, p, 0, 33, 33, 2, 70001);
-    c.bad_every = 1000;
+    c.bad_every = r == R_GEQRF ? 0 : 1000; /* geqrf: a NaN matrix and zero columns instead */
+    c.zero_col = r == R_GEQRF ? 17 : 0;
     c.nan_at = 65536;
     c.nan_other = 1;
     c.twin = 1;
@@ -1303,9 +1342,42 @@ static void case_blocked_diag_imag(int r, char p)
 
 /* Page ends (case_page_end's layout) at blocked sizes: a read or write past an operand by any
  * step faults on the hardware; not-PD matrices (failing at the last column) in some runs. */
+/* geqrf above 32: tall and wide shapes on both sides of the panel widths (8 .. 64) and of the
+ * regs kernels' 32, single columns and rows, the largest (1024); zero columns (tau = 0) and
+ * zero matrices among them. */
+static void case_blocked_rect(char p)
+{
+    static const int shapes[][2] = {{1000, 40}, {40, 1000}, {1024, 64}, {512, 16}, {33, 1024}, {1024, 33},
+                                    {1024, 1}, {1, 1024},   {100, 33},  {33, 100}, {65, 64},   {64, 65},
+                                    {300, 129}, {129, 300}, {1024, 1000}, {20, 100}, {17, 64}, {64, 8},
+                                    {200, 31},  {31, 200},  {257, 256}, {513, 97}, {96, 513}, {48, 40}};
+    for (int i = 0; i < COUNT(shapes); ++i) {
+        const int m = shapes[i][0], n = shapes[i][1];
+        tcfg c = base(R_GEQRF, p, 0, m, n, 0, m * n > 100000 ? 3 : 9);
+        c.pad = i % 2 ? 3 : 0;
+        c.gap = i % 3 == 0 ? 4 : 0;
+        c.zero_col = (m < n ? m : n) > 2 ? (m < n ? m : n) / 2 + 1 : 0;
+        c.zero_every = i % 4 == 1 ? 3 : 0;
+        c.nan_at = i % 4 == 0 ? c.batch - 1 : -1;
+        c.tail = i % 5 == 2 ? 1 + i % 4 : 0;
+        run(c);
+    }
+}
+
 static void case_blocked_page_end(int r, char p)
 {
     if (!gpu_test_page_end_ready()) return;
+    if (r == R_GEQRF) {
+        static const int shapes[][2] = {{33, 33}, {100, 100}, {257, 257}, {100, 33}, {33, 100}, {1024, 16}};
+        for (int i = 0; i < COUNT(shapes); ++i) {
+            tcfg c = base(r, p, 0, shapes[i][0], shapes[i][1], 0, 5);
+            c.page_end = 1;
+            c.pad = i % 2 ? 1 + i % 3 : 0;
+            c.zero_col = i % 3 == 1 ? 2 : 0;
+            run(c);
+        }
+        return;
+    }
     static const int sizes[] = {33, 100, 257};
     for (int i = 0; i < COUNT(sizes); ++i)
         for (int u = 0; u < 2; ++u) {
@@ -1349,6 +1421,7 @@ static void run_case(const tcase *t)
     case K_BLOCKED_LARGE: case_blocked_batch_large(t->routine, t->prec); break;
     case K_BLOCKED_DIAG_IMAG: case_blocked_diag_imag(t->routine, t->prec); break;
     case K_BLOCKED_PAGE_END: case_blocked_page_end(t->routine, t->prec); break;
+    case K_BLOCKED_RECT: case_blocked_rect(t->prec); break;
     }
 }
 

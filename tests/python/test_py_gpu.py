@@ -346,7 +346,8 @@ def test_potrf_reports_non_spd_in_a_later_block(xp, uplo):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("m, n", [(1, 1), (8, 8), (32, 32), (12, 5), (5, 12)])
+@pytest.mark.parametrize("m, n", [(1, 1), (8, 8), (32, 32), (12, 5), (5, 12),
+                                  (33, 33), (100, 100), (100, 40), (40, 100)])  # above 32: the driver
 def test_geqrf(xp, dtype, m, n):
     import numpy
     a = rand((BATCH, m, n), dtype, 1)
