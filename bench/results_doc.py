@@ -211,6 +211,15 @@ SECTIONS = (
         "Panels of up to 64 columns where they have at most 128 rows (so a square matrix of 33..64 is one "
         "launch of the tall kernel), 32 below that, tuned 48- and 64-column kernels (2026-11-28 14:00).")
       if s.routine in ("getrf", "gesv")),
+    Section("Householder QR above n = 32 (geqrf): the blocked driver", "h200-2026-11-28-qr-blocked", "lapack",
+            "geqrf from n = 40 to 1024 through the blocked QR driver (geqrf_blocked: left-looking panels of "
+            "32 columns, 16 from 513 rows in d, each one launch of the tall kernel, which applies the earlier "
+            "panels' reflectors and factors its own), strided batches, on the untuned fallback kernels (the "
+            "tall design was not tuned yet). vendor = cublas{S,D}geqrfBatched (pointer arrays); torch = "
+            "`torch.geqrf` on the same GPU in the same run (bench/torch_lapack_peer.py). Flops: 4n^3/3 + "
+            "2n^2 + 14n/3 (LAPACK working note 41). Batch: 4x L2 / bytes, at least 2048, 1024 from n = 256; "
+            "every method checked first (16 sampled residuals ||A - QR||, 2 from n = 256).",
+            routine="geqrf", sizes=(40, 64, 96, 128, 256, 512, 1024), peers=True, plots=("qr",)),
     Section("GEMV and TRSV in c and z (ops N, T and C)", "h100-2026-11-27-blas2-complex", "blas2",
             "c and z against cublas{C,Z}gemvStridedBatched / gemvBatched and cublas{C,Z}trsmBatched "
             "(`run_blas2_bench.py --quick --prec cz --routine gemv,trsv`), on the first c/z tuning "

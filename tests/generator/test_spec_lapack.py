@@ -246,11 +246,13 @@ def test_driver_key_names_the_function_and_the_limit(tmp_path: Path) -> None:
             load(f)
 
 
-def test_the_lu_and_cholesky_routines_name_their_drivers() -> None:
-    # getri_fused and geqrf have none: they stop at the kernels' 32
+def test_the_lu_cholesky_and_qr_routines_name_their_drivers() -> None:
+    # getri_fused has none: it stops at the kernels' 32
     drivers = {r.name: r.spec.driver for r in _routines()}
-    assert {n for n, d in drivers.items() if d} == {"getrf", "getrs", "gesv", "getri", "potrf", "potrs", "posv"}
+    assert {n for n, d in drivers.items() if d} == {"getrf", "getrs", "gesv", "getri", "potrf", "potrs", "posv",
+                                                     "geqrf"}
     assert all(d.max_n == 1024 for d in drivers.values() if d)
     table = emit_lapack.drivers_c(_routines())
     assert '[SHOAL_POTRF] = {"potrf_blocked", shoal_driver_potrf_blocked, 1024},' in table
     assert '[SHOAL_GETRF] = {"getrf_blocked", shoal_driver_getrf_blocked, 1024},' in table
+    assert '[SHOAL_GEQRF] = {"geqrf_blocked", shoal_driver_geqrf_blocked, 1024},' in table
