@@ -32,6 +32,12 @@ enum { SHOAL_LAPACK_OPERAND_A = 0, SHOAL_LAPACK_OPERAND_B = 1 };
 cudaError_t shoal_lapack_sub(struct shoal_context *ctx, char prec, const shoal_lapack_params *p, int which,
                              long long row, long long col, int slot, shoal_operand *out);
 
+/* The tall-panel kernels' width for a panel of `rows` rows whose elements take row_elem bytes in
+ * registers: the widest of 32, 16 and 8 whose rows fit 256 threads with at most 512 bytes (128
+ * registers) of them each; the getrf and geqrf `tall` fallback kernels are such panels
+ * (search_space/getrf.toml, geqrf.toml), so an untuned device has one for every width taken. */
+int shoal_lapack_tall_width(int row_elem, int rows);
+
 /* op value of the (conjugate) transpose in a precision: C (2) in c and z, T (1) in s and d. */
 int shoal_lapack_op_h(char prec);
 

@@ -18,24 +18,14 @@
  * spec/routines/geqrf.toml names this driver (runtime/lapack_drivers.h). */
 #include "lapack_routines.h"
 #include "lapack_run.h"
+#include "lapack_steps.h"
 #include "spec_run.h"
-
-enum { PANEL_THREADS = 256, PANEL_ROW_BYTES = 512, WIDEST = 32, NARROWEST = 8 };
-
-/* The panel width for m rows (see the top). */
-static int panel_width(char prec, int m)
-{
-    const int elem = shoal_spec_is_complex(prec) ? 16 : (int)shoal_spec_elem_bytes(prec);
-    const int per_thread = (m + PANEL_THREADS - 1) / PANEL_THREADS;
-    for (int w = WIDEST; w > NARROWEST; w /= 2)
-        if (per_thread * w * elem <= PANEL_ROW_BYTES) return w;
-    return NARROWEST;
-}
 
 shoal_status shoal_driver_geqrf_blocked(struct shoal_context *ctx, char prec, int variant, shoal_lapack_params *p)
 {
     (void)variant;
-    const int w = panel_width(prec, p->m);
+    /* complex rows counted as z's (see the top) */
+    const int w = shoal_lapack_tall_width(shoal_spec_is_complex(prec) ? 16 : (int)shoal_spec_elem_bytes(prec), p->m);
     for (int c0 = 0; c0 < p->n; c0 += w) {
         shoal_lapack_params q = *p;
         q.n = p->n - c0 < w ? p->n - c0 : w;
