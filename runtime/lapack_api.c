@@ -31,11 +31,19 @@ static int is_tall(const shoal_lapack_routine_info *ri, int index)
     return ri->kernels[index].design == SHOAL_DESIGN_TALL;
 }
 
+/* How much a kernel holds: its rows, then (tall panels) its columns. The fallback scan takes the
+ * smallest that fits: a 40-row panel in a 1024-row kernel leaves most of the block's threads
+ * idle and its registers cap the SM at one block. */
+static long long kernel_extent(const shoal_kernel_desc *kd)
+{
+    return (long long)kd->p[0] * 4096 + (kd->design == SHOAL_DESIGN_TALL ? kd->p[1] : 0);
+}
+
 /* Kernel index or SHOAL_KERNEL_VENDOR; cached per handle and routine for repeated shapes.
- * Where neither a tuned rule's kernel nor the default fits (getrf's tall panels on a device
- * without tuned ones), the first shipped kernel of the precision and variant that fits: the
- * search space's fallbacks are shipped in every build for that. tall_only: a geqrf panel after
- * the first (p->col0 > 0), which only the tall design takes. */
+ * Where neither a tuned rule's kernel nor the default fits (getrf's and geqrf's tall panels on a
+ * device without tuned ones), the smallest shipped kernel of the precision and variant that
+ * fits: the search space's fallbacks are shipped in every build for that. tall_only: a geqrf
+ * panel after the first (p->col0 > 0), which only the tall design takes. */
 static int choose_kernel(struct shoal_context *ctx, int routine, char prec, int mode, int variant, const int dims[3],
                          int vendor, int tall_only)
 {
@@ -43,11 +51,13 @@ static int choose_kernel(struct shoal_context *ctx, int routine, char prec, int 
     const int kernel = shoal_routine_choose(ctx, routine, prec, mode, variant, dims, vendor, lapack_fits, ri);
     if (kernel == SHOAL_KERNEL_VENDOR || (lapack_fits(ri, kernel, dims) && (!tall_only || is_tall(ri, kernel))))
         return kernel;
+    int best = -1;
     for (int i = 0; i < *ri->n_kernels; ++i)
         if (ri->kernels[i].precision == prec && ri->kernels[i].variant == variant && lapack_fits(ri, i, dims) &&
-            (!tall_only || is_tall(ri, i)))
-            return i;
-    return kernel; /* its launch refuses the call */
+            (!tall_only || is_tall(ri, i)) &&
+            (best < 0 || kernel_extent(&ri->kernels[i]) < kernel_extent(&ri->kernels[best])))
+            best = i;
+    return best >= 0 ? best : kernel; /* none: its launch refuses the call */
 }
 
 /* lapack_run.h's shoal_lapack_run_kernel: the tuned kernel (or the vendor, where vendor != 0 and
