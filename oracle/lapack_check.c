@@ -1,5 +1,6 @@
 /* Residual checks of the factorizations; see lapack_check.h. Plain loops in double: the checks
- * see small matrices (n <= 32), so clarity wins over speed. */
+ * see small matrices (n <= 32) except QR's (m up to 1024: its checks never form the m x m Q), so
+ * clarity wins over speed. */
 #include "lapack_check.h"
 
 #include "lapack_ref.h"
@@ -131,31 +132,29 @@ double oracle_zpotrf_residual(int upper, int n, const double *A, int lda, const 
     return potrf_residual_w(2, upper, n, A, lda, F, ldf, eps);
 }
 
-static void form_q_w(int w, int m, int n, const double *QR, int ldqr, const double *tau, double *Q)
+static void apply_q_w(int w, int m, int n, const double *QR, int ldqr, const double *tau, int ncols, double *C,
+                      size_t ldc)
 {
     if (w == 1)
-        oracle_form_q(m, n, QR, ldqr, tau, Q);
+        oracle_apply_q(m, n, QR, ldqr, tau, ncols, C, ldc);
     else
-        oracle_zform_q(m, n, QR, ldqr, tau, Q);
+        oracle_zapply_q(m, n, QR, ldqr, tau, ncols, C, ldc);
 }
 
+/* ||A - Q R||_1 / (max(m, n) ||A||_1 eps), Q R formed by applying the reflectors to R (m n k work:
+ * Q itself would be m^2 k, a billion at m = 1024) */
 static double geqrf_residual_w(int w, int m, int n, const double *A, int lda, const double *QR, int ldqr,
                                const double *tau, double eps)
 {
-    double *Q = scratch((size_t)w * m * m), *R = scratch((size_t)w * m * n), *D = scratch((size_t)w * m * n);
-    double r = INFINITY;
-    if (Q && R && D) {
-        form_q_w(w, m, n, QR, ldqr, tau, Q);
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < m; ++i)
-                for (int e = 0; e < w; ++e)
-                    R[w * (i + (size_t)j * m) + e] = i <= j ? QR[w * (i + (size_t)j * ldqr) + e] : 0.0;
-        matmul_w(w, 0, m, n, m, Q, m, R, m, D, m);
-        subtract(w, m, n, D, A, lda);
-        r = ratio(norm1_w(w, m, n, D, m), (double)(m > n ? m : n) * norm1_w(w, m, n, A, lda) * eps);
-    }
-    free(Q);
-    free(R);
+    double *D = scratch((size_t)w * m * n);
+    if (!D) return INFINITY;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i)
+            for (int e = 0; e < w; ++e)
+                D[w * (i + (size_t)j * m) + e] = i <= j ? QR[w * (i + (size_t)j * ldqr) + e] : 0.0;
+    apply_q_w(w, m, n, QR, ldqr, tau, n, D, (size_t)m);
+    subtract(w, m, n, D, A, lda);
+    const double r = ratio(norm1_w(w, m, n, D, m), (double)(m > n ? m : n) * norm1_w(w, m, n, A, lda) * eps);
     free(D);
     return r;
 }
@@ -171,23 +170,30 @@ double oracle_zgeqrf_residual(int m, int n, const double *A, int lda, const doub
     return geqrf_residual_w(2, m, n, A, lda, QR, ldqr, tau, eps);
 }
 
+/* max_j ||(I - Q1^H Q1) e_j||_1 / (m eps) over Q's first k = min(m, n) columns Q1: column j is
+ * H(0) .. H(j) e_j, whose norm is 1 exactly where H(j) is unitary (|1 - tau|^2 + |tau|^2 ||x||^2
+ * = 1 is |tau|^2 ||v||^2 = 2 re tau) given the H(i), i < j, are: so every reflector is checked,
+ * and with it the whole Q, in m k^2 work rather than the m^3 of Q^H Q */
 static double orthogonality_residual_w(int w, int m, int n, const double *QR, int ldqr, const double *tau,
                                        double eps)
 {
-    double *Q = scratch((size_t)w * m * m), *G = scratch((size_t)w * m * m);
+    const int k = m < n ? m : n;
+    double *Q = scratch((size_t)w * m * k), *G = scratch((size_t)w * k * k);
     if (!Q || !G) {
         free(Q);
         free(G);
         return INFINITY;
     }
-    form_q_w(w, m, n, QR, ldqr, tau, Q);
-    matmul_w(w, w == 1 ? 1 : 2, m, m, m, Q, m, Q, m, G, m); /* Q^H Q */
+    for (size_t i = 0; i < (size_t)w * m * k; ++i) Q[i] = 0.0;
+    for (int j = 0; j < k; ++j) Q[w * (j + (size_t)j * m)] = 1.0;
+    apply_q_w(w, m, n, QR, ldqr, tau, k, Q, (size_t)m);
+    matmul_w(w, w == 1 ? 1 : 2, k, k, m, Q, m, Q, m, G, k); /* Q1^H Q1 */
     double worst_col = 0.0;
-    for (int j = 0; j < m; ++j) {
+    for (int j = 0; j < k; ++j) {
         double s = 0.0;
-        for (int i = 0; i < m; ++i) {
+        for (int i = 0; i < k; ++i) {
             const double one[2] = {i == j ? 1.0 : 0.0, 0.0};
-            s += dist(one, G + w * (i + (size_t)j * m), w);
+            s += dist(one, G + w * (i + (size_t)j * k), w);
         }
         if (!(s <= worst_col)) worst_col = s;
     }

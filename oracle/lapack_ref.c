@@ -462,15 +462,31 @@ void oracle_zgeqr2(int m, int n, double *A, int lda, double *tau, double *alpha)
     geqr2_w(2, m, n, A, lda, tau, alpha);
 }
 
-static void form_q_w(int w, int m, int n, const double *A, int lda, const double *tau, double *Q)
+/* C (m x ncols, leading dimension ldc) = Q C, Q = H(0) (H(1) (... H(k-1) C)): 4 m ncols k flops,
+ * where forming Q would take 4 m^2 k and using it m^2 ncols more */
+static void apply_q_w(int w, int m, int n, const double *A, int lda, const double *tau, int ncols, double *C,
+                      size_t ldc)
 {
     const int k = m < n ? m : n;
+    for (int j = k - 1; j >= 0; --j)
+        for (int c = 0; c < ncols; ++c)
+            reflect(w, A + w * (j + (size_t)j * lda), get(tau, j, w), m - j, C + w * (j + (size_t)c * ldc));
+}
+
+void oracle_apply_q(int m, int n, const double *A, int lda, const double *tau, int ncols, double *C, size_t ldc)
+{
+    apply_q_w(1, m, n, A, lda, tau, ncols, C, ldc);
+}
+void oracle_zapply_q(int m, int n, const double *A, int lda, const double *tau, int ncols, double *C, size_t ldc)
+{
+    apply_q_w(2, m, n, A, lda, tau, ncols, C, ldc);
+}
+
+static void form_q_w(int w, int m, int n, const double *A, int lda, const double *tau, double *Q)
+{
     memset(Q, 0, sizeof(double) * w * (size_t)m * (size_t)m);
     for (int i = 0; i < m; ++i) Q[w * (i + (size_t)i * m)] = 1.0;
-    /* Q = H(0) (H(1) (... H(k-1) I)) */
-    for (int j = k - 1; j >= 0; --j)
-        for (int c = 0; c < m; ++c)
-            reflect(w, A + w * (j + (size_t)j * lda), get(tau, j, w), m - j, Q + w * (j + (size_t)c * m));
+    apply_q_w(w, m, n, A, lda, tau, m, Q, (size_t)m);
 }
 
 void oracle_form_q(int m, int n, const double *A, int lda, const double *tau, double *Q)

@@ -121,6 +121,10 @@ void oracle_geqr2(int m, int n, double *A, int lda, double *tau, double *alpha);
  * (so the last reflector of an m <= n matrix is not the identity when its alpha is complex);
  * H(j)^H applied to the trailing columns. tau and alpha are complex (pairs). */
 void oracle_zgeqr2(int m, int n, double *A, int lda, double *tau, double *alpha);
+/* C = Q C for Q = H(0) H(1) ... H(k-1) as below (C: m x ncols, leading dimension ldc), without
+ * forming Q; zapply_q: complex. */
+void oracle_apply_q(int m, int n, const double *A, int lda, const double *tau, int ncols, double *C, size_t ldc);
+void oracle_zapply_q(int m, int n, const double *A, int lda, const double *tau, int ncols, double *C, size_t ldc);
 /* Q (m x m, packed) = H(0) H(1) ... H(k-1) from the vectors below the diagonal of A (m x n;
  * v(j) = 1 implied) and tau (k = min(m, n) entries). */
 void oracle_form_q(int m, int n, const double *A, int lda, const double *tau, double *Q);
