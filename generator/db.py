@@ -283,6 +283,17 @@ def winners_by_version(conn: sqlite3.Connection, view: str = "carried_winners"
     return out
 
 
+def tuning_in_progress(conn: sqlite3.Connection, routine: str) -> set[int]:
+    """Devices whose newest run over `routine` is unfinished: cut by its time budget, interrupted
+    or failed with tasks of its plan left (tune.py finishes a run only when none is left)."""
+    newest: dict[int, Any] = {}
+    for dev, routines, finished in conn.execute(
+            "SELECT device_id, routines, finished FROM runs ORDER BY started, id"):
+        if routine in routines.split(","):
+            newest[dev] = finished
+    return {dev for dev, finished in newest.items() if finished is None}
+
+
 def _in(values: list[str]) -> str:
     return "(" + ", ".join("?" for _ in values) + ")"
 

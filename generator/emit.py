@@ -128,6 +128,16 @@ def _collect(conn: sqlite3.Connection, space: SearchSpace, version: str, res: Em
             res.warnings.append(f"{routine}: {len(ts)} software stacks tuned for {name}; "
                                 f"emitting device id {ts[0].device_id} ({len(ts[0].rules)} rules)")
         chosen.append(ts[0])
+    # A tuning in progress (its device's newest run over the routine left tasks) must not replace
+    # a complete table: where another device of the same compute capability has a table, the
+    # runtime serves that device from it until its own tuning finishes (resumable over calls)
+    busy = db.tuning_in_progress(conn, routine)
+    for t in [t for t in chosen if t.device_id in busy]:
+        if any(o.cc == t.cc and o.device_name != t.device_name and o.device_id not in busy for o in chosen):
+            res.warnings.append(f"{routine}: tuning in progress on {t.device_name} ({len(t.rules)} rules "
+                                "so far): not emitted; the table of another device of its compute "
+                                "capability serves it")
+            chosen.remove(t)
     defaults = []
     for prec, variant, design, cfg in space.default_kernels() + space.fallback_kernels():
         ref = KernelRef(space.kernel_name(prec, design, variant, cfg), prec, variant, design, cfg)

@@ -186,14 +186,21 @@ def tune(project: Project, opts: TuneOptions) -> int:
     run_id = db.start_run(conn, device_id, opts.routines, opts.precisions,
                           ",".join(f"{r}:{v}" for r, v in versions.items()), opts.note)
     try:
-        return _tune(project, opts, conn, spaces, versions, device, device_id, run_id)
+        rc, left = _tune(project, opts, conn, spaces, versions, device, device_id, run_id)
+        # a run is finished when it leaves no task of its plan: one cut by its time budget (or
+        # failing) stays unfinished, and emit keeps its device's tables of those routines out
+        # while another device of the same compute capability has one (a tuning in progress
+        # must not replace a complete table; README's tuning section)
+        if left == 0:
+            db.finish_run(conn, run_id)
+        return rc
     finally:
-        db.finish_run(conn, run_id)
         conn.close()
 
 
 def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpace],
-          versions: dict[str, str], device: dict[str, Any], device_id: int, run_id: int) -> int:
+          versions: dict[str, str], device: dict[str, Any], device_id: int, run_id: int) -> tuple[int, int]:
+    """(exit status, tasks of the plan left unmeasured)"""
     start = time.monotonic()
     deadline = start + opts.max_minutes * 60 if opts.max_minutes else None
     plan = Plan()
@@ -231,7 +238,7 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
         f"{len(plan.pruned)} configurations statically pruned ({n_pruned} new records)")
     if not remaining:
         log("nothing to do")
-        return 0
+        return 0, 0
     tasks_by_id = {t.id: t for t in plan.tasks}
     work = opts.work
     modules = _render_modules(project, plan, remaining, work / "src", versions)
@@ -241,7 +248,7 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
     while remaining:
         if deadline is not None and time.monotonic() >= deadline:
             log(f"time budget reached with {len(remaining)} tasks left; rerun to resume")
-            return 0
+            return 0, len(remaining)
         attempt += 1
         batch = job_batch(remaining, MODULES_PER_JOB)
         used = {plan.module_ids[t.module] for t in batch if t.module is not None}
@@ -263,7 +270,7 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
             progress.counts += ing.counts
             progress.show(Counter(), force=True)
             log("interrupted; what was measured is saved; rerun to resume")
-            return 130
+            return 130, len([t for t in remaining if t.id not in ing.recorded])
         culprits = ing.finish(rc, results)
         progress.counts += ing.counts
         progress.show(Counter(), force=True)
@@ -275,23 +282,23 @@ def _tune(project: Project, opts: TuneOptions, conn: Any, spaces: list[SearchSpa
         if rc == EXIT_OK:
             if unfinished:
                 log(f"tuner exited 0 but {len(unfinished)} tasks have no result")
-                return 1
+                return 1, len(remaining)
             fruitless = 0
             continue
         if rc == EXIT_TIME_BUDGET:
             log(f"time budget reached with {len(remaining)} tasks left; rerun to resume")
-            return 0
+            return 0, len(remaining)
         fruitless = 0 if ing.recorded else fruitless + 1
         if rc != EXIT_CONTEXT_LOST and not ing.recorded:
             log(f"tuner failed (exit {rc}) without producing a result; giving up")
-            return 1
+            return 1, len(remaining)
         if fruitless >= MAX_FRUITLESS_RESTARTS:
             log(f"tuner failed {fruitless} times in a row without a result; giving up")
-            return 1
+            return 1, len(remaining)
         if remaining:
             log(f"tuner exited {rc}; restarting with {len(remaining)} remaining tasks")
     log("all tasks done; next: python -m generator emit")
-    return 0
+    return 0, 0
 
 
 def job_batch(tasks: Sequence[Task], max_modules: int) -> list[Task]:

@@ -111,6 +111,32 @@ def test_emission_from_winners(tmp_path, project, space, tuned, capsys):
         assert src.count("__CUDA_ARCH__ >= 900") == sum(n not in defaults for n in set(cu))
 
 
+def test_a_tuning_in_progress_leaves_a_same_cc_table_in_place(tmp_path, project, space, tuned, add, version,
+                                                               device):
+    """A device whose newest run over the routine is unfinished (cut by its time budget) is not
+    emitted while another device of its compute capability has a table; alone, it is."""
+    for (rid,) in tuned.execute("SELECT id FROM runs").fetchall():   # the fixture's runs, complete
+        db.finish_run(tuned, rid)
+    dev = db.upsert_device(tuned, dict(device, name="NVIDIA H200"))
+    run = db.start_run(tuned, dev, ["gemm"], ["d"], version)   # never finished
+    add(tuned, run, dev, version, kernel="cublas", design="vendor", ms=1.0, m=16, n=16, k=16)
+    tuned.commit()
+    res = emit(tuned, project, [space], tmp_path / "a")
+    c = (tmp_path / "a" / "gemm_tables.c").read_text()
+    assert '"NVIDIA H200"' not in c and '"NVIDIA H100 80GB HBM3", 9, 0' in c
+    assert any("tuning in progress on NVIDIA H200" in w for w in res.warnings)
+    db.finish_run(tuned, run)
+    emit(tuned, project, [space], tmp_path / "b")
+    assert '"NVIDIA H200", 9, 0' in (tmp_path / "b" / "gemm_tables.c").read_text()
+    # with no other table of cc 9.0 an unfinished tuning is emitted: better than another arch's
+    h100 = tuned.execute("SELECT id FROM devices WHERE name = ?", (device["name"],)).fetchone()[0]
+    tuned.execute("DELETE FROM measurements WHERE device_id = ?", (h100,))
+    tuned.execute("UPDATE runs SET finished = NULL WHERE id = ?", (run,))
+    tuned.commit()
+    emit(tuned, project, [space], tmp_path / "c")
+    assert '"NVIDIA H200", 9, 0' in (tmp_path / "c" / "gemm_tables.c").read_text()
+
+
 def test_emission_is_deterministic_and_writes_only_changes(tmp_path, project, space, tuned):
     out = tmp_path / "gen"
     first = emit(tuned, project, [space], out)

@@ -82,8 +82,19 @@ def test_time_budget_stop_then_resume(tmp_path, opts, project, space, device, mo
     assert any("--max-seconds" in a for a in first)
     st = _statuses(opts.db_path)
     assert sum(s == "ok" for s in st.values()) == 5
+    # a run cut by its budget stays unfinished: emit keeps such a tuning from replacing another
+    # device's complete table (db.tuning_in_progress)
+    c = db.connect(opts.db_path)
+    assert c.execute("SELECT finished FROM runs").fetchone()[0] is None
+    dev = c.execute("SELECT device_id FROM runs").fetchone()[0]
+    assert db.tuning_in_progress(c, "gemm") == {dev} and db.tuning_in_progress(c, "syrk") == set()
+    c.close()
     monkeypatch.delenv("FAKE_TUNER_STOP_AFTER")
     assert tune(project, opts) == 0
+    c = db.connect(opts.db_path)
+    assert c.execute("SELECT finished FROM runs ORDER BY id DESC").fetchone()[0] is not None
+    assert db.tuning_in_progress(c, "gemm") == set()   # the newest run decides
+    c.close()
     plan = build_plan(space, ["d"], device, shape_limit=2)
     job_ids = [int(line.split()[1][3:]) for line in (opts.work / "job.txt").read_text().splitlines()
                if line.startswith("task ")]
