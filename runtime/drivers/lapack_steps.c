@@ -31,13 +31,13 @@ cudaError_t shoal_lapack_sub(struct shoal_context *ctx, char prec, const shoal_l
     return shoal_block_pointers(dst, &src, 1, p->batch, 1, ctx->stream);
 }
 
-enum { TALL_THREADS = 256, TALL_ROW_BYTES = 512 };
+enum { TALL_THREADS = 256 };
 
 int shoal_lapack_tall_width(int row_elem, int rows)
 {
     const int per_thread = (rows + TALL_THREADS - 1) / TALL_THREADS;
     for (int w = 32; w > 8; w /= 2)
-        if (per_thread * w * row_elem <= TALL_ROW_BYTES) return w;
+        if (per_thread * w * row_elem <= SHOAL_LAPACK_TALL_ROW_BYTES) return w;
     return 8;
 }
 

@@ -36,6 +36,7 @@ cudaError_t shoal_lapack_sub(struct shoal_context *ctx, char prec, const shoal_l
  * registers: the widest of 32, 16 and 8 whose rows fit 256 threads with at most 512 bytes (128
  * registers) of them each; the getrf and geqrf `tall` fallback kernels are such panels
  * (search_space/getrf.toml, geqrf.toml), so an untuned device has one for every width taken. */
+enum { SHOAL_LAPACK_TALL_ROW_BYTES = 512 }; /* a thread's registers of the panel's rows, at most */
 int shoal_lapack_tall_width(int row_elem, int rows);
 
 /* op value of the (conjugate) transpose in a precision: C (2) in c and z, T (1) in s and d. */

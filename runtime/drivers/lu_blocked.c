@@ -33,7 +33,7 @@
 #include "spec_run.h"
 
 enum { LEFT = 0, LOWER = 0, UPPER = 1, OP_N = 0, NON_UNIT = 0, UNIT = 1, FORWARD = 0, BACKWARD = 1 };
-enum { PANEL_ROW_BYTES = 512, WIDE_PANEL = 64, WIDE_PANEL_MAX_ROWS = 128 };
+enum { WIDE_PANEL = 64, WIDE_PANEL_MAX_ROWS = 128 };
 
 /* The widest panel the rule may take (a build-time constant: 64; 32 builds the rule of the first
  * blocked LU, which the host test checks too) */
@@ -52,7 +52,7 @@ static shoal_status cuda(cudaError_t e)
 static int panel_width(char prec, int rows)
 {
     const int elem = (int)shoal_spec_elem_bytes(prec);
-    if (SHOAL_LU_WIDEST_PANEL >= WIDE_PANEL && rows <= WIDE_PANEL_MAX_ROWS && WIDE_PANEL * elem <= PANEL_ROW_BYTES)
+    if (SHOAL_LU_WIDEST_PANEL >= WIDE_PANEL && rows <= WIDE_PANEL_MAX_ROWS && WIDE_PANEL * elem <= SHOAL_LAPACK_TALL_ROW_BYTES)
         return WIDE_PANEL;
     return shoal_lapack_tall_width(elem, rows);
 }
