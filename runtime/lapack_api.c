@@ -96,6 +96,17 @@ shoal_status shoal_lapack_run_kernel(struct shoal_context *ctx, int routine, cha
     return e == cudaSuccess ? OK : SHOAL_STATUS_CUDA_ERROR;
 }
 
+/* lapack_run.h */
+int shoal_lapack_kernel_holds(struct shoal_context *ctx, int routine, char prec, int variant,
+                              const shoal_lapack_params *p)
+{
+    const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
+    const int mode = p->A_array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED;
+    const int dims[3] = {p->m, p->n, ri->has_nrhs ? p->nrhs : 1};
+    const int kernel = choose_kernel(ctx, routine, prec, mode, variant, dims, 0, p->col0 > 0);
+    return kernel >= 0 && lapack_fits(ri, kernel, dims);
+}
+
 /* The routine's driver for a matrix above the kernels' sizes; NULL where none takes m x n. */
 static const shoal_lapack_driver *driver_for(int routine, long long m, long long n)
 {

@@ -72,7 +72,7 @@ cudaError_t shoal_lapack_launch(const shoal_kernel_desc *kd, const shoal_lapack_
 {
     if (!is_lapack_design(kd->design)) return cudaErrorInvalidValue;
     const int tall = kd->design == SHOAL_DESIGN_TALL;
-    const int max_rows = tall ? SHOAL_LAPACK_TALL_MAX_M : SHOAL_LAPACK_MAX_N;
+    const int max_rows = tall ? SHOAL_LAPACK_TALL_MAX_M : SHOAL_LAPACK_FUSED_MAX_N;
     if (kd->p[0] < 1 || kd->p[0] > max_rows || kd->p[1] < 1) return cudaErrorInvalidValue;
     dim3 grid = {(unsigned)shoal_lapack_grid(kd, p->batch, resident_blocks, sm_count), 1, 1};
     dim3 block = {(unsigned)(tall ? kd->p[2] : team_threads(kd)), (unsigned)(tall ? 1 : kd->p[1]), 1};

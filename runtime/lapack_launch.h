@@ -17,6 +17,11 @@ extern "C" {
 /* Largest matrix dimension the factorization kernels serve (above it: the drivers). */
 #define SHOAL_LAPACK_MAX_N 32
 
+/* Largest N of a team-per-problem kernel: geqrf's regs design reaches 64, launched above
+ * SHOAL_LAPACK_MAX_N by the blocked QR driver for a matrix it holds whole (runtime/drivers/
+ * qr_blocked.c). */
+#define SHOAL_LAPACK_FUSED_MAX_N 64
+
 /* Most rows of the tall panels (SHOAL_DESIGN_TALL: n <= SHOAL_LAPACK_MAX_N columns), which the
  * blocked LU driver reaches through shoal_lapack_run_kernel. */
 #define SHOAL_LAPACK_TALL_MAX_M 1024

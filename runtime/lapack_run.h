@@ -22,4 +22,9 @@ struct shoal_context;
 shoal_status shoal_lapack_run_kernel(struct shoal_context *ctx, int routine, char prec, int variant,
                                      shoal_lapack_params *p, int vendor);
 
+/* Whether one of the routine's kernels (the tuned rule's, else the smallest shipped one) holds
+ * the whole of p->m x p->n, as shoal_lapack_run_kernel would launch it for p with vendor = 0. */
+int shoal_lapack_kernel_holds(struct shoal_context *ctx, int routine, char prec, int variant,
+                              const shoal_lapack_params *p);
+
 #endif

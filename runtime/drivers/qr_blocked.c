@@ -7,7 +7,9 @@
  * W, the panel width: the widest of 32, 16 and 8 whose m rows fit 256 threads with at most 128
  * registers of them each, complex rows counted as 16 bytes (c's at 8 spill); the tall design's
  * fallbacks are such kernels, so an untuned device has one for every m (search_space/geqrf.toml).
- * Wider panels (48, 64) spill in that kernel. A matrix of n <= W columns is one launch.
+ * Wider panels (48, 64) spill in that kernel. A matrix of n <= W columns is one launch, and so
+ * is one that a kernel holds whole: the regs design's team of two warps (N up to 64, s, d, c:
+ * templates/geqrf_regs.cu.j2), tuned at 40, 48, 56 and 64 and shipped at 48 and 64.
  * Left-looking keeps the panel in registers and needs no workspace: each panel reads the earlier
  * reflectors once (m col0 elements), where a right-looking sweep would read and write the
  * trailing matrix once per panel, and forming LAPACK's T factor for a GEMM update would need a
@@ -26,6 +28,10 @@ shoal_status shoal_driver_geqrf_blocked(struct shoal_context *ctx, char prec, in
     (void)variant;
     /* complex rows counted as z's (see the top) */
     const int w = shoal_lapack_tall_width(shoal_spec_is_complex(prec) ? 16 : (int)shoal_spec_elem_bytes(prec), p->m);
+    /* a kernel holding the whole matrix (the regs design up to 64 x 64 in s, d and c): one
+     * launch, none of the panels' re-reading of the earlier reflectors */
+    if (p->n > w && shoal_lapack_kernel_holds(ctx, SHOAL_GEQRF, prec, 0, p))
+        return shoal_lapack_run_kernel(ctx, SHOAL_GEQRF, prec, 0, p, 0);
     for (int c0 = 0; c0 < p->n; c0 += w) {
         shoal_lapack_params q = *p;
         q.n = p->n - c0 < w ? p->n - c0 : w;

@@ -82,6 +82,17 @@ static void case_lapack_team_rows(void)
     /* the size bound is N, whatever R */
     kd = lapack_desc(SHOAL_DESIGN_REGS, 16, 4, 0, 2);
     CHECK(shoal_lapack_kernel_fits(&kd, 16, 16) && !shoal_lapack_kernel_fits(&kd, 17, 16));
+    /* geqrf's team of two warps: N up to SHOAL_LAPACK_FUSED_MAX_N, launched; nothing past it */
+    kd = lapack_desc(SHOAL_DESIGN_REGS, 64, 2, 0, 0);
+    CHECK(shoal_lapack_threads(&kd) == 64 * 2);
+    CHECK(shoal_lapack_kernel_fits(&kd, 64, 40) && shoal_lapack_kernel_fits(&kd, 37, 64));
+    CHECK(!shoal_lapack_kernel_fits(&kd, 65, 1) && !shoal_lapack_kernel_fits(&kd, 1, 65));
+    kd = lapack_desc(SHOAL_DESIGN_REGS, SHOAL_LAPACK_FUSED_MAX_N + 1, 1, 0, 0);
+    shoal_lapack_params lp;
+    memset(&lp, 0, sizeof lp);
+    lp.m = lp.n = 1;
+    lp.batch = 1;
+    CHECK(shoal_lapack_launch(&kd, &lp, 0, 132, 0) == cudaErrorInvalidValue);
 }
 
 /* getrf's tall panels: M rows (p[0]), NC columns (p[1]), T threads (p[2]), one problem per

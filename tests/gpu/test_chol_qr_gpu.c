@@ -1342,15 +1342,16 @@ static void case_blocked_diag_imag(int r, char p)
 
 /* Page ends (case_page_end's layout) at blocked sizes: a read or write past an operand by any
  * step faults on the hardware; not-PD matrices (failing at the last column) in some runs. */
-/* geqrf above 32: tall and wide shapes on both sides of the panel widths (8 .. 64) and of the
- * regs kernels' 32, single columns and rows, the largest (1024); zero columns (tau = 0) and
- * zero matrices among them. */
+/* geqrf above 32: tall and wide shapes on both sides of the panel widths (8 .. 64), of the
+ * regs kernels' 32 and of the whole-matrix launch's 64 (runtime/drivers/qr_blocked.c), single
+ * columns and rows, the largest (1024); zero columns (tau = 0) and zero matrices among them. */
 static void case_blocked_rect(char p)
 {
     static const int shapes[][2] = {{1000, 40}, {40, 1000}, {1024, 64}, {512, 16}, {33, 1024}, {1024, 33},
                                     {1024, 1}, {1, 1024},   {100, 33},  {33, 100}, {65, 64},   {64, 65},
                                     {300, 129}, {129, 300}, {1024, 1000}, {20, 100}, {17, 64}, {64, 8},
-                                    {200, 31},  {31, 200},  {257, 256}, {513, 97}, {96, 513}, {48, 40}};
+                                    {200, 31},  {31, 200},  {257, 256}, {513, 97}, {96, 513}, {48, 40},
+                                    {64, 40},   {37, 59},   {59, 37}};
     for (int i = 0; i < COUNT(shapes); ++i) {
         const int m = shapes[i][0], n = shapes[i][1];
         tcfg c = base(R_GEQRF, p, 0, m, n, 0, m * n > 100000 ? 3 : 9);
