@@ -220,6 +220,14 @@ SECTIONS = (
             "2n^2 + 14n/3 (LAPACK working note 41). Batch: 4x L2 / bytes, at least 2048, 1024 from n = 256; "
             "every method checked first (16 sampled residuals ||A - QR||, 2 from n = 256).",
             routine="geqrf", sizes=(40, 64, 96, 128, 256, 512, 1024), peers=True, plots=("qr",)),
+    Section("Householder QR of 33..64 in one launch (geqrf)", "h200-2026-11-29-qr-fused", "lapack",
+            "The blocked driver's whole-matrix launch: where a kernel holds the matrix, the regs design with "
+            "a team of two warps per matrix (one column a thread, the step loop unrolled by chunks of 8), "
+            "here its untuned fallbacks N = 48 (n <= 48) and N = 64; n = 96 still the panels. Strided "
+            "batches; vendor = cublas{S,D,C}geqrfBatched (pointer arrays); torch = `torch.geqrf`, same GPU "
+            "and run. Before this change the same GPU measured (2026-11-28 21:13, panels) s 155 / 288 and "
+            "d 75 / 238 Gflop/s at n = 40 / 64. Every method checked first.",
+            routine="geqrf", sizes=(33, 40, 48, 56, 64, 96), peers=True, plots=("qr",)),
     Section("GEMV and TRSV in c and z (ops N, T and C)", "h100-2026-11-27-blas2-complex", "blas2",
             "c and z against cublas{C,Z}gemvStridedBatched / gemvBatched and cublas{C,Z}trsmBatched "
             "(`run_blas2_bench.py --quick --prec cz --routine gemv,trsv`), on the first c/z tuning "
