@@ -106,15 +106,17 @@ def _params(r: Routine, prec: str, form: str) -> list[str]:
         const = "const " if o.access == "in" else ""
         if form == "batched":
             out.append(f"{const}{T} *const {o.name}[]")
-            out.append(f"int64_t {o.ld}")
+            out += [] if o.is_vector else [f"int64_t {o.ld}"]
         else:
             out.append(f"{const}{T} *{o.name}")
-            out += [f"int64_t {o.ld}", f"int64_t {o.stride}"]
+            out += ([] if o.is_vector else [f"int64_t {o.ld}"]) + [f"int64_t {o.stride}"]
     out.append("int64_t batch")
     return out
 
 
 def _shape_doc(spec: Spec, o: Operand) -> str:
+    if o.is_vector:
+        return f"{o.name} is a vector of {_doc(o.rows)} ({o.access})"
     return f"{o.name} is {_doc(o.rows)} x {_doc(o.cols)} ({o.access}), {o.ld} >= max(1, {_doc(o.rows)})"
 
 
@@ -163,18 +165,24 @@ def _checks(r: Routine, prec: str, form: str) -> list[str]:
     out = option_checks(spec.options) + option_aliases(spec.options, prec)
     for d in spec.dims:
         out.append(f"    if ({d} < 0) return BAD;")
-    out.append("    if (batch < 0) return BAD;")
     out += _locals(spec)
+    for rule, _ in spec.requires:
+        out.append(f"    if (!{c_expr(rule)}) return BAD;")
+    if spec.derived:  # the checks need not read every one
+        out.append("    " + " ".join(f"(void){n};" for n, _ in spec.derived))
+    out.append("    if (batch < 0) return BAD;")
     for o in spec.operands:
-        out.append(f"    if ({o.ld} < SHOAL_MAX(1, {c_expr(o.rows)})) return BAD;")
+        if not o.is_vector:
+            out.append(f"    if ({o.ld} < SHOAL_MAX(1, {c_expr(o.rows)})) return BAD;")
     if form == "strided_batched":
         for o in spec.operands:
             if o.access == "in":
                 out.append(f"    if ({o.stride} < 0) return BAD;")
             else:
                 # an empty operand has nothing to overlap
+                ld = f"SHOAL_MAX(1, {c_expr(o.rows)})" if o.is_vector else o.ld
                 out.append(f"    if ({o.stride} < 0 || (batch > 1 && {c_expr(o.rows)} > 0 && "
-                           f"{o.stride} < {o.ld} * {c_expr(o.cols)})) return BAD;")
+                           f"{o.stride} < {ld} * {c_expr(o.cols)})) return BAD;")
     work = f"!({c_expr(spec.quick_return)}) && batch > 0"
     nulls = " || ".join(f"!{o.name}" for o in spec.operands)
     out.append(f"    if ({work} && ({nulls})) return BAD;")
@@ -213,7 +221,8 @@ def api_c(routines: list[Routine]) -> str:
                     else:
                         out.append(f"    c.p.op[{i}].ptr = (void *){o.name};")
                         out.append(f"    c.p.op[{i}].stride = {o.stride};")
-                    out.append(f"    c.p.op[{i}].ld = {o.ld};")
+                    ld = f"SHOAL_MAX(1, {c_expr(o.rows)})" if o.is_vector else o.ld
+                    out.append(f"    c.p.op[{i}].ld = {ld};")
                 out.append("    c.p.batch = batch;")
                 out.append("    return shoal_spec_run(handle, &c);")
                 out.append("}")
@@ -368,7 +377,7 @@ def registry_c(routines: list[Routine]) -> str:
                    f"{[o.name for o in spec.options].index(spec.variant)}, {len(spec.dims)}, "
                    f"{len(spec.options)}, {len(spec.operands)}, \"{''.join(spec.dims)}\", "
                    f"\"{''.join(o.name for o in spec.operands)}\", "
-                   f"\"{access}\", \"{spec.oracle}\", \"{' '.join(d.name for d in r.space.designs)}\",")
+                   f"\"{access}\", \"{''.join('v' if o.is_vector else 'm' for o in spec.operands)}\", \"{spec.oracle}\", \"{' '.join(d.name for d in r.space.designs)}\",")
         out.append(f"     shoal_{n}_kernels, &shoal_{n}_n_kernels, shoal_{n}_tables, &shoal_{n}_n_tables, "
                    f"shoal_{n}_default_kernel, \"{''.join(r.precisions)}\",")
         out.append(f"     {n}_slots, {n}_quick_return, {n}_kernels_serve, {n}_driver_serves, {n}_fits, {n}_grid_y, "
@@ -399,7 +408,8 @@ def _valid_args(r: Routine, prec: str, form: str, size: int = SIZE) -> dict[str,
         args[s] = _scalar_arg(spec, prec, "1", "0")
     for o in spec.operands:
         args[o.name] = f"({'const ' if o.access == 'in' else ''}{T} *{'const *' if form == 'batched' else ''})fake"
-        args[o.ld] = str(size)
+        if not o.is_vector:
+            args[o.ld] = str(size)
         if form == "strided_batched":
             args[o.stride] = str(size * size)
     args["batch"] = "2"
@@ -413,10 +423,13 @@ def _rules(r: Routine, form: str) -> list[Rule]:
     rules: list[Rule] = [("valid, NULL handle", {}, OK), *option_rules(spec.options)]
     for d in spec.dims:
         rules.append((f"{d} < 0", {d: "-1"}, BAD))
+    for rule, broken in spec.requires:
+        rules.append((f"not {rule.source}", dict(broken), BAD))
     rules.append(("batch < 0", {"batch": "-1"}, BAD))
     for o in spec.operands:
-        rules.append((f"{o.ld} below its bound", {o.ld: "2"}, BAD))
-        rules.append((f"{o.ld} = 0", {o.ld: "0"}, BAD))
+        if not o.is_vector:
+            rules.append((f"{o.ld} below its bound", {o.ld: "2"}, BAD))
+            rules.append((f"{o.ld} = 0", {o.ld: "0"}, BAD))
         if form == "strided_batched":
             rules.append((f"{o.stride} < 0", {o.stride: "-1"}, BAD))
             if o.access != "in":
@@ -424,7 +437,9 @@ def _rules(r: Routine, form: str) -> list[Rule]:
         rules.append((f"{o.name} NULL", {o.name: "NULL"}, BAD))
     empty = {spec.dims[0]: "0"}
     for o in spec.operands:
-        empty[o.name], empty[o.ld] = "NULL", "1"
+        empty[o.name] = "NULL"
+        if not o.is_vector:
+            empty[o.ld] = "1"
     if form == "strided_batched":
         empty.update({o.stride: "0" for o in spec.operands})
     rules.append(("no work, NULL operands", empty, OK))
@@ -462,10 +477,11 @@ def invoke_c(routines: list[Routine]) -> str:
                     if o.name == beta_at:
                         args.append(_scalar_arg(spec, prec, "p->beta", "p->beta_im"))
                     const = "const " if o.access == "in" else ""
+                    ld = [] if o.is_vector else [f"p->op[{i}].ld"]
                     if form == "batched":
-                        args += [f"({const}{T} *const *)p->op[{i}].array", f"p->op[{i}].ld"]
+                        args += [f"({const}{T} *const *)p->op[{i}].array", *ld]
                     else:
-                        args += [f"({const}{T} *)p->op[{i}].ptr", f"p->op[{i}].ld", f"p->op[{i}].stride"]
+                        args += [f"({const}{T} *)p->op[{i}].ptr", *ld, f"p->op[{i}].stride"]
                 args.append("p->batch")
                 out.append(f"    if (c->routine == {ri} && c->prec == '{prec}' && c->mode == {mode})")
                 out.append(f"        return {_fname(prec, spec.name, form)}(" + ", ".join(args) + ");")
@@ -486,7 +502,8 @@ def routines_md(routines: list[Routine], lapack: list[emit_lapack.LapackRoutine]
            "|---|---|---|---|---|---|---|---|"]
     for r in routines:
         s = r.spec
-        ops = "; ".join(f"{o.name} {o.rows.source} x {o.cols.source} ({o.access})" for o in s.operands)
+        ops = "; ".join(f"{o.name} {o.rows.source}{'' if o.is_vector else ' x ' + o.cols.source} ({o.access})"
+                        for o in s.operands)
         vendor = s.vendor.split("(")[0].replace("{X}", "?") if s.vendor != "none" else "none"
         served = f"kernels where `{s.kernels.source}`" + (
             f", driver `{s.driver}` where `{s.driver_serves.source}`" if s.driver != "none" else "")

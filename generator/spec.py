@@ -79,6 +79,14 @@ class Operand:
     access: str
     rows: Expr
     cols: Expr
+    # "vector": `length` elements per problem (LAPACK's tau), no leading dimension in the call:
+    # a rows x 1 matrix to everything past the entry point, its ld = max(1, rows)
+    kind: str = "matrix"
+    stride_name: str = ""          # a vector's stride argument (default: stride + name)
+
+    @property
+    def is_vector(self) -> bool:
+        return self.kind == "vector"
 
     @property
     def ld(self) -> str:
@@ -86,7 +94,7 @@ class Operand:
 
     @property
     def stride(self) -> str:
-        return f"stride{self.name}"
+        return self.stride_name or f"stride{self.name}"
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,10 @@ class Spec:
     driver_serves: Expr            # which calls the driver serves (default: what the kernels do not);
                                    # where both serve, the tuned tables choose between them
     real_scalars: bool = False     # alpha and beta real in every precision (BLAS herk)
+    # conditions between the dims and options that a call must meet, checked right after the
+    # dims (LAPACK ormqr's k <= m or n), each with the arguments of a call that breaks it
+    # (changed from the argument tests' valid call of size 3 in every dim)
+    requires: tuple[tuple[Expr, tuple[tuple[str, str], ...]], ...] = ()
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -289,9 +301,25 @@ def load(path: str | Path) -> Spec:
         acc = _need(o, "access", ow, str)
         if acc not in ACCESS:
             raise SpecError(f"{ow}: access must be one of {ACCESS}")
+        kind = str(o.get("kind", "matrix"))
+        if kind == "matrix":
+            rows, cols = str(_need(o, "rows", ow, str)), str(_need(o, "cols", ow, str))
+        elif kind == "vector":
+            rows, cols = str(_need(o, "length", ow, str)), "1"
+        else:
+            raise SpecError(f"{ow}: kind must be matrix or vector")
         operands.append(Operand(str(_need(o, "name", ow, str)), str(acc),
-                                compile_expr(str(_need(o, "rows", ow, str)), names, f"{ow} rows"),
-                                compile_expr(str(_need(o, "cols", ow, str)), names, f"{ow} cols")))
+                                compile_expr(rows, names, f"{ow} rows"),
+                                compile_expr(cols, names, f"{ow} cols"),
+                                kind, str(o.get("stride", ""))))
+    requires = []
+    for i, rq in enumerate(t.get("requires", [])):
+        rw = f"{where} requires[{i}]"
+        broken = _need(rq, "broken_by", rw, dict)
+        if not broken or any(a not in names for a in broken):
+            raise SpecError(f"{rw}: broken_by must change dims or options")
+        requires.append((compile_expr(str(_need(rq, "rule", rw, str)), names, f"{rw} rule"),
+                         tuple((str(a), str(v)) for a, v in broken.items())))
     if len(operands) > 4:
         raise SpecError(f"{where}: at most 4 operands (runtime/spec_abi.h)")
     variant = str(_need(t, "variant", where, str))
@@ -313,8 +341,8 @@ def load(path: str | Path) -> Spec:
         driver=str(t.get("driver", "none")),
         driver_serves=compile_expr(str(t.get("driver_serves", f"not ({kernels})")), names,
                                    f"{where} driver_serves"),
-        real_scalars=bool(t.get("real_scalars", False)))
-    for e in (spec.flops, spec.bytes, spec.quick_return, spec.kernels, spec.driver_serves,
+        real_scalars=bool(t.get("real_scalars", False)), requires=tuple(requires))
+    for e in (*(r for r, _ in spec.requires), spec.flops, spec.bytes, spec.quick_return, spec.kernels, spec.driver_serves,
               *(x for _, x in spec.derived), *(o.rows for o in spec.operands),
               *(o.cols for o in spec.operands)):
         c_expr(e)  # every expression must have a C spelling

@@ -353,6 +353,31 @@ shoal_status shoal_cherk_strided_batched(shoal_handle handle, shoal_fill_mode up
 shoal_status shoal_zherk_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, int n, int k, double alpha, const shoal_complex_double *const A[], int64_t lda, double beta, shoal_complex_double *const C[], int64_t ldc, int64_t batch);
 shoal_status shoal_zherk_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, int n, int k, double alpha, const shoal_complex_double *A, int64_t lda, int64_t strideA, double beta, shoal_complex_double *C, int64_t ldc, int64_t strideC, int64_t batch);
 
+/* ormqr: C_i <- op(Q_i) C_i (side left) or C_i op(Q_i) (side right), Q_i = H_1 ... H_k the product of the k reflectors geqrf left in A_i and tau_i; op(Q) = Q, Q^T or Q^H.
+ * Q has order q = m (left) or n (right); A is q x k, reflector j in column j below the
+ * diagonal (1 on it implied; the diagonal and above are not read), k <= q. trans C is the
+ * conjugate transpose (LAPACK's unmqr); in s and d, C is T. In c and z, T is Q^T (no
+ * conjugation), which LAPACK's unmqr leaves out. Served up to q = 1024 (n, the right-hand
+ * sides, any): a kernel holds q rows of a panel of C in registers and applies the k reflectors.
+ * q = m if side == 0 else n; nx = n if side == 0 else m.
+ * A is q x k (in), lda >= max(1, q).
+ * tau is a vector of k (in).
+ * C is m x n (inout), ldc >= max(1, m).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements); a written
+ * non-empty operand's stride must keep problems apart (>= ldX * cols when batch > 1).
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a negative or overlapping stride, a NULL operand where work
+ * is to be done -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
+ * no work (m == 0 or n == 0 or k == 0, or batch == 0) -> SUCCESS at once. */
+shoal_status shoal_sormqr_batched(shoal_handle handle, shoal_side side, shoal_operation trans, int m, int n, int k, const float *const A[], int64_t lda, const float *const tau[], float *const C[], int64_t ldc, int64_t batch);
+shoal_status shoal_sormqr_strided_batched(shoal_handle handle, shoal_side side, shoal_operation trans, int m, int n, int k, const float *A, int64_t lda, int64_t strideA, const float *tau, int64_t strideTau, float *C, int64_t ldc, int64_t strideC, int64_t batch);
+shoal_status shoal_dormqr_batched(shoal_handle handle, shoal_side side, shoal_operation trans, int m, int n, int k, const double *const A[], int64_t lda, const double *const tau[], double *const C[], int64_t ldc, int64_t batch);
+shoal_status shoal_dormqr_strided_batched(shoal_handle handle, shoal_side side, shoal_operation trans, int m, int n, int k, const double *A, int64_t lda, int64_t strideA, const double *tau, int64_t strideTau, double *C, int64_t ldc, int64_t strideC, int64_t batch);
+shoal_status shoal_cormqr_batched(shoal_handle handle, shoal_side side, shoal_operation trans, int m, int n, int k, const shoal_complex_float *const A[], int64_t lda, const shoal_complex_float *const tau[], shoal_complex_float *const C[], int64_t ldc, int64_t batch);
+shoal_status shoal_cormqr_strided_batched(shoal_handle handle, shoal_side side, shoal_operation trans, int m, int n, int k, const shoal_complex_float *A, int64_t lda, int64_t strideA, const shoal_complex_float *tau, int64_t strideTau, shoal_complex_float *C, int64_t ldc, int64_t strideC, int64_t batch);
+shoal_status shoal_zormqr_batched(shoal_handle handle, shoal_side side, shoal_operation trans, int m, int n, int k, const shoal_complex_double *const A[], int64_t lda, const shoal_complex_double *const tau[], shoal_complex_double *const C[], int64_t ldc, int64_t batch);
+shoal_status shoal_zormqr_strided_batched(shoal_handle handle, shoal_side side, shoal_operation trans, int m, int n, int k, const shoal_complex_double *A, int64_t lda, int64_t strideA, const shoal_complex_double *tau, int64_t strideTau, shoal_complex_double *C, int64_t ldc, int64_t strideC, int64_t batch);
+
 /* syrk: Symmetric rank-k update of one triangle: C = alpha op(A) op(A)^T + beta C, op(A) n x k.
  * Only the uplo triangle of C is read and written. With beta == 0, C is not read (NaN in C
  * does not propagate); with alpha == 0 or k == 0, C = beta C and A is not read.

@@ -4,10 +4,11 @@
 #include <stddef.h>
 #include <string.h>
 
-/* Each family of routines defines its oracles in its own file (oracle/blas3.c: trsm, syrk). */
-extern const oracle oracle_trsm, oracle_syrk, oracle_herk;
+/* Each family of routines defines its oracles in its own file (oracle/blas3.c: trsm, syrk, herk;
+ * oracle/house.c: ormqr). */
+extern const oracle oracle_trsm, oracle_syrk, oracle_herk, oracle_ormqr;
 
-static const oracle *const oracles[] = {&oracle_trsm, &oracle_syrk, &oracle_herk};
+static const oracle *const oracles[] = {&oracle_trsm, &oracle_syrk, &oracle_herk, &oracle_ormqr};
 
 const oracle *oracle_find(const char *name)
 {

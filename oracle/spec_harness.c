@@ -81,7 +81,8 @@ cudaError_t spec_harness_init_complex(spec_harness *h, int routine, char prec, i
     shape.is_complex = w == 2;
     for (int o = 0; o < h->ri->n_operands; ++o) {
         h->ri->operand_shape(c, o, &h->rows[o], &h->cols[o]);
-        h->ld[o] = (h->rows[o] > 1 ? h->rows[o] : 1) + ld_pad;
+        /* a vector (tau) has no ld in the call: its elements are contiguous */
+        h->ld[o] = (h->rows[o] > 1 ? h->rows[o] : 1) + (h->ri->operand_kinds[o] == 'v' ? 0 : ld_pad);
         shape.rows[o] = (int)h->rows[o];
         shape.cols[o] = (int)h->cols[o];
         h->h_in[o] = malloc(sizeof(double) * (size_t)(w * h->rows[o] * h->cols[o] * h->distinct + 1));

@@ -83,14 +83,15 @@ def test_emitted_glue_is_current_and_stable(tmp_path: Path) -> None:
 
 def test_every_argument_rule_has_a_test() -> None:
     """One argument test per rule, per precision and form: options twice (and an alias accepted:
-    SHOAL_OP_C; each enumerator refused: HERK's SHOAL_OP_T), dims, batch, leading dimensions
-    twice, strides, NULL operands."""
+    SHOAL_OP_C; each enumerator refused: HERK's SHOAL_OP_T), dims, the spec's requirements
+    (ormqr's k <= q), batch, leading dimensions twice (none for vectors), strides, NULL operands."""
     for r in emit_spec.routines_from(_spaces()):
         text = emit_spec.test_args_c([r])
         s = r.spec
         aliases = sum((o.type.real_alias is not None) + len(o.type.refused)
                       + (len(o.type.values) - 1 if o.type.enum_values else 0) for o in s.options)
-        per_form = {"batched": 2 * len(s.options) + aliases + len(s.dims) + 1 + 3 * len(s.operands)}
+        per_form = {"batched": 2 * len(s.options) + aliases + len(s.dims) + len(s.requires) + 1
+                    + sum(1 if o.is_vector else 3 for o in s.operands)}
         per_form["strided_batched"] = per_form["batched"] + len(s.operands) + sum(o.access != "in" for o in s.operands)
         want = len(r.precisions) * sum(n + 2 for n in per_form.values())
         assert text.count("expect(") - 1 == want  # minus the definition
