@@ -228,6 +228,15 @@ SECTIONS = (
             "and run. Before this change the same GPU measured (2026-11-28 21:13, panels) s 155 / 288 and "
             "d 75 / 238 Gflop/s at n = 40 / 64. Every method checked first.",
             routine="geqrf", sizes=(33, 40, 48, 56, 64, 96), peers=True, plots=("qr",)),
+    Section("Multiplication by Q (ormqr), untuned (spec bench)", "h200-2026-11-29-spec-ormqr", "spec",
+            "The first run of ormqr, m = n = k (Q of order n applied to n columns, side l, or rows, side r), "
+            "trans N, strided, before any tuning: every size ran the portable default kernel (1024 rows, "
+            "8-column panels, 256 threads), whose rows past n are zeros that each reflector still passes "
+            "over. No peer in the program (cuBLAS has no batched ormqr); `torch.ormqr` timed by host clock "
+            "on the same GPU a minute later (the .txt: 0.59 ms a matrix of 64 in double against shoal's "
+            "3.3 us here, 0.19 ms at 256 against 52 us) is indicative only. The 1360 GPU cases of ormqr "
+            "passed (s, d, c, z) before this run, memcheck and racecheck clean on a subset.",
+            plots=()),
     Section("GEMV and TRSV in c and z (ops N, T and C)", "h100-2026-11-27-blas2-complex", "blas2",
             "c and z against cublas{C,Z}gemvStridedBatched / gemvBatched and cublas{C,Z}trsmBatched "
             "(`run_blas2_bench.py --quick --prec cz --routine gemv,trsv`), on the first c/z tuning "

@@ -435,7 +435,8 @@ def _rules(r: Routine, form: str) -> list[Rule]:
             if o.access != "in":
                 rules.append((f"{o.stride} overlapping", {o.stride: "8"}, BAD))
         rules.append((f"{o.name} NULL", {o.name: "NULL"}, BAD))
-    empty = {spec.dims[0]: "0"}
+    # (a requirement between dims, ormqr's k <= q: all of them 0)
+    empty = {d: "0" for d in (spec.dims if spec.requires else spec.dims[:1])}
     for o in spec.operands:
         empty[o.name] = "NULL"
         if not o.is_vector:

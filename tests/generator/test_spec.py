@@ -144,6 +144,44 @@ def test_spec_rejects_bad_files(tmp_path: Path) -> None:
         load(bad)
 
 
+VECTOR = GOOD.replace('operands = [{ name = "A", access = "inout", rows = "n", cols = "n" }]',
+                     'dims = ["n", "k"]\noperands = [{ name = "A", access = "inout", rows = "n", cols = "n" },\n'
+                     '  { name = "tau", kind = "vector", access = "in", length = "k", stride = "strideTau" }]\n'
+                     'requires = [{ rule = "k <= n", broken_by = { k = "4" } }]').replace('dims = ["n"]\n', "")
+
+
+def test_vector_operands_and_requirements(tmp_path: Path) -> None:
+    """A vector operand (LAPACK's tau) has no leading dimension in the call, its stride named as
+    the spec says, and is a length x 1 matrix with ld = max(1, length) past the entry point; a
+    requirement between dims is checked after the dims, before batch, and has its argument test
+    (the no-work test then zeroes every dim, so that it still holds)."""
+    f = tmp_path / "x.toml"
+    f.write_text(VECTOR)
+    spec = load(f)
+    (a, tau) = spec.operands
+    assert not a.is_vector and tau.is_vector and tau.stride == "strideTau"
+    assert tau.cols.source == "1" and tau.rows.source == "k"
+    assert [r.source for r, _ in spec.requires] == ["k <= n"]
+    space = _spaces()[0]
+    r = emit_spec.Routine(spec, space)
+    params = emit_spec._params(r, "d", "strided_batched")
+    assert "int64_t ldtau" not in params and "int64_t strideTau" in params and "int64_t lda" in params
+    assert "int64_t ldtau" not in emit_spec._params(r, "d", "batched")
+    checks = "\n".join(emit_spec._checks(r, "d", "strided_batched"))
+    assert checks.index("if (!(k <= n)) return BAD;") < checks.index("if (batch < 0)")
+    assert "ldtau" not in checks and "if (strideTau < 0) return BAD;" in checks
+    rules = emit_spec._rules(r, "strided_batched")
+    assert ("not k <= n", {"k": "4"}, emit_spec.BAD) in rules
+    assert not any("ldtau" in what for what, _, _ in rules)
+    assert rules[-1][1]["n"] == "0" and rules[-1][1]["k"] == "0"
+    api = emit_spec.api_c([r])
+    assert "c.p.op[1].ld = SHOAL_MAX(1, k);" in api
+    for bad, msg in (('kind = "vector"', 'kind = "tensor"'), ('broken_by = { k = "4" }', 'broken_by = {}')):
+        f.write_text(VECTOR.replace(*(bad, msg)))
+        with pytest.raises(SpecError, match="kind must be|broken_by must"):
+            load(f)
+
+
 def test_case_tables_have_bounds(tmp_path: Path) -> None:
     rs = emit_spec.routines_from(_spaces())
     if not rs:
