@@ -59,7 +59,6 @@ _GENERIC = {
     "shoal_?trsm_strided_batched": "h i i i i i i R p l l p l l l",
     "shoal_?syrk_batched": "h i i i i R p l R p l l",
     "shoal_?syrk_strided_batched": "h i i i i R p l l R p l l l",
-    # (no Python call yet: the prototypes are listed so that the table covers the header)
     "shoal_?ormqr_batched": "h i i i i i p l p p l l",
     "shoal_?ormqr_strided_batched": "h i i i i i p l l p l p l l l",
 }

@@ -298,3 +298,38 @@ def geqrf(A: Any, *, tau: Any = None, stream: Any = None) -> Any:
         pa, pt = call.device_arrays([Am.addresses(batch), taus])
         call(f"shoal_{p}geqrf_batched", Am.rows, Am.cols, pa, Am.ld, pt, batch)
     return t.obj
+
+
+def ormqr(A: Any, tau: Any, C: Any, *, side: str = "L", trans: str = "N", stream: Any = None) -> Any:
+    """C <- op(Q) C (side 'L') or C op(Q) (side 'R') in place; returns C. Q = H_1 ... H_k, the
+    reflectors geqrf left in A (q x k: q = C's rows for 'L', its columns for 'R'; k <= q) and
+    tau (batch, k); torch.ormqr(A, tau, C, left, transpose) is side 'L' / 'R' with trans 'N' /
+    'T' ('C' in the complex dtypes, where 'T' is Q^T without conjugation). One A and tau (2-D
+    and 1-D) may serve a batch of C. A and C column-major per matrix (geqrf's output is)."""
+    side = flag(side, "LR", "side")
+    a, c = operand(A, "A", stream), operand(C, "C", stream)
+    call = Call(flat(a, c), stream)
+    p = precision(a, c, complex_ok=True)
+    op = _OP[op_flag(trans, "trans", keep_c=p in "cz")]
+    Am, Cm = matrices(a, "A"), matrices(c, "C")
+    require_column_major(Am, "it holds geqrf's reflectors")
+    require_column_major(Cm, "the product is written in place and a row-major C would be C^T")
+    q, k = (Cm.rows if side == "L" else Cm.cols), Am.cols
+    if Am.rows != q or k > q:
+        raise ValueError(f"ormqr: A is {Am.rows} x {Am.cols}, C {Cm.rows} x {Cm.cols}; side {side!r} "
+                         f"needs A {q} x k with k <= {q}")
+    batch = common_batch([Cm], [Am])
+    if tau is None:
+        raise ValueError("ormqr: tau is required (geqrf returns it)")
+    dtype = a[0].dtype if isinstance(a, list) else a.dtype
+    t = output(call, tau, batch_shape(Am.single, Am.batch) + (k,), dtype, "tau")
+    shared = Am.batch != batch  # one A and tau for every C
+    sides = 0 if side == "L" else 1
+    if not _pointer_form(Am, Cm):
+        call(f"shoal_{p}ormqr_strided_batched", sides, op, Cm.rows, Cm.cols, k, Am.ptr, Am.ld,
+             Am.stride_for(batch), t.ptr, 0 if shared else k, Cm.ptr, Cm.ld, Cm.stride, batch)
+    else:
+        taus = [t.ptr + (0 if shared else i * k * t.itemsize) for i in range(batch)]
+        pa, pt, pc = call.device_arrays([Am.addresses(batch), taus, Cm.addresses(batch)])
+        call(f"shoal_{p}ormqr_batched", sides, op, Cm.rows, Cm.cols, k, pa, Am.ld, pt, pc, Cm.ld, batch)
+    return C

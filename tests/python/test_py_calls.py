@@ -563,6 +563,36 @@ def test_geqrf_tau(fake):
     assert ints(upload(fake, int(a[4], 16))[:16]) == [tau.ptr, tau.ptr + 16]
 
 
+def test_ormqr_sides_and_shared_reflectors(fake):
+    A, tau, C = col_batch(3, 5, 4), FakeArray((3, 4)), col_batch(3, 5, 2)
+    assert shoal.ormqr(A, tau, C, trans="t") is C
+    assert args_of(fake.last()) == ("shoal_dormqr_strided_batched", [
+        "0", "1", "5", "2", "4", P(A.ptr), "5", "20", P(tau.ptr), "4", P(C.ptr), "5", "10", "3"])
+    # side R: Q's order is C's columns; one A and tau (2-D, 1-D) for every C: strides 0
+    A1, t1, Cr = FakeArray((6, 2), (1, 6)), FakeArray((2,)), col_batch(3, 4, 6)
+    shoal.ormqr(A1, t1, Cr, side="R", trans="C")
+    assert args_of(fake.last()) == ("shoal_dormqr_strided_batched", [
+        "1", "1", "4", "6", "2", P(A1.ptr), "6", "0", P(t1.ptr), "0", P(Cr.ptr), "4", "24", "3"])
+    with pytest.raises(ValueError, match="needs A 4 x k"):
+        shoal.ormqr(A1, t1, Cr)
+    with pytest.raises(ValueError, match="tau has shape"):
+        shoal.ormqr(A, FakeArray((3, 3)), C)
+    with pytest.raises(ValueError, match="tau is required"):
+        shoal.ormqr(A, None, C)
+    with pytest.raises(ValueError, match="side="):
+        shoal.ormqr(A, tau, C, side="X")
+
+
+def test_ormqr_pointer_arrays_and_complex(fake):
+    As = [FakeArray((5, 3), (1, 5), dtype="c16") for _ in range(2)]
+    Cs = [FakeArray((5, 2), (1, 5), dtype="c16") for _ in range(2)]
+    tau = FakeArray((2, 3), dtype="c16")
+    shoal.ormqr(As, tau, Cs, trans="C")
+    name, a = args_of(fake.last())
+    assert name == "shoal_zormqr_batched" and a[:5] == ["0", "2", "5", "2", "3"]
+    assert ints(upload(fake, int(a[7], 16))[:16]) == [tau.ptr, tau.ptr + 3 * 16]
+
+
 def test_getrs_real_op_c_is_t(fake):
     LU, ipiv, B = col_batch(2, 3, 3), FakeArray((2, 3), dtype="i4"), col_batch(2, 3, 2)
     shoal.getrs(LU, ipiv, B, trans="c")
