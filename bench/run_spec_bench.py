@@ -3,8 +3,9 @@
 Markdown table of shoal against the peer (ratio = peer time / shoal time; roof = the share of
 the copy bandwidth of the same run that the call's bytes take), and beside the CSV the PNGs
 <stem>-trsm.png, <stem>-syrk.png and <stem>-herk.png (bench/plot.py; skipped without matplotlib).
-ormqr (m = n = k) has no peer in the program (cuBLAS has no batched ormqr); PyTorch's
-torch.ormqr, which loops cuSOLVER over the matrices, is not a method of this program yet."""
+ormqr and orgqr (m = n = k) have no peer in the program (cuBLAS has neither); PyTorch's
+torch.ormqr and torch.linalg.householder_product, which loop cuSOLVER over the matrices, are not
+methods of this program yet."""
 from __future__ import annotations
 
 import argparse
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SIZES = ["2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"]
 # the form the peer takes: cuBLAS's batched TRSM takes pointer arrays; the peer of SYRK and HERK,
 # the full product by strided batched GEMM, takes strided operands
-RUNS = [("trsm", "array"), ("syrk", "strided"), ("herk", "strided"), ("ormqr", "strided")]
+RUNS = [("trsm", "array"), ("syrk", "strided"), ("herk", "strided"), ("ormqr", "strided"), ("orgqr", "strided")]
 
 
 def table(rows: list[dict]) -> str:

@@ -374,7 +374,7 @@ def registry_c(routines: list[Routine]) -> str:
         access = "".join({"in": "i", "out": "o", "inout": "b"}[o.access] for o in spec.operands)
         has_peer = (spec.vendor if spec.peer == "vendor" else spec.peer) != "none"
         out.append(f"    {{\"{n}\", \"{''.join(spec.variants)}\", {len(spec.variants)}, "
-                   f"{[o.name for o in spec.options].index(spec.variant)}, {len(spec.dims)}, "
+                   f"{spec.variant_index}, {len(spec.dims)}, "
                    f"{len(spec.options)}, {len(spec.operands)}, \"{''.join(spec.dims)}\", "
                    f"\"{''.join(o.name for o in spec.operands)}\", "
                    f"\"{access}\", \"{''.join('v' if o.is_vector else 'm' for o in spec.operands)}\", \"{spec.oracle}\", \"{' '.join(d.name for d in r.space.designs)}\",")

@@ -249,7 +249,8 @@ class SearchSpace:
         if spec is None:
             return {}
         opts = {o.name: 0 for o in spec.options}
-        opts[spec.variant] = spec.option(spec.variant).type.letters.index(shape.variant)
+        if spec.variant:  # (a routine without options has the one variant)
+            opts[spec.variant] = spec.option(spec.variant).type.letters.index(shape.variant)
         dims = {d: getattr(shape, d) for d in spec.dims}
         # the precision's element size: a spec's bytes (and so a task's batch) depend on it;
         # its cx: flops in real operations

@@ -108,7 +108,7 @@ class Spec:
     scalars: tuple[str, ...]
     derived: tuple[tuple[str, Expr], ...]
     operands: tuple[Operand, ...]
-    variant: str                   # the option whose value indexes the variants
+    variant: str                   # the option whose value indexes the variants ("": one, "n")
     flops: Expr
     bytes: Expr
     quick_return: Expr
@@ -127,7 +127,14 @@ class Spec:
 
     @property
     def variants(self) -> tuple[str, ...]:
+        if not self.variant:  # a routine without options (orgqr): one table
+            return ("n",)
         return tuple(self.option(self.variant).type.letters)
+
+    @property
+    def variant_index(self) -> int:
+        """The opts[] slot that holds the variant (0 without options: opts[0] is then 0)."""
+        return [o.name for o in self.options].index(self.variant) if self.variant else 0
 
     def option(self, name: str) -> Option:
         for o in self.options:
@@ -278,7 +285,7 @@ def load(path: str | Path) -> Spec:
     if name != path.stem:
         raise SpecError(f"{where}: declares routine {name!r}")
     options = []
-    for o in _need(t, "options", where, list):
+    for o in t.get("options", []):
         ty = o.get("type")
         if ty not in OPTION_TYPES:
             raise SpecError(f"{where}: option {o.get('name')!r}: type must be one of {list(OPTION_TYPES)}")
@@ -322,8 +329,8 @@ def load(path: str | Path) -> Spec:
                          tuple((str(a), str(v)) for a, v in broken.items())))
     if len(operands) > 4:
         raise SpecError(f"{where}: at most 4 operands (runtime/spec_abi.h)")
-    variant = str(_need(t, "variant", where, str))
-    if variant not in {o.name for o in options}:
+    variant = str(t.get("variant", ""))
+    if (variant or options) and variant not in {o.name for o in options}:
         raise SpecError(f"{where}: variant must name an option")
     sized = names | {"elem", "cx"}
     qr = t.get("quick_return", " or ".join(f"{d} == 0" for d in dims))

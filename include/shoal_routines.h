@@ -353,6 +353,29 @@ shoal_status shoal_cherk_strided_batched(shoal_handle handle, shoal_fill_mode up
 shoal_status shoal_zherk_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, int n, int k, double alpha, const shoal_complex_double *const A[], int64_t lda, double beta, shoal_complex_double *const C[], int64_t ldc, int64_t batch);
 shoal_status shoal_zherk_strided_batched(shoal_handle handle, shoal_fill_mode uplo, shoal_operation trans, int n, int k, double alpha, const shoal_complex_double *A, int64_t lda, int64_t strideA, double beta, shoal_complex_double *C, int64_t ldc, int64_t strideC, int64_t batch);
 
+/* orgqr: A_i <- the m x n matrix of the first n columns of Q_i = H_1 ... H_k, from the k reflectors geqrf left in A_i's first k columns and tau_i (m >= n >= k).
+ * On entry A's columns j < k hold reflector j below the diagonal (1 on it implied; the
+ * diagonal and above, and the columns from k on, are not read); on exit A holds Q's first n
+ * columns, orthonormal (unitary in c and z). k = 0 gives the first n columns of the identity.
+ * Served up to m = 1024: a kernel forms Q in panels of columns, from the last panel to the first,
+ * each panel starting as the identity's columns and taking the reflectors that reach it.
+ * A is m x n (inout), lda >= max(1, m).
+ * tau is a vector of k (in).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements); a written
+ * non-empty operand's stride must keep problems apart (>= ldX * cols when batch > 1).
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a negative or overlapping stride, a NULL operand where work
+ * is to be done -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
+ * no work (n == 0, or batch == 0) -> SUCCESS at once. */
+shoal_status shoal_sorgqr_batched(shoal_handle handle, int m, int n, int k, float *const A[], int64_t lda, const float *const tau[], int64_t batch);
+shoal_status shoal_sorgqr_strided_batched(shoal_handle handle, int m, int n, int k, float *A, int64_t lda, int64_t strideA, const float *tau, int64_t strideTau, int64_t batch);
+shoal_status shoal_dorgqr_batched(shoal_handle handle, int m, int n, int k, double *const A[], int64_t lda, const double *const tau[], int64_t batch);
+shoal_status shoal_dorgqr_strided_batched(shoal_handle handle, int m, int n, int k, double *A, int64_t lda, int64_t strideA, const double *tau, int64_t strideTau, int64_t batch);
+shoal_status shoal_corgqr_batched(shoal_handle handle, int m, int n, int k, shoal_complex_float *const A[], int64_t lda, const shoal_complex_float *const tau[], int64_t batch);
+shoal_status shoal_corgqr_strided_batched(shoal_handle handle, int m, int n, int k, shoal_complex_float *A, int64_t lda, int64_t strideA, const shoal_complex_float *tau, int64_t strideTau, int64_t batch);
+shoal_status shoal_zorgqr_batched(shoal_handle handle, int m, int n, int k, shoal_complex_double *const A[], int64_t lda, const shoal_complex_double *const tau[], int64_t batch);
+shoal_status shoal_zorgqr_strided_batched(shoal_handle handle, int m, int n, int k, shoal_complex_double *A, int64_t lda, int64_t strideA, const shoal_complex_double *tau, int64_t strideTau, int64_t batch);
+
 /* ormqr: C_i <- op(Q_i) C_i (side left) or C_i op(Q_i) (side right), Q_i = H_1 ... H_k the product of the k reflectors geqrf left in A_i and tau_i; op(Q) = Q, Q^T or Q^H.
  * Q has order q = m (left) or n (right); A is q x k, reflector j in column j below the
  * diagonal (1 on it implied; the diagonal and above are not read), k <= q. trans C is the

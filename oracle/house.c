@@ -1,8 +1,10 @@
-/* Oracles of the spec routines built on Householder reflectors (oracle/oracle.h): ormqr.
+/* Oracles of the spec routines built on Householder reflectors (oracle/oracle.h): ormqr, orgqr.
  *
  * ormqr: dims {m, n, k}, opts {side, trans}, operands A (q x k, q = m for side left, n for
  *        right: reflector j in column j below the diagonal), tau (k x 1), C (m x n, overwritten
  *        by op(Q) C or C op(Q)), Q = H_0 ... H_{k-1}, H_j = I - tau_j v_j v_j^H.
+ * orgqr: dims {m, n, k}, no options, operands A (m x n: reflector j in column j < k on entry,
+ *        Q's first n columns on exit), tau (k x 1).
  * Operands are packed column-major, ld = rows[o]; complex problems hold (re, im) pairs. Both
  * precisions' kinds are computed here in complex arithmetic (real data: imaginary parts 0). */
 #include "oracle.h"
@@ -22,16 +24,15 @@ static double complex at(const double *x, long long i, int cx)
 
 static int cfinite(double complex z) { return isfinite(creal(z)) && isfinite(cimag(z)); }
 
-/* A's column j below the diagonal and tau_j: LAPACK's larfg of a random column (alpha and x
- * uniform), so that H_j is unitary up to rounding in every precision; every fifth tau is 0
- * (H = I, as larfg leaves a zero column). The diagonal and above are random too: they must not
- * be read. C uniform. */
-static void ormqr_generate(const oracle_problem *sh, unsigned long long seed, double *const in[])
+/* A (q x cols, uniform) with reflectors in its first k columns, and tau: column j below the
+ * diagonal and tau_j by LAPACK's larfg of the random column (alpha and x uniform), so that H_j is
+ * unitary up to rounding in every precision; every fifth tau is 0 (H = I, as larfg leaves a zero
+ * column). The diagonal and above, and the columns from k on, stay random: they must not be
+ * read. */
+static void random_reflectors(int q, int cols, int k, int cx, uint64_t *state, double *A, double *tau)
 {
-    uint64_t s = seed;
-    const int q = sh->rows[0], k = sh->cols[0], cx = sh->is_complex, w = cx ? 2 : 1;
-    double *A = in[0], *tau = in[1], *C = in[2];
-    for (long long e = 0; e < (long long)w * q * k; ++e) A[e] = oracle_uniform(&s);
+    const int w = cx ? 2 : 1;
+    for (long long e = 0; e < (long long)w * q * cols; ++e) A[e] = oracle_uniform(state);
     for (int j = 0; j < k; ++j) {
         double *col = A + (long long)w * j * q;
         double complex alpha = at(col, j, cx);
@@ -54,6 +55,15 @@ static void ormqr_generate(const oracle_problem *sh, unsigned long long seed, do
         tau[w * j] = creal(t);
         if (cx) tau[w * j + 1] = cimag(t);
     }
+}
+
+/* ormqr: the reflectors (q x k) and a uniform C */
+static void ormqr_generate(const oracle_problem *sh, unsigned long long seed, double *const in[])
+{
+    uint64_t s = seed;
+    const int w = sh->is_complex ? 2 : 1;
+    double *C = in[2];
+    random_reflectors(sh->rows[0], sh->cols[0], sh->cols[0], sh->is_complex, &s, in[0], in[1]);
     for (long long e = 0; e < (long long)w * sh->rows[2] * sh->cols[2]; ++e) C[e] = oracle_uniform(&s);
 }
 
@@ -136,3 +146,67 @@ static double ormqr_check(const oracle_problem *p, double eps)
 }
 
 const oracle oracle_ormqr = {"ormqr", ormqr_generate, ormqr_check};
+
+/* ---- orgqr ---------------------------------------------------------------------------------- */
+
+/* A m x n, reflectors in its first k columns */
+static void orgqr_generate(const oracle_problem *sh, unsigned long long seed, double *const in[])
+{
+    uint64_t s = seed;
+    random_reflectors(sh->dims[0], sh->dims[1], sh->dims[2], sh->is_complex, &s, in[0], in[1]);
+}
+
+/* Q against the definition (H_{k-1} .. H_0 applied in turn to the identity's first n columns)
+ * and its orthonormality: the larger of ||Q - Q_ref||_F / (sqrt(n) m eps) and
+ * ||I - Q^H Q||_F / (n m eps) (issue 23's ||I - Q^T Q|| / (n eps), with the reflectors' m
+ * rows of rounding). INFINITY: tau changed, or a non-finite Q from finite reflectors. */
+static double orgqr_check(const oracle_problem *p, double eps)
+{
+    const int m = p->dims[0], n = p->dims[1], k = p->dims[2], cx = p->is_complex, w = cx ? 2 : 1;
+    if (m < 1 || n < 1) return 0.0;
+    if (p->out[1] && memcmp(p->out[1], p->in[1], sizeof(double) * (size_t)w * k) != 0) return INFINITY;
+    const double *A = p->in[0], *tau = p->in[1], *Q = p->out[0];
+    int finite = 1;
+    for (int j = 0; j < k; ++j) {
+        finite = finite && cfinite(at(tau, j, cx));
+        for (int i = j + 1; i < m; ++i) finite = finite && cfinite(at(A, i + (long long)j * m, cx));
+    }
+    if (!finite) return 0.0;
+    double complex *R = malloc(sizeof(double complex) * (size_t)m * n + 1);
+    double complex *v = malloc(sizeof(double complex) * (size_t)m + 1);
+    if (!R || !v) {
+        free(R), free(v);
+        return INFINITY;
+    }
+    for (int c = 0; c < n; ++c)
+        for (int i = 0; i < m; ++i) R[i + (long long)c * m] = i == c ? 1.0 : 0.0;
+    for (int j = k - 1; j >= 0; --j) {
+        for (int i = 0; i < m; ++i) v[i] = i < j ? 0.0 : i == j ? 1.0 : at(A, i + (long long)j * m, cx);
+        const double complex t = at(tau, j, cx);
+        for (int c = 0; c < n; ++c) {
+            double complex d = 0.0;
+            for (int i = j; i < m; ++i) d += conj(v[i]) * R[i + (long long)c * m];
+            for (int i = j; i < m; ++i) R[i + (long long)c * m] -= t * v[i] * d;
+        }
+    }
+    double diff = 0.0, orth = 0.0;
+    int q_finite = 1;
+    for (long long e = 0; e < (long long)m * n; ++e) {
+        const double complex d = at(Q, e, cx) - R[e];
+        q_finite = q_finite && cfinite(at(Q, e, cx));
+        diff += creal(d) * creal(d) + cimag(d) * cimag(d);
+    }
+    if (q_finite)
+        for (int a = 0; a < n; ++a)
+            for (int b = 0; b < n; ++b) {
+                double complex g = a == b ? -1.0 : 0.0;
+                for (int i = 0; i < m; ++i) g += conj(at(Q, i + (long long)a * m, cx)) * at(Q, i + (long long)b * m, cx);
+                orth += creal(g) * creal(g) + cimag(g) * cimag(g);
+            }
+    free(R), free(v);
+    if (!q_finite) return INFINITY;
+    const double e1 = sqrt(diff) / (sqrt((double)n) * m * eps), e2 = sqrt(orth) / ((double)n * m * eps);
+    return e1 > e2 ? e1 : e2;
+}
+
+const oracle oracle_orgqr = {"orgqr", orgqr_generate, orgqr_check};

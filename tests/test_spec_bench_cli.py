@@ -28,7 +28,7 @@ def run(monkeypatch, tmp_path, *argv):
 def test_routines_and_precisions_select_the_runs(monkeypatch, tmp_path):
     rc, calls = run(monkeypatch, tmp_path)
     assert rc == 0 and calls == [["trsm", "s"], ["trsm", "d"], ["syrk", "s"], ["syrk", "d"], ["ormqr", "s"],
-                          ["ormqr", "d"]], calls
+                          ["ormqr", "d"], ["orgqr", "s"], ["orgqr", "d"]], calls
     rc, calls = run(monkeypatch, tmp_path, "--routines", "syrk", "--precisions", "d,c")
     # a precision the routine's search space does not list is left out
     assert rc == 0 and calls == [["syrk", "d"]], calls

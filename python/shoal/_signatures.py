@@ -61,6 +61,8 @@ _GENERIC = {
     "shoal_?syrk_strided_batched": "h i i i i R p l l R p l l l",
     "shoal_?ormqr_batched": "h i i i i i p l p p l l",
     "shoal_?ormqr_strided_batched": "h i i i i i p l l p l p l l l",
+    "shoal_?orgqr_batched": "h i i i p l p l",
+    "shoal_?orgqr_strided_batched": "h i i i p l l p l l",
 }
 
 # the generic entries that come in c and z too (the routines listing them in search_space/)
@@ -69,6 +71,7 @@ _GENERIC_COMPLEX = ("shoal_?gemm_batched", "shoal_?gemm_strided_batched",
                     "shoal_?trsv_batched", "shoal_?trsv_strided_batched", "shoal_?gemv_vbatched",
                     "shoal_?trsm_batched", "shoal_?trsm_strided_batched",
                     "shoal_?gemm_vbatched", "shoal_?ormqr_batched", "shoal_?ormqr_strided_batched",
+                    "shoal_?orgqr_batched", "shoal_?orgqr_strided_batched",
                     *(f"shoal_?{r}_{form}" for r in ("getrf", "getrs", "gesv", "getri", "getri_fused",
                                                       "potrf", "potrs", "posv", "geqrf")
                       for form in ("batched", "strided_batched")))

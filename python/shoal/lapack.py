@@ -333,3 +333,31 @@ def ormqr(A: Any, tau: Any, C: Any, *, side: str = "L", trans: str = "N", stream
         pa, pt, pc = call.device_arrays([Am.addresses(batch), taus, Cm.addresses(batch)])
         call(f"shoal_{p}ormqr_batched", sides, op, Cm.rows, Cm.cols, k, pa, Am.ld, pt, pc, Cm.ld, batch)
     return C
+
+
+def orgqr(A: Any, tau: Any, *, stream: Any = None) -> Any:
+    """A (batch, m, n) <- the first n columns of Q = H_1 ... H_k in place, from the reflectors
+    geqrf left in A's first k columns and tau (batch, k), m >= n >= k (LAPACK orgqr; ungqr in the
+    complex dtypes); returns A. torch.linalg.householder_product(A, tau) computes the same into
+    a new array. A column-major per matrix (geqrf's output is)."""
+    a = operand(A, "A", stream)
+    if tau is None:
+        raise ValueError("orgqr: tau is required (geqrf returns it)")
+    t_shape = operand(tau, "tau", stream).shape
+    call = Call(flat(a), stream)
+    p = precision(a, complex_ok=True)
+    Am = matrices(a, "A")
+    require_column_major(Am, _WHY_FACTORS)
+    k = t_shape[-1] if t_shape else 0
+    if not (Am.rows >= Am.cols >= k):
+        raise ValueError(f"orgqr: A is {Am.rows} x {Am.cols} with k = {k} reflectors; it needs m >= n >= k")
+    batch = common_batch([Am], [])
+    dtype = a[0].dtype if isinstance(a, list) else a.dtype
+    t = output(call, tau, batch_shape(Am.single, batch) + (k,), dtype, "tau")
+    if not _pointer_form(Am):
+        call(f"shoal_{p}orgqr_strided_batched", Am.rows, Am.cols, k, Am.ptr, Am.ld, Am.stride, t.ptr, k, batch)
+    else:
+        taus = [t.ptr + i * k * t.itemsize for i in range(batch)]
+        pa, pt = call.device_arrays([Am.addresses(batch), taus])
+        call(f"shoal_{p}orgqr_batched", Am.rows, Am.cols, k, pa, Am.ld, pt, batch)
+    return A

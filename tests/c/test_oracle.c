@@ -1,4 +1,4 @@
-/* The trsm, syrk and herk oracles (oracle/blas3.c) on the CPU: each check accepts solutions and
+/* The trsm, syrk and herk oracles (oracle/blas3.c) and ormqr and orgqr's (oracle/house.c) on the CPU: each check accepts solutions and
  * products computed here in single and in double precision (its bound holds for the data its
  * generator makes), and rejects a perturbed element, a non-finite one, a changed input, a
  * touched other triangle and solutions that read what must not be read.
@@ -711,6 +711,182 @@ static void herk_diagonal_other_triangle_and_quick_return(void)
     herk_free(&d);
 }
 
+/* ---- ormqr and orgqr (oracle/house.c) ------------------------------------------------------ */
+
+/* Q = H_0 ... H_{k-1} accumulated explicitly (q x q, from the generator's A and tau, reflector j
+ * in column j of the q-row A): an algorithm of its own, not the oracle's reflector by reflector
+ * application. Real data have imaginary parts 0. */
+static void house_q(int q, int k, int cx, const double *A, const double *tau, zc *Q)
+{
+    const int w = cx ? 2 : 1;
+    for (int c = 0; c < q; ++c)
+        for (int r = 0; r < q; ++r) Q[r + c * q] = r == c;
+    for (int j = 0; j < k; ++j) { /* Q <- Q H_j = Q - (Q v) tau v^H */
+        zc v[1024];
+        for (int i = 0; i < q; ++i)
+            v[i] = i < j ? 0.0 : i == j ? 1.0 : A[w * (i + j * q)] + (cx ? I * A[w * (i + j * q) + 1] : 0.0);
+        const zc t = tau[w * j] + (cx ? I * tau[w * j + 1] : 0.0);
+        for (int r = 0; r < q; ++r) {
+            zc d = 0.0;
+            for (int i = j; i < q; ++i) d += Q[r + i * q] * v[i];
+            for (int i = j; i < q; ++i) Q[r + i * q] -= d * t * conj(v[i]);
+        }
+    }
+}
+
+typedef struct {
+    oracle_problem p;
+    double *A, *tau, *C, *out;
+} ormqr_data;
+
+static ormqr_data ormqr_make(int m, int n, int k, int side, int trans, int cx, unsigned long long seed)
+{
+    ormqr_data d;
+    memset(&d, 0, sizeof d);
+    const int q = side ? n : m, w = cx ? 2 : 1;
+    d.p.dims[0] = m, d.p.dims[1] = n, d.p.dims[2] = k;
+    d.p.opts[0] = side, d.p.opts[1] = trans;
+    d.p.is_complex = cx;
+    d.p.rows[0] = q, d.p.cols[0] = k, d.p.rows[1] = k, d.p.cols[1] = 1, d.p.rows[2] = m, d.p.cols[2] = n;
+    d.A = malloc(sizeof(double) * w * q * k + 8);
+    d.tau = malloc(sizeof(double) * w * k + 8);
+    d.C = malloc(sizeof(double) * w * m * n);
+    d.out = malloc(sizeof(double) * w * m * n);
+    double *in[ORACLE_MAX_OPERANDS] = {d.A, d.tau, d.C, 0};
+    oracle_find("ormqr")->generate(&d.p, seed, in);
+    d.p.in[0] = d.p.out[0] = d.A;
+    d.p.in[1] = d.p.out[1] = d.tau;
+    d.p.in[2] = d.C;
+    d.p.out[2] = d.out;
+    return d;
+}
+
+static void ormqr_free(ormqr_data *d)
+{
+    free(d->A), free(d->tau), free(d->C), free(d->out);
+}
+
+/* out = op(Q) C or C op(Q) through the explicit Q */
+static void ormqr_compute(ormqr_data *d)
+{
+    const int m = d->p.dims[0], n = d->p.dims[1], k = d->p.dims[2], side = d->p.opts[0], trans = d->p.opts[1];
+    const int cx = d->p.is_complex, w = cx ? 2 : 1, q = side ? n : m;
+    zc *Q = malloc(sizeof(zc) * q * q);
+    house_q(q, k, cx, d->A, d->tau, Q);
+    for (int c = 0; c < n; ++c)
+        for (int r = 0; r < m; ++r) {
+            zc s = 0.0;
+            for (int l = 0; l < q; ++l) {
+                /* op(Q)(a, b) */
+                const int a = side ? l : r, b = side ? c : l;
+                zc qe = trans ? Q[b + a * q] : Q[a + b * q];
+                if (trans == 2 || (trans == 1 && !cx)) qe = conj(qe);
+                const int ci = side ? r + l * m : l + c * m;
+                s += qe * (d->C[w * ci] + (cx ? I * d->C[w * ci + 1] : 0.0));
+            }
+            d->out[w * (r + c * m)] = creal(s);
+            if (cx) d->out[w * (r + c * m) + 1] = cimag(s);
+        }
+    free(Q);
+}
+
+static const int house_shapes[][3] = {{1, 1, 1}, {5, 3, 3}, {7, 4, 2}, {3, 9, 3}, {17, 17, 17}, {40, 6, 13}};
+
+/* Every shape, side, trans (N, T; C in complex) and kind: the explicit product passes, one
+ * element off by 1e-9 of the norm does not, nor A or tau changed, nor a NaN in the result. */
+static void ormqr_accepts_products_and_refuses_wrong_ones(void)
+{
+    for (int s = 0; s < (int)(sizeof house_shapes / sizeof house_shapes[0]); ++s)
+        for (int cx = 0; cx < 2; ++cx)
+            for (int side = 0; side < 2; ++side)
+                for (int trans = 0; trans < 2 + cx; ++trans) {
+                    const int m = house_shapes[s][side ? 1 : 0], n = house_shapes[s][side ? 0 : 1];
+                    const int k = house_shapes[s][2] <= (side ? n : m) ? house_shapes[s][2] : (side ? n : m);
+                    ormqr_data d = ormqr_make(m, n, k, side, trans, cx, 17u * (unsigned)s + 3u * (unsigned)trans + (unsigned)side);
+                    ormqr_compute(&d);
+                    const oracle *o = oracle_find("ormqr");
+                    const double err = o->check(&d.p, EPS_D);
+                    if (!(err < ORACLE_ERROR_LIMIT))
+                        printf("  m %d n %d k %d side %d trans %d cx %d: error %g\n", m, n, k, side, trans, cx, err);
+                    CHECK(err < ORACLE_ERROR_LIMIT);
+                    const int e = (m * n) / 2, w = cx ? 2 : 1;
+                    const double keep = d.out[w * e];
+                    d.out[w * e] += 1e-9 * sqrt((double)m * n);
+                    CHECK(o->check(&d.p, EPS_D) > ORACLE_ERROR_LIMIT);
+                    d.out[w * e] = NAN;
+                    CHECK(o->check(&d.p, EPS_D) == INFINITY);
+                    d.out[w * e] = keep;
+                    double *A2 = malloc(sizeof(double) * w * d.p.rows[0] * k);
+                    memcpy(A2, d.A, sizeof(double) * w * d.p.rows[0] * k);
+                    A2[0] += 1.0;
+                    d.p.out[0] = A2;
+                    CHECK(o->check(&d.p, EPS_D) == INFINITY);
+                    free(A2);
+                    ormqr_free(&d);
+                }
+}
+
+/* The generator: every fifth tau 0, the others those of unitary reflectors (|1 - tau|... via
+ * Q's orthonormality: Q^H Q = I), and a NaN on A's diagonal (R's place) ignored by the check. */
+static void ormqr_generator_and_unread_diagonal(void)
+{
+    for (int cx = 0; cx < 2; ++cx) {
+        ormqr_data d = ormqr_make(12, 5, 9, 0, 0, cx, 5);
+        const int w = cx ? 2 : 1;
+        CHECK(d.tau[w * 3] == 0.0 && d.tau[w * 8] == 0.0 && d.tau[0] != 0.0);
+        zc *Q = malloc(sizeof(zc) * 144);
+        house_q(12, 9, cx, d.A, d.tau, Q);
+        double off = 0.0;
+        for (int a = 0; a < 12; ++a)
+            for (int b = 0; b < 12; ++b) {
+                zc g = a == b ? -1.0 : 0.0;
+                for (int i = 0; i < 12; ++i) g += conj(Q[i + a * 12]) * Q[i + b * 12];
+                off = fmax(off, cabs(g));
+            }
+        CHECK(off < 1e-13);
+        free(Q);
+        ormqr_compute(&d);
+        d.A[w * (4 + 4 * 12)] = NAN; /* the diagonal of column 4 */
+        CHECK(oracle_find("ormqr")->check(&d.p, EPS_D) < ORACLE_ERROR_LIMIT);
+        ormqr_free(&d);
+    }
+}
+
+/* orgqr: Q's first n columns (explicit) pass; a perturbed or non-orthonormal one does not */
+static void orgqr_accepts_q_and_refuses_wrong_ones(void)
+{
+    static const int shapes[][3] = {{1, 1, 1}, {1, 1, 0}, {6, 4, 4}, {9, 9, 5}, {33, 7, 7}, {20, 20, 20}};
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); ++s)
+        for (int cx = 0; cx < 2; ++cx) {
+            const int m = shapes[s][0], n = shapes[s][1], k = shapes[s][2], w = cx ? 2 : 1;
+            oracle_problem p;
+            memset(&p, 0, sizeof p);
+            p.dims[0] = m, p.dims[1] = n, p.dims[2] = k;
+            p.is_complex = cx;
+            p.rows[0] = m, p.cols[0] = n, p.rows[1] = k, p.cols[1] = 1;
+            double *A = malloc(sizeof(double) * w * m * n), *tau = malloc(sizeof(double) * w * k + 8);
+            double *Qo = malloc(sizeof(double) * w * m * n);
+            double *in[ORACLE_MAX_OPERANDS] = {A, tau, 0, 0};
+            oracle_find("orgqr")->generate(&p, 40u + (unsigned)s, in);
+            zc *Q = malloc(sizeof(zc) * m * m);
+            house_q(m, k, cx, A, tau, Q);
+            for (int e = 0; e < m * n; ++e) {
+                Qo[w * e] = creal(Q[e]);
+                if (cx) Qo[w * e + 1] = cimag(Q[e]);
+            }
+            p.in[0] = A, p.out[0] = Qo, p.in[1] = p.out[1] = tau;
+            const oracle *o = oracle_find("orgqr");
+            const double err = o->check(&p, EPS_D);
+            if (!(err < ORACLE_ERROR_LIMIT)) printf("  m %d n %d k %d cx %d: error %g\n", m, n, k, cx, err);
+            CHECK(err < ORACLE_ERROR_LIMIT);
+            Qo[0] += 1e-9;
+            CHECK(o->check(&p, EPS_D) > ORACLE_ERROR_LIMIT);
+            Qo[0] = NAN;
+            CHECK(o->check(&p, EPS_D) == INFINITY);
+            free(A), free(tau), free(Qo), free(Q);
+        }
+}
+
 #define CASE(fn) {#fn, fn}
 static const test_case cases[] = {
     CASE(trsm_accepts_solutions),
@@ -728,6 +904,9 @@ static const test_case cases[] = {
     CASE(syrk_beta_zero_ignores_c_and_rejects_nan),
     CASE(herk_accepts_products_and_refuses_wrong_ones),
     CASE(herk_diagonal_other_triangle_and_quick_return),
+    CASE(ormqr_accepts_products_and_refuses_wrong_ones),
+    CASE(ormqr_generator_and_unread_diagonal),
+    CASE(orgqr_accepts_q_and_refuses_wrong_ones),
 };
 
 int main(int argc, char **argv)

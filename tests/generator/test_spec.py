@@ -29,7 +29,10 @@ def _spaces():
 def test_spec_loads_and_names_its_parts(path: Path) -> None:
     spec = load(path)
     assert spec.operands and spec.dims and spec.variants
-    assert spec.variant in {o.name for o in spec.options}
+    if spec.options:
+        assert spec.variant in {o.name for o in spec.options}
+    else:  # a routine without options (orgqr): one table, variant "n"
+        assert spec.variant == "" and spec.variants == ("n",) and spec.variant_index == 0
     assert len(set(o.name for o in spec.operands)) == len(spec.operands)
 
 
@@ -40,6 +43,7 @@ def test_c_expressions_agree_with_python(path: Path, tmp_path: Path) -> None:
     gives: the emitted checks, registry and counts mean what the spec says."""
     spec = load(path)
     exprs = [spec.flops, spec.bytes, spec.quick_return, spec.kernels, spec.driver_serves]
+    exprs += [rule for rule, _ in spec.requires]
     exprs += [o.rows for o in spec.operands] + [o.cols for o in spec.operands]
     sizes = (0, 1, 3, 32, 33, 1024)
     points = []
@@ -142,6 +146,12 @@ def test_spec_rejects_bad_files(tmp_path: Path) -> None:
     bad.write_text(GOOD.replace('variant = "uplo"', 'variant = "side"'))
     with pytest.raises(SpecError, match="variant must name an option"):
         load(bad)
+    bad.write_text(GOOD.replace('variant = "uplo"\n', ""))
+    with pytest.raises(SpecError, match="variant must name an option"):
+        load(bad)
+    # no options at all (orgqr): no variant, one table
+    bad.write_text(GOOD.replace('options = [{ name = "uplo", type = "uplo" }]\n', "").replace('variant = "uplo"\n', ""))
+    assert load(bad).variants == ("n",)
 
 
 VECTOR = GOOD.replace('operands = [{ name = "A", access = "inout", rows = "n", cols = "n" }]',

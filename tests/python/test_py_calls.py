@@ -593,6 +593,23 @@ def test_ormqr_pointer_arrays_and_complex(fake):
     assert ints(upload(fake, int(a[7], 16))[:16]) == [tau.ptr, tau.ptr + 3 * 16]
 
 
+def test_orgqr_in_place(fake):
+    A, tau = col_batch(3, 6, 4), FakeArray((3, 2))
+    assert shoal.orgqr(A, tau) is A
+    assert args_of(fake.last()) == ("shoal_dorgqr_strided_batched", [
+        "6", "4", "2", P(A.ptr), "6", "24", P(tau.ptr), "2", "3"])
+    As = [FakeArray((5, 3), (1, 5), dtype="c8") for _ in range(2)]
+    taus = FakeArray((2, 3), dtype="c8")
+    shoal.orgqr(As, taus)
+    name, a = args_of(fake.last())
+    assert name == "shoal_corgqr_batched" and a[:3] == ["5", "3", "3"]
+    assert ints(upload(fake, int(a[5], 16))[:16]) == [taus.ptr, taus.ptr + 3 * 8]
+    with pytest.raises(ValueError, match="m >= n >= k"):
+        shoal.orgqr(col_batch(3, 6, 4), FakeArray((3, 5)))
+    with pytest.raises(ValueError, match="column-major"):
+        shoal.orgqr(row_batch(3, 6, 4), tau)
+
+
 def test_getrs_real_op_c_is_t(fake):
     LU, ipiv, B = col_batch(2, 3, 3), FakeArray((2, 3), dtype="i4"), col_batch(2, 3, 2)
     shoal.getrs(LU, ipiv, B, trans="c")
