@@ -57,6 +57,18 @@ static void random_reflectors(int q, int cols, int k, int cx, uint64_t *state, d
     }
 }
 
+/* Whether what the reflectors' user reads is finite: tau and A below the diagonal of its first
+ * k columns (q rows) */
+static int reflectors_finite(const double *A, int q, int k, const double *tau, int cx)
+{
+    int finite = 1;
+    for (int j = 0; j < k; ++j) {
+        finite = finite && cfinite(at(tau, j, cx));
+        for (int i = j + 1; i < q; ++i) finite = finite && cfinite(at(A, i + (long long)j * q, cx));
+    }
+    return finite;
+}
+
 /* ormqr: the reflectors (q x k) and a uniform C */
 static void ormqr_generate(const oracle_problem *sh, unsigned long long seed, double *const in[])
 {
@@ -87,12 +99,8 @@ static double ormqr_check(const oracle_problem *p, double eps)
         if (p->out[o] && memcmp(p->out[o], p->in[o], sizeof(double) * (size_t)w * p->rows[o] * p->cols[o]) != 0)
             return INFINITY;
     const double *A = p->in[0], *tau = p->in[1], *C = p->in[2], *out = p->out[2];
-    int finite = 1;
+    int finite = reflectors_finite(A, q, k, tau, cx);
     for (long long e = 0; e < (long long)w * m * n; ++e) finite = finite && isfinite(C[e]);
-    for (int j = 0; j < k; ++j) {
-        finite = finite && cfinite(at(tau, j, cx));
-        for (int i = j + 1; i < q; ++i) finite = finite && cfinite(at(A, i + (long long)j * q, cx));
-    }
     if (!finite) return 0.0;
 
     double complex *X = malloc(sizeof(double complex) * (size_t)m * n + 1);
@@ -166,12 +174,7 @@ static double orgqr_check(const oracle_problem *p, double eps)
     if (m < 1 || n < 1) return 0.0;
     if (p->out[1] && memcmp(p->out[1], p->in[1], sizeof(double) * (size_t)w * k) != 0) return INFINITY;
     const double *A = p->in[0], *tau = p->in[1], *Q = p->out[0];
-    int finite = 1;
-    for (int j = 0; j < k; ++j) {
-        finite = finite && cfinite(at(tau, j, cx));
-        for (int i = j + 1; i < m; ++i) finite = finite && cfinite(at(A, i + (long long)j * m, cx));
-    }
-    if (!finite) return 0.0;
+    if (!reflectors_finite(A, m, k, tau, cx)) return 0.0;
     double complex *R = malloc(sizeof(double complex) * (size_t)m * n + 1);
     double complex *v = malloc(sizeof(double complex) * (size_t)m + 1);
     if (!R || !v) {
