@@ -271,13 +271,15 @@ def blas2_families(rows: list[Row], served: dict) -> list[Family]:
 
 # --- spec routines (bench/run_spec_bench.py) and the tuner's export ---------------------------
 
-SPEC_ROUTINES = ("trsm", "syrk", "herk")
+SPEC_ROUTINES = ("trsm", "syrk", "herk", "ormqr", "orgqr")
 SPEC_PEERS = {"trsm": "cuBLAS trsmBatched", "syrk": "cuBLAS gemmStridedBatched (full product)",
-              "herk": "cuBLAS gemmStridedBatched (full product)"}
+              "herk": "cuBLAS gemmStridedBatched (full product)", "ormqr": "no peer", "orgqr": "no peer"}
 SPEC_TITLES = {"trsm": "Batched TRSM, m = n, one triangular A per problem",
-               "syrk": "Batched SYRK, k = n", "herk": "Batched HERK, k = n"}
+               "syrk": "Batched SYRK, k = n", "herk": "Batched HERK, k = n",
+               "ormqr": "Batched ormqr (op(Q) C, C op(Q)), m = n = k", "orgqr": "Batched orgqr (Q formed), m = n = k"}
 SPEC_VARIANTS = {("trsm", "l"): "left", ("trsm", "r"): "right", ("syrk", "n"): "A A^T", ("syrk", "t"): "A^T A",
-                 ("herk", "n"): "A A^H", ("herk", "c"): "A^H A"}
+                 ("herk", "n"): "A A^H", ("herk", "c"): "A^H A", ("ormqr", "l"): "Q C", ("ormqr", "r"): "C Q",
+                 ("orgqr", "n"): "Q"}
 
 
 def spec_families(rows: list[Row]) -> list[Family]:

@@ -236,7 +236,7 @@ SECTIONS = (
             "on the same GPU a minute later (the .txt: 0.59 ms a matrix of 64 in double against shoal's "
             "3.3 us here, 0.19 ms at 256 against 52 us) is indicative only. The 1360 GPU cases of ormqr "
             "passed (s, d, c, z) before this run, memcheck and racecheck clean on a subset.",
-            plots=()),
+            plots=("ormqr",)),
     Section("GEMV and TRSV in c and z (ops N, T and C)", "h100-2026-11-27-blas2-complex", "blas2",
             "c and z against cublas{C,Z}gemvStridedBatched / gemvBatched and cublas{C,Z}trsmBatched "
             "(`run_blas2_bench.py --quick --prec cz --routine gemv,trsv`), on the first c/z tuning "
