@@ -114,6 +114,12 @@ def _params(r: Routine, prec: str, form: str) -> list[str]:
     return out
 
 
+def _ld_value(o: Operand) -> str:
+    """What the call's operand block gets as the ld: the argument, or for a vector (no ld in the
+    call) its length, at least 1."""
+    return f"SHOAL_MAX(1, {c_expr(o.rows)})" if o.is_vector else o.ld
+
+
 def _shape_doc(spec: Spec, o: Operand) -> str:
     if o.is_vector:
         return f"{o.name} is a vector of {_doc(o.rows)} ({o.access})"
@@ -180,9 +186,8 @@ def _checks(r: Routine, prec: str, form: str) -> list[str]:
                 out.append(f"    if ({o.stride} < 0) return BAD;")
             else:
                 # an empty operand has nothing to overlap
-                ld = f"SHOAL_MAX(1, {c_expr(o.rows)})" if o.is_vector else o.ld
                 out.append(f"    if ({o.stride} < 0 || (batch > 1 && {c_expr(o.rows)} > 0 && "
-                           f"{o.stride} < {ld} * {c_expr(o.cols)})) return BAD;")
+                           f"{o.stride} < {_ld_value(o)} * {c_expr(o.cols)})) return BAD;")
     work = f"!({c_expr(spec.quick_return)}) && batch > 0"
     nulls = " || ".join(f"!{o.name}" for o in spec.operands)
     out.append(f"    if ({work} && ({nulls})) return BAD;")
@@ -221,8 +226,7 @@ def api_c(routines: list[Routine]) -> str:
                     else:
                         out.append(f"    c.p.op[{i}].ptr = (void *){o.name};")
                         out.append(f"    c.p.op[{i}].stride = {o.stride};")
-                    ld = f"SHOAL_MAX(1, {c_expr(o.rows)})" if o.is_vector else o.ld
-                    out.append(f"    c.p.op[{i}].ld = {ld};")
+                    out.append(f"    c.p.op[{i}].ld = {_ld_value(o)};")
                 out.append("    c.p.batch = batch;")
                 out.append("    return shoal_spec_run(handle, &c);")
                 out.append("}")
