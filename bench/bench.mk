@@ -123,3 +123,11 @@ PYTHON_BENCH_OUT ?= bench/results/python-overhead.csv
 bench-python: $(LIB_SHARED)
 	PYTHONPATH=python SHOAL_LIBRARY=$(abspath $(LIB_SHARED)) $(PYTHON) bench/python_overhead.py \
 	    --out $(PYTHON_BENCH_OUT)
+
+# QR with Q formed and Q applied against PyTorch (bench/run_qr_torch_bench.py; issue 23's bar):
+# needs a GPU and PyTorch in $(PYTHON); QR_TORCH_BENCH_ARGS e.g. --precisions s,d,c,z.
+QR_TORCH_BENCH_OUT ?= bench/results/qr-torch.csv
+.PHONY: bench-qr-torch
+bench-qr-torch: $(LIB_SHARED)
+	PYTHONPATH=python SHOAL_LIBRARY=$(abspath $(LIB_SHARED)) $(PYTHON) bench/run_qr_torch_bench.py \
+	    --out $(QR_TORCH_BENCH_OUT) $(QR_TORCH_BENCH_ARGS)

@@ -1,0 +1,50 @@
+"""bench/run_qr_torch_bench.py's parts that need no GPU: its shape list, its flop counts and the
+tables it (and docs/results.md) draws from CSV rows."""
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+import run_qr_torch_bench as qb  # noqa: E402
+
+
+def test_shapes_parse_and_reject_wide_or_empty():
+    assert qb.parse_shapes("64x64:1000, 12x5:3") == [(64, 64, 1000), (12, 5, 3)]
+    for bad in ("5x12:3", "4x4", "4x4:0", "", "axb:1"):
+        with pytest.raises(Exception):
+            qb.parse_shapes(bad)
+
+
+def test_flops_follow_lawn41():
+    n = 10
+    geqrf = 2 * n**3 - 2 * n**3 / 3
+    orgqr = 4 * n**3 - 4 * n**3 + 4 * n**3 / 3
+    assert qb.flops("geqrf+orgqr", n, n, "d") == pytest.approx(geqrf + orgqr)
+    assert qb.flops("geqrf+orgqr", n, n, "z") == pytest.approx(4 * (geqrf + orgqr))
+    assert qb.flops("ormqr", n, n, "s") == pytest.approx(4 * n**3 - 2 * n**3)
+
+
+def row(method, ms, status="ok", routine="geqrf+orgqr"):
+    return {"device": "G", "precision": "d", "routine": routine, "method": method, "m": "8", "n": "8",
+            "batch": "4", "ms": ms, "gflops": "1", "check": "1", "status": status}
+
+
+def test_table_speedup_is_the_best_torch_over_shoal():
+    text = qb.table([row("shoal", "2"), row("torch", "10"), row("torch-qr", "8", "FAIL")])
+    line = next(ln for ln in text.splitlines() if ln.startswith("| d | 8x8 |"))
+    assert "| 4.00x |" in line and "torch-qr FAIL" in line
+    assert "### ormqr" not in text   # a routine without rows has no table
+
+
+def test_table_leaves_the_speedup_out_where_shoal_has_no_time():
+    text = qb.table([row("shoal", "", "ERROR", "ormqr"), row("torch", "3", routine="ormqr")])
+    line = next(ln for ln in text.splitlines() if ln.startswith("| d | 8x8 |"))
+    assert "x |" not in line and "shoal ERROR" in line
+
+
+def test_without_torch_it_skips(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "torch", None)   # import torch raises ImportError
+    assert qb.main(["--shapes", "4x4:2"]) == 0
+    assert capsys.readouterr().out.startswith("SKIP")
