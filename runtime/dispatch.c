@@ -107,3 +107,17 @@ int shoal_pick_kernel(const shoal_table *table, char precision, int mode, int va
         return SHOAL_KERNEL_VENDOR;
     return k;
 }
+
+int shoal_smallest_fitting(const shoal_kernel_desc *kernels, int n, char precision, int variant, int arch,
+                           const int dims[3], shoal_fits_fn fits, const void *fits_ctx,
+                           long long (*extent)(const shoal_kernel_desc *))
+{
+    int best = -1;
+    for (int i = 0; i < n; ++i) {
+        const shoal_kernel_desc *kd = &kernels[i];
+        if (kd->precision != precision || kd->variant != variant || kd->arch_floor > arch || !fits(fits_ctx, i, dims))
+            continue;
+        if (best < 0 || extent(kd) < extent(&kernels[best])) best = i;
+    }
+    return best;
+}

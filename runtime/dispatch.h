@@ -21,4 +21,19 @@ typedef int (*shoal_fits_fn)(const void *ctx, int index, const int dims[3]);
 int shoal_pick_kernel(const shoal_table *table, char precision, int mode, int variant, const int dims[3],
                       int vendor, shoal_fits_fn fits, const void *fits_ctx);
 
+/* __CUDA_ARCH__ of a compute capability: what shoal_kernel_desc.arch_floor is compared with. */
+static inline int shoal_device_arch(int cc_major, int cc_minor)
+{
+    return cc_major * 100 + cc_minor * 10;
+}
+
+/* The shipped kernel that holds the least (extent) among kernels[0..n) of this precision and
+ * variant that fits the call and runs on a device of __CUDA_ARCH__ arch (arch_floor <= arch: a
+ * kernel only a newer architecture's table names is a __trap() there); -1 if none. For a call no
+ * tuned rule serves: the portable defaults and fallbacks are always among the candidates, and
+ * the kernels other devices' tables name join them where the device can run them. */
+int shoal_smallest_fitting(const shoal_kernel_desc *kernels, int n, char precision, int variant, int arch,
+                           const int dims[3], shoal_fits_fn fits, const void *fits_ctx,
+                           long long (*extent)(const shoal_kernel_desc *));
+
 #endif

@@ -50,6 +50,11 @@ typedef struct shoal_kernel_desc {
                                         GROUP, GROUP_PTR, STREAM, BLOCKED, VTILED, VMMA:
                                         docs/blas2.md */
     const void *func;                /* host stub of the __global__ function */
+    int arch_floor;                  /* tuned-only kernels: the lowest __CUDA_ARCH__ (compute
+                                        capability x 100) of the tables that name it; below it the
+                                        kernel is a __trap() (generator/emit.py _arch_floor,
+                                        docs/internals.md). 0: it runs on every device (the
+                                        portable defaults and fallbacks) */
 } shoal_kernel_desc;
 
 typedef struct shoal_rule {

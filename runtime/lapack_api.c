@@ -39,24 +39,34 @@ static long long kernel_extent(const shoal_kernel_desc *kd)
     return (long long)kd->p[0] * 4096 + (kd->design == SHOAL_DESIGN_TALL ? kd->p[1] : 0);
 }
 
+/* The fallback scan's test: fits, and a tall panel where only one serves (tall_only). */
+typedef struct fallback_ctx {
+    const shoal_lapack_routine_info *ri;
+    int tall_only;
+} fallback_ctx;
+
+static int fallback_fits(const void *ctx, int index, const int dims[3])
+{
+    const fallback_ctx *f = ctx;
+    return lapack_fits(f->ri, index, dims) && (!f->tall_only || is_tall(f->ri, index));
+}
+
 /* Kernel index or SHOAL_KERNEL_VENDOR; cached per handle and routine for repeated shapes.
  * Where neither a tuned rule's kernel nor the default fits (getrf's and geqrf's tall panels on a
  * device without tuned ones), the smallest shipped kernel of the precision and variant that
- * fits: the search space's fallbacks are shipped in every build for that. tall_only: a geqrf
- * panel after the first (p->col0 > 0), which only the tall design takes. */
+ * fits and that the device can run (not a kernel that only a newer architecture's table names:
+ * a __trap() here): the search space's fallbacks are shipped in every build for that. tall_only:
+ * a geqrf panel after the first (p->col0 > 0), which only the tall design takes. */
 static int choose_kernel(struct shoal_context *ctx, int routine, char prec, int mode, int variant, const int dims[3],
                          int vendor, int tall_only)
 {
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
     const int kernel = shoal_routine_choose(ctx, routine, prec, mode, variant, dims, vendor, lapack_fits, ri);
-    if (kernel == SHOAL_KERNEL_VENDOR || (lapack_fits(ri, kernel, dims) && (!tall_only || is_tall(ri, kernel))))
-        return kernel;
-    int best = -1;
-    for (int i = 0; i < *ri->n_kernels; ++i)
-        if (ri->kernels[i].precision == prec && ri->kernels[i].variant == variant && lapack_fits(ri, i, dims) &&
-            (!tall_only || is_tall(ri, i)) &&
-            (best < 0 || kernel_extent(&ri->kernels[i]) < kernel_extent(&ri->kernels[best])))
-            best = i;
+    const fallback_ctx f = {ri, tall_only};
+    if (kernel == SHOAL_KERNEL_VENDOR || fallback_fits(&f, kernel, dims)) return kernel;
+    const int best = shoal_smallest_fitting(ri->kernels, *ri->n_kernels, prec, variant,
+                                            shoal_device_arch(ctx->cc_major, ctx->cc_minor), dims, fallback_fits, &f,
+                                            kernel_extent);
     return best >= 0 ? best : kernel; /* none: its launch refuses the call */
 }
 

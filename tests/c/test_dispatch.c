@@ -131,6 +131,35 @@ static void case_zero_k(void)
     CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 8, 8, 0, 1) == 1); /* k = 0 measured as 1 */
 }
 
+/* The fallback scan (a call no tuned rule serves): the kernel holding the least among those of
+ * the precision and variant that fit and that the device can run. Kernel i holds extents[i]
+ * (p[0]); kernel 9 fits only up to 16 (fits above). */
+static long long extent_of(const shoal_kernel_desc *kd)
+{
+    return kd->p[0];
+}
+
+static void case_smallest_fitting_skips_newer_architectures(void)
+{
+    shoal_kernel_desc k[10] = {{0}};
+    for (int i = 0; i < 10; ++i) {
+        k[i].precision = 'd';
+        k[i].p[0] = (short)(1000 - 10 * i); /* later kernels hold less */
+    }
+    k[8].arch_floor = 900; /* tuned for an H100: a __trap() on an sm_80 device */
+    k[7].variant = 1;
+    k[6].precision = 's';
+    const int small[3] = {8, 8, 8}, large[3] = {64, 64, 64};
+    CHECK(shoal_smallest_fitting(k, 10, 'd', 0, 900, small, fits, NULL, extent_of) == 9);
+    CHECK(shoal_smallest_fitting(k, 10, 'd', 0, 900, large, fits, NULL, extent_of) == 8);
+    CHECK(shoal_smallest_fitting(k, 10, 'd', 0, 800, large, fits, NULL, extent_of) == 5); /* not 8: floor */
+    CHECK(shoal_smallest_fitting(k, 10, 'd', 0, 890, large, fits, NULL, extent_of) == 5);
+    CHECK(shoal_smallest_fitting(k, 10, 'd', 1, 800, large, fits, NULL, extent_of) == 7);
+    CHECK(shoal_smallest_fitting(k, 10, 's', 0, 800, large, fits, NULL, extent_of) == 6);
+    CHECK(shoal_smallest_fitting(k, 10, 'z', 0, 900, small, fits, NULL, extent_of) == -1);
+    CHECK(shoal_device_arch(9, 0) == 900 && shoal_device_arch(8, 9) == 890);
+}
+
 static const test_case cases[] = {
     {"table_chain", case_table_chain},
     {"exact_and_nearest", case_exact_and_nearest},
@@ -140,6 +169,7 @@ static const test_case cases[] = {
     {"mode_fallback_refused_by_form", case_mode_fallback_refused_by_form},
     {"beyond_its_form_takes_the_other_forms_vendor", case_beyond_its_form_takes_the_other_forms_vendor},
     {"zero_k", case_zero_k},
+    {"smallest_fitting_skips_newer_architectures", case_smallest_fitting_skips_newer_architectures},
 };
 static const int n_cases = (int)(sizeof cases / sizeof cases[0]);
 

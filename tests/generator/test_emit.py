@@ -93,7 +93,11 @@ def test_emission_from_winners(tmp_path, project, space, tuned, capsys):
     assert (f"{{'d', SHOAL_MODE_STRIDED, 0, {{64, 64, 64}}, SHOAL_KERNEL_VENDOR, {tiled}}}," in c)
     assert "{'s', SHOAL_MODE_ARRAY, 3, {4, 4, 4}, SHOAL_KERNEL_VENDOR, -1}," in c
     assert ('{"shoal_dgemm_staged_nn_x64_mpb8_tn2", \'d\', 0, SHOAL_DESIGN_STAGED, 64, 1, '
-            '{8, 2, 0, 0, 0}, (const void *)shoal_dgemm_staged_nn_x64_mpb8_tn2},') in c
+            '{8, 2, 0, 0, 0}, (const void *)shoal_dgemm_staged_nn_x64_mpb8_tn2, 900},') in c
+    # the architecture floor: a kernel only the H100's table names is a __trap() below sm_90, which
+    # the runtime's fallback scan must know; the portable defaults run everywhere (floor 0)
+    default = "shoal_dgemm_" + DEFAULT.format(v="nn")
+    assert re.search(r'\{"' + default + r'", .*, \(const void \*\)' + default + r', 0\},', c)
     assert "extern void shoal_dgemm_staged_nn_x64_mpb8_tn2(void);" in c
     # tables sorted by device name; rules of each table sorted
     assert c.index('"NVIDIA A100-SXM4-80GB", 8, 0') < c.index('"NVIDIA H100 80GB HBM3", 9, 0')
