@@ -48,6 +48,8 @@ class Case:
     beta_im: float = 0.0
     nan_imag: bool = False     # the NaN in the imaginary part only (complex precisions)
     page_end: bool = False
+    nan_operand: int = 0       # which operand (index in the spec's list) holds the NaN
+    nan_element: int = 0       # and at which element of problem 0's storage (column-major)
 
 
 def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
@@ -93,6 +95,15 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
     nan_imag = bool(g.get("nan_imag", False))
     if nan_imag and not all(precision_mod.get(p).is_complex for p in precs):
         raise CaseError(f"{where}: nan_imag needs complex precisions only")
+    names = [o.name for o in spec.operands]
+    nan_name = g.get("nan_operand", names[0])
+    nan_element = g.get("nan_element", 0)
+    if ("nan_operand" in g or "nan_element" in g) and not (g.get("nan") or nan_imag):
+        raise CaseError(f"{where}: nan_operand and nan_element need nan or nan_imag")
+    if nan_name not in names:
+        raise CaseError(f"{where}: nan_operand {nan_name!r} is not an operand of {spec.name} ({', '.join(names)})")
+    if not isinstance(nan_element, int) or isinstance(nan_element, bool) or nan_element < 0:
+        raise CaseError(f"{where}: nan_element {nan_element!r} must be an element offset >= 0")
     out = []
     for p in precs:
         cx = precision_mod.get(p).is_complex
@@ -105,7 +116,8 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
             name = f"{p}{r.name}_{f}_{g['name']}_{letters}_{'x'.join(map(str, d))}"
             out.append(Case(name, index, p, f, o, d, batch, int(g.get("ld_pad", 0)), PAGE_END if page_end else tail, alpha, beta,
                             bool(g.get("nan", False)) or nan_imag, bool(g.get("vendor", False)),
-                            alpha_im if cx else 0.0, beta_im if cx else 0.0, nan_imag, page_end))
+                            alpha_im if cx else 0.0, beta_im if cx else 0.0, nan_imag, page_end,
+                            names.index(nan_name), nan_element))
     return out
 
 
@@ -137,7 +149,8 @@ def cases_c(cases: list[Case]) -> str:
         dims = ", ".join(map(str, c.dims))
         out.append(f"    {{\"{c.name}\", {c.routine}, '{c.prec}', {int(c.form == 'array')}, {{{opts}}}, "
                    f"{{{dims}}}, {c.batch}LL, {c.ld_pad}, {c.tail_offset}, {c.alpha!r}, {c.beta!r}, {int(c.nan)}, "
-                   f"{int(c.vendor)}, {c.alpha_im!r}, {c.beta_im!r}, {int(c.nan_imag)}}},")
+                   f"{int(c.vendor)}, {c.alpha_im!r}, {c.beta_im!r}, {int(c.nan_imag)}, {c.nan_operand}, "
+                   f"{c.nan_element}LL}},")
     if not cases:
         out.append("    {0} /* no cases: a placeholder, since C has no zero-length arrays */")
     out += ["};", f"const int spec_n_cases = {len(cases)};"]

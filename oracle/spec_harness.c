@@ -162,8 +162,17 @@ cudaError_t spec_harness_poison(spec_harness *h, int o, long long i) { return sp
 
 cudaError_t spec_harness_poison_part(spec_harness *h, int o, long long i, int part)
 {
+    return spec_harness_poison_at(h, o, i, 0, part);
+}
+
+cudaError_t spec_harness_poison_at(spec_harness *h, int o, long long i, long long element, int part)
+{
+    /* inside the problem's elements: below the last one, in one of the rows (not the padding) */
+    const long long last = h->rows[o] > 0 && h->cols[o] > 0 ? (h->cols[o] - 1) * h->ld[o] + h->rows[o] : 0;
+    if (o < 0 || o >= h->ri->n_operands || element < 0 || element >= last || element % h->ld[o] >= h->rows[o])
+        return cudaErrorInvalidValue;
     const size_t elem = (size_t)shoal_spec_elem_bytes(h->call.prec);
-    char *dst = (char *)h->d_op[o] + (size_t)(i * stride_of(h, o)) * elem;
+    char *dst = (char *)h->d_op[o] + (size_t)(i * stride_of(h, o) + element) * elem;
     /* the element as it is, one of its parts made NaN (a real element has only part 0) */
     double v[2] = {0.0, 0.0};
     cudaError_t e = tuner_download(v, dst, 1, h->call.prec);

@@ -69,9 +69,13 @@ cudaError_t spec_harness_init_complex(spec_harness *h, int routine, char prec, i
 cudaError_t spec_harness_restore(spec_harness *h);
 
 /* Writes a NaN into the first element of operand o of problem i (NaN isolation tests); _part:
- * into its real (0) or imaginary (1) part only, the other part kept (complex precisions). */
+ * into its real (0) or imaginary (1) part only, the other part kept (complex precisions); _at:
+ * into element `element` of the problem's storage (column-major, ld included), which must be
+ * one of its elements (a row below rows, before the last column's end: else
+ * cudaErrorInvalidValue and nothing written). */
 cudaError_t spec_harness_poison(spec_harness *h, int o, long long i);
 cudaError_t spec_harness_poison_part(spec_harness *h, int o, long long i, int part);
+cudaError_t spec_harness_poison_at(spec_harness *h, int o, long long i, long long element, int part);
 
 /* How many problems, at most `max`, a check of about `flops_budget` host flops covers (at least
  * one): the host references cost about the routine's flops per problem, 10^9 at n = 1024. */

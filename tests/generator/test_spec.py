@@ -274,6 +274,37 @@ def test_case_tables_page_end(tmp_path: Path) -> None:
             spec_cases.load_cases(rs, tmp_path / "cases")
 
 
+def test_case_tables_nan_operand(tmp_path: Path) -> None:
+    """nan_operand / nan_element reach the generated table (the operand's index in the spec, the
+    element offset) and are checked: an operand of the routine, an offset >= 0, and only with
+    nan; the committed ormqr and orgqr tables poison a reflector and tau, not only A(0, 0)."""
+    rs = emit_spec.routines_from(_spaces())
+    r = next((r for r in rs if r.name == "ormqr"), None)
+    if r is None:
+        pytest.skip("no ormqr spec")
+    shipped = spec_cases.load_cases(rs, REPO_ROOT / "tests" / "cases")
+    names = [o.name for o in r.spec.operands]
+    for routine in ("ormqr", "orgqr"):
+        i = [x.name for x in rs].index(routine)
+        ops = [x.name for x in rs[i].spec.operands]
+        poisoned = {(ops[c.nan_operand], c.nan_element) for c in shipped if c.routine == i and c.nan}
+        assert {("A", 1), ("tau", 0)} <= poisoned, (routine, poisoned)
+    (tmp_path / "cases").mkdir()
+    only = [r]
+    path = tmp_path / "cases" / "ormqr.toml"
+    path.write_text('[[group]]\nname = "n"\nforms = ["strided"]\nprecisions = ["d"]\nopts = [[0, 0]]\ndims = [[4, 4, 4]]\n'
+                    'nan = true\nnan_operand = "C"\nnan_element = 5\n')
+    (case,) = spec_cases.load_cases(only, tmp_path / "cases")
+    assert (case.nan_operand, case.nan_element) == (names.index("C"), 5)
+    assert spec_cases.cases_c([case]).splitlines()[-3].endswith(f", 0, {names.index('C')}, 5LL}},")
+    for bad, match in (('nan = true\nnan_operand = "B"', "not an operand"),
+                       ('nan = true\nnan_element = -1', "nan_element"),
+                       ('nan_operand = "C"', "need nan")):
+        path.write_text(f'[[group]]\nname = "n"\ndims = [[4, 4, 4]]\n{bad}\n')
+        with pytest.raises(spec_cases.CaseError, match=match):
+            spec_cases.load_cases(only, tmp_path / "cases")
+
+
 def test_complex_flops_count_real_operations() -> None:
     """A task's flops in c and z are 4x those of s and d at the same shape (cx: a complex multiply
     and add is 8 real flops), bytes follow the element size: TRSM, the spec routine in all four."""

@@ -14,10 +14,14 @@ typedef struct spec_case {
                                    offset; SPEC_HARNESS_PAGE_END (4): at a page end with the next
                                    page unmapped (spec_harness_init; `page_end = true`) */
     double alpha, beta;
-    int nan;                    /* a NaN in problem 0's first operand; the others must pass */
+    int nan;                    /* a NaN in problem 0 (nan_operand, nan_element); the others
+                                   must pass */
     int vendor;                 /* let the tables route to the vendor */
     double alpha_im, beta_im;   /* imaginary parts of the scalars (complex precisions) */
     int nan_imag;               /* the NaN in the imaginary part only (complex precisions) */
+    int nan_operand;            /* the operand (the spec's order) that holds the NaN: default 0 */
+    long long nan_element;      /* its element offset in problem 0's storage (column-major, ld
+                                   included): default 0; past the storage the case fails */
 } spec_case;
 
 extern const spec_case spec_cases[];

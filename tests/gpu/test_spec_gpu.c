@@ -39,7 +39,17 @@ static void run_case(int i)
         return;
     }
     CUDA_CHECK(e);
-    if (k->nan) CUDA_CHECK(spec_harness_poison_part(&h, 0, 0, k->nan_imag));
+    if (k->nan) {
+        const cudaError_t pe = spec_harness_poison_at(&h, k->nan_operand, 0, k->nan_element, k->nan_imag);
+        if (pe == cudaErrorInvalidValue) {
+            printf("FAILED %s: nan_element %lld is not an element of operand %d\n", k->name, k->nan_element,
+                   k->nan_operand);
+            gpu_test_record(0);
+            spec_harness_free(&h);
+            return;
+        }
+        CUDA_CHECK(pe);
+    }
     CUDA_CHECK(shoal_set_vendor_dispatch(handle, k->vendor) == SHOAL_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown);
     const char *who = shoal_spec_served_by(handle, &h.call);
     cudaEvent_t ev[2];
