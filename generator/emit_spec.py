@@ -293,6 +293,11 @@ def _design_names(space: SearchSpace) -> dict[str, str]:
     return names
 
 
+def _has_extent(r: Routine) -> bool:
+    """Whether the routine's designs say how much a kernel holds (search space `extent`)."""
+    return any(d.extent is not None for d in r.space.designs)
+
+
 def _design_switch(r: Routine, attr: str, default: str) -> list[str]:
     """switch over the kernel's design (SHOAL_DESIGN_SPEC + index in the search space)."""
     out = ["    switch (kd->design - SHOAL_DESIGN_SPEC) {"]
@@ -300,11 +305,14 @@ def _design_switch(r: Routine, attr: str, default: str) -> list[str]:
         rename = {p.name: SLOT_C[p.slot] for p in d.params if p.slot in SLOT_C}
         if attr == "fits":
             body = " && ".join(c_expr(e, rename) for e in d.fits) or "1"
+        elif attr == "extent":
+            body = c_expr(d.extent, rename) if d.extent is not None else default
         else:
             exprs = dict(d.launch)
             body = c_expr(exprs[attr], rename) if attr in exprs else default
         out.append(f"    case {i}: return {body};")
-    out.append("    default: return 0;")
+    # not a design of the search space (the driver entry): no extent to prefer it by
+    out.append(f"    default: return {'LLONG_MAX' if attr == 'extent' else '0'};")
     out.append("    }")
     return out
 
@@ -360,6 +368,9 @@ def registry_c(routines: list[Routine]) -> str:
         out += [f"static long long {n}_smem(const shoal_kernel_desc *kd, const shoal_spec_call *c)", "{"]
         out += _call_locals(spec) + ["    const long long elem = shoal_spec_elem_bytes(c->prec);", "    (void)elem;"]
         out += _design_switch(r, "smem", "0") + ["}"]
+        if _has_extent(r):
+            out += [f"static long long {n}_extent(const shoal_kernel_desc *kd)", "{"]
+            out += _design_switch(r, "extent", "LLONG_MAX") + ["}"]
         out += [f"static void {n}_operand_shape(const shoal_spec_call *c, int o, long long *rows, long long *cols)",
                 "{"] + _call_locals(spec)
         out.append("    switch (o) {")
@@ -388,7 +399,8 @@ def registry_c(routines: list[Routine]) -> str:
                    f"{n}_smem, {n}_operand_shape, {n}_flops, {n}_bytes,")
         out.append(f"     {n + '_vendor' if spec.vendor != 'none' else 'NULL'}, "
                    f"{n + '_peer' if has_peer else 'NULL'}, "
-                   f"{'shoal_driver_' + spec.driver if spec.driver != 'none' else 'NULL'}}},")
+                   f"{'shoal_driver_' + spec.driver if spec.driver != 'none' else 'NULL'}, "
+                   f"{n + '_extent' if _has_extent(r) else 'NULL'}}},")
     if not routines:
         out.append("    {0} /* no spec routine: a placeholder, since C has no zero-length arrays */")
     out.append("};")

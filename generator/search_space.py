@@ -63,6 +63,10 @@ class Design:
     # spec routines: which calls a kernel can serve at run time (also shape restrictions when
     # tuning); translated to C for the runtime's dispatch
     fits: tuple[Expr, ...] = ()
+    # spec routines: how much a kernel holds (over its slotted parameters): where no tuned rule
+    # serves a call, the runtime takes the shipped kernel of least extent that fits (the
+    # routine's fallbacks); None: the portable default alone serves such calls
+    extent: Expr | None = None
 
     def configs(self) -> Iterator[dict[str, int]]:
         """The product of the parameter lists, first parameter slowest (declared order)."""
@@ -386,9 +390,14 @@ def _load_design(t: Mapping[str, Any], where: str, spec_names: frozenset[str] = 
         if e.names & unknown_at_launch:
             raise SearchSpaceError(f"{where} launch.{k}: {sorted(e.names & unknown_at_launch)} have no value "
                                    "at launch (slotted parameters, elem and the call's dimensions and options do)")
+    extent = None
+    if "extent" in t:
+        slotted = [p.name for p in params if p.slot != NO_SLOT]
+        extent = compile_expr(_need(t, "extent", where, str), slotted,
+                              f"{where} extent (slotted parameters only: the runtime reads them from the descriptor)")
     return Design(name=name, template=template, threads=threads, params=tuple(params),
                   restrictions=restrictions, shape_restrictions=shape_restrictions, launch=launch,
-                  fits=fits)
+                  fits=fits, extent=extent)
 
 
 def _load_sets(t: Mapping[str, Any], variants: tuple[str, ...], where: str) -> tuple[ShapeSet, ...]:

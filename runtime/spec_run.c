@@ -34,6 +34,13 @@ static int entry_fits(const void *ctx, int index, const int dims[3])
     return f->ri->kernels_serve(f->c) && f->ri->fits(kd, f->c);
 }
 
+/* The fallback scan's test: a kernel (not the driver entry) that fits. */
+static int kernel_fits(const void *ctx, int index, const int dims[3])
+{
+    const fits_ctx *f = ctx;
+    return f->ri->kernels[index].design != SHOAL_DESIGN_DRIVER && entry_fits(ctx, index, dims);
+}
+
 static int vendor_can_take(const struct shoal_context *ctx, const shoal_spec_routine *ri, const shoal_spec_call *c)
 {
     if (!ctx->vendor_enabled || !ri->vendor || c->mode != SHOAL_MODE_ARRAY || c->p.batch > INT_MAX) return 0;
@@ -65,10 +72,17 @@ static int choose(struct shoal_context *ctx, const shoal_spec_routine *ri, const
                                          entry_fits, &f);
     if (kernel >= 0 && kernels_only && ri->kernels[kernel].design == SHOAL_DESIGN_DRIVER) kernel = -2;
     if (kernel == -2 && ri->kernels_serve(c)) {
-        /* the portable default, where it fits (else the driver, below, where it serves) */
+        /* the shipped kernel of least extent that fits and runs here (where the designs declare
+         * an extent: the routine's fallbacks and default), else the portable default where it
+         * fits (else the driver, below, where it serves) */
         const int pi = precision_index(ri, c->prec);
         const int d = pi < 0 ? -1 : ri->default_kernel[pi * ri->n_variants + variant];
-        if (d >= 0 && ri->fits(&ri->kernels[d], c)) kernel = d;
+        if (ri->extent)
+            kernel = shoal_smallest_fitting(ri->kernels, *ri->n_kernels, c->prec, variant,
+                                            shoal_device_arch(ctx->cc_major, ctx->cc_minor), dims, kernel_fits, &f,
+                                            ri->extent);
+        if (kernel < 0 && d >= 0 && ri->fits(&ri->kernels[d], c)) kernel = d;
+        if (kernel < 0) kernel = -2;
     }
     cache->valid = 1;
     cache->precision = c->prec;

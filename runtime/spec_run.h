@@ -65,6 +65,10 @@ typedef struct shoal_spec_routine {
     int (*vendor)(cublasHandle_t h, const shoal_spec_call *c);
     int (*peer)(cublasHandle_t h, const shoal_spec_call *c);  /* the benchmark's peer */
     shoal_status (*driver)(struct shoal_context *ctx, const shoal_spec_call *c, int leaf);
+    /* how much a kernel holds (the search space's design `extent`); NULL where no design says:
+     * then a call no tuned rule serves runs the portable default, else the shipped kernel of
+     * least extent that fits and that the device can run (the routine's fallbacks) */
+    long long (*extent)(const shoal_kernel_desc *kd);
 } shoal_spec_routine;
 
 extern const shoal_spec_routine shoal_spec_routines[];

@@ -300,3 +300,32 @@ def test_fallback_kernels_are_shipped_beside_the_default(tmp_path):
         (tmp_path / "search_space" / "getrf.toml").write_text(text.replace(old, new))
         with pytest.raises(SearchSpaceError, match=match):
             load_routine(tmp_path / "search_space", "getrf")
+
+
+def test_orgqr_fallbacks_and_their_extent():
+    # a spec design's `extent` (slotted parameters only: the runtime reads it from the kernel
+    # descriptor) and the fallbacks it orders: orgqr ships one panel per size bucket, each within
+    # its design's restrictions in every precision, and the registry gets the extent function
+    # that runtime/spec_run.c's fallback scan calls (NULL for a routine whose designs have none)
+    import json
+    import tomllib
+    from generator import emit_spec
+    from generator.prune import static_prune
+    from generator.search_space import Candidate, _load_design, discover, load_routine
+    root = Path(__file__).resolve().parents[2]
+    orgqr = load_routine(root / "search_space", "orgqr")
+    rows = sorted({c["M"] for _, _, _, c in orgqr.fallback_kernels()})
+    assert rows == [32, 64, 128, 256, 512]
+    device = json.loads((Path(__file__).parent / "fixtures" / "h100.json").read_text())
+    for p, _, d, c in orgqr.fallback_kernels() + orgqr.default_kernels():
+        assert static_prune(Candidate(orgqr, p, d, c), device) is None, (p, c)
+    registry = emit_spec.registry_c(emit_spec.routines_from(discover(root / "search_space")))
+    assert "static long long orgqr_extent(const shoal_kernel_desc *kd)" in registry
+    assert "    case 0: return kd->p[0];\n    default: return LLONG_MAX;" in registry
+    ormqr_entry = registry[registry.index('{"ormqr", '):]
+    assert ormqr_entry.split("},", 1)[0].rstrip().endswith("NULL, NULL, NULL, NULL")
+    panel = next(d for d in tomllib.loads((root / "search_space" / "orgqr.toml").read_text())["design"])
+    from generator.expr import ExprError
+    for bad, match in (("m", "extent"), ("elem * M", "extent"), ("M +", "extent")):
+        with pytest.raises((SearchSpaceError, ExprError), match=match):
+            _load_design({**panel, "extent": bad}, "panel", frozenset())
