@@ -148,7 +148,11 @@ def header(routines: list[Routine], lapack: list[emit_lapack.LapackRoutine] | No
         out.append(" * non-empty operand's stride must keep problems apart (>= ldX * cols when batch > 1).")
         out.append(" * Errors, in order: an option out of range, a negative dimension or batch, a leading")
         out.append(" * dimension below its bound, a negative or overlapping stride, a NULL operand where work")
-        out.append(" * is to be done -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then")
+        if any(o.is_vector for o in spec.operands):
+            out.append(" * is to be done (a vector only where it has elements) -> SHOAL_STATUS_INVALID_VALUE; then a")
+            out.append(" * NULL handle -> NOT_INITIALIZED; then")
+        else:
+            out.append(" * is to be done -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then")
         out.append(f" * no work ({spec.quick_return.source}, or batch == 0) -> SUCCESS at once. */")
         for prec in r.precisions:
             for form in ("batched", "strided_batched"):
@@ -189,7 +193,10 @@ def _checks(r: Routine, prec: str, form: str) -> list[str]:
                 out.append(f"    if ({o.stride} < 0 || (batch > 1 && {c_expr(o.rows)} > 0 && "
                            f"{o.stride} < {_ld_value(o)} * {c_expr(o.cols)})) return BAD;")
     work = f"!({c_expr(spec.quick_return)}) && batch > 0"
-    nulls = " || ".join(f"!{o.name}" for o in spec.operands)
+    # a vector of no elements (orgqr's tau with k = 0) is not read: NULL is fine, as LAPACK
+    # would never touch it
+    nulls = " || ".join(f"(!{o.name} && {c_expr(o.rows)} > 0)" if o.is_vector else f"!{o.name}"
+                        for o in spec.operands)
     out.append(f"    if ({work} && ({nulls})) return BAD;")
     return out
 
@@ -451,6 +458,12 @@ def _rules(r: Routine, form: str) -> list[Rule]:
             if o.access != "in":
                 rules.append((f"{o.stride} overlapping", {o.stride: "8"}, BAD))
         rules.append((f"{o.name} NULL", {o.name: "NULL"}, BAD))
+        if o.is_vector and o.rows.source in spec.dims:
+            # no elements: not read, so NULL passes, where the call stays valid with that dim 0
+            dims = {d: SIZE for d in spec.dims} | {o.rows.source: 0}
+            env = spec.evaluate(dims, {opt.name: 0 for opt in spec.options})
+            if all(rule(env) for rule, _ in spec.requires):
+                rules.append((f"{o.name} NULL with {o.rows.source} = 0", {o.name: "NULL", o.rows.source: "0"}, OK))
     # (a requirement between dims, ormqr's k <= q: all of them 0)
     empty = {d: "0" for d in (spec.dims if spec.requires else spec.dims[:1])}
     for o in spec.operands:

@@ -365,7 +365,8 @@ shoal_status shoal_zherk_strided_batched(shoal_handle handle, shoal_fill_mode up
  * non-empty operand's stride must keep problems apart (>= ldX * cols when batch > 1).
  * Errors, in order: an option out of range, a negative dimension or batch, a leading
  * dimension below its bound, a negative or overlapping stride, a NULL operand where work
- * is to be done -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
+ * is to be done (a vector only where it has elements) -> SHOAL_STATUS_INVALID_VALUE; then a
+ * NULL handle -> NOT_INITIALIZED; then
  * no work (n == 0, or batch == 0) -> SUCCESS at once. */
 shoal_status shoal_sorgqr_batched(shoal_handle handle, int m, int n, int k, float *const A[], int64_t lda, const float *const tau[], int64_t batch);
 shoal_status shoal_sorgqr_strided_batched(shoal_handle handle, int m, int n, int k, float *A, int64_t lda, int64_t strideA, const float *tau, int64_t strideTau, int64_t batch);
@@ -390,7 +391,8 @@ shoal_status shoal_zorgqr_strided_batched(shoal_handle handle, int m, int n, int
  * non-empty operand's stride must keep problems apart (>= ldX * cols when batch > 1).
  * Errors, in order: an option out of range, a negative dimension or batch, a leading
  * dimension below its bound, a negative or overlapping stride, a NULL operand where work
- * is to be done -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then
+ * is to be done (a vector only where it has elements) -> SHOAL_STATUS_INVALID_VALUE; then a
+ * NULL handle -> NOT_INITIALIZED; then
  * no work (m == 0 or n == 0 or k == 0, or batch == 0) -> SUCCESS at once. */
 shoal_status shoal_sormqr_batched(shoal_handle handle, shoal_side side, shoal_operation trans, int m, int n, int k, const float *const A[], int64_t lda, const float *const tau[], float *const C[], int64_t ldc, int64_t batch);
 shoal_status shoal_sormqr_strided_batched(shoal_handle handle, shoal_side side, shoal_operation trans, int m, int n, int k, const float *A, int64_t lda, int64_t strideA, const float *tau, int64_t strideTau, float *C, int64_t ldc, int64_t strideC, int64_t batch);

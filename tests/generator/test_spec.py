@@ -88,14 +88,16 @@ def test_emitted_glue_is_current_and_stable(tmp_path: Path) -> None:
 def test_every_argument_rule_has_a_test() -> None:
     """One argument test per rule, per precision and form: options twice (and an alias accepted:
     SHOAL_OP_C; each enumerator refused: HERK's SHOAL_OP_T), dims, the spec's requirements
-    (ormqr's k <= q), batch, leading dimensions twice (none for vectors), strides, NULL operands."""
+    (ormqr's k <= q), batch, leading dimensions twice (none for vectors), strides, NULL operands,
+    and a vector NULL where its length (a dim) is 0: not read, accepted (orgqr's and ormqr's tau)."""
     for r in emit_spec.routines_from(_spaces()):
         text = emit_spec.test_args_c([r])
         s = r.spec
         aliases = sum((o.type.real_alias is not None) + len(o.type.refused)
                       + (len(o.type.values) - 1 if o.type.enum_values else 0) for o in s.options)
         per_form = {"batched": 2 * len(s.options) + aliases + len(s.dims) + len(s.requires) + 1
-                    + sum(1 if o.is_vector else 3 for o in s.operands)}
+                    + sum(2 if o.is_vector and o.rows.source in s.dims else 1 if o.is_vector else 3
+                          for o in s.operands)}
         per_form["strided_batched"] = per_form["batched"] + len(s.operands) + sum(o.access != "in" for o in s.operands)
         want = len(r.precisions) * sum(n + 2 for n in per_form.values())
         assert text.count("expect(") - 1 == want  # minus the definition
@@ -180,8 +182,11 @@ def test_vector_operands_and_requirements(tmp_path: Path) -> None:
     checks = "\n".join(emit_spec._checks(r, "d", "strided_batched"))
     assert checks.index("if (!(k <= n)) return BAD;") < checks.index("if (batch < 0)")
     assert "ldtau" not in checks and "if (strideTau < 0) return BAD;" in checks
+    # a vector of no elements is not read: NULL refused only where it has some
+    assert "(!A || (!tau && k > 0))) return BAD;" in checks
     rules = emit_spec._rules(r, "strided_batched")
     assert ("not k <= n", {"k": "4"}, emit_spec.BAD) in rules
+    assert ("tau NULL with k = 0", {"tau": "NULL", "k": "0"}, emit_spec.OK) in rules
     assert not any("ldtau" in what for what, _, _ in rules)
     assert rules[-1][1]["n"] == "0" and rules[-1][1]["k"] == "0"
     api = emit_spec.api_c([r])
