@@ -302,30 +302,34 @@ def test_fallback_kernels_are_shipped_beside_the_default(tmp_path):
             load_routine(tmp_path / "search_space", "getrf")
 
 
-def test_orgqr_fallbacks_and_their_extent():
+@pytest.mark.parametrize("routine", ["orgqr", "ormqr"])
+def test_q_panels_fallbacks_and_their_extent(routine):
     # a spec design's `extent` (slotted parameters only: the runtime reads it from the kernel
-    # descriptor) and the fallbacks it orders: orgqr ships one panel per size bucket, each within
-    # its design's restrictions in every precision, and the registry gets the extent function
-    # that runtime/spec_run.c's fallback scan calls (NULL for a routine whose designs have none)
+    # descriptor) and the fallbacks it orders: orgqr and ormqr ship one panel per size bucket,
+    # each within its design's restrictions in every precision, and the registry gets the extent
+    # function that runtime/spec_run.c's fallback scan calls (NULL for a routine whose designs
+    # have none: TRSM)
     import json
     import tomllib
     from generator import emit_spec
+    from generator.expr import ExprError
     from generator.prune import static_prune
     from generator.search_space import Candidate, _load_design, discover, load_routine
     root = Path(__file__).resolve().parents[2]
-    orgqr = load_routine(root / "search_space", "orgqr")
-    rows = sorted({c["M"] for _, _, _, c in orgqr.fallback_kernels()})
+    space = load_routine(root / "search_space", routine)
+    rows = sorted({c["M"] for _, _, _, c in space.fallback_kernels()})
     assert rows == [32, 64, 128, 256, 512]
     device = json.loads((Path(__file__).parent / "fixtures" / "h100.json").read_text())
-    for p, _, d, c in orgqr.fallback_kernels() + orgqr.default_kernels():
-        assert static_prune(Candidate(orgqr, p, d, c), device) is None, (p, c)
+    for p, _, d, c in space.fallback_kernels() + space.default_kernels():
+        assert static_prune(Candidate(space, p, d, c), device) is None, (p, c)
     registry = emit_spec.registry_c(emit_spec.routines_from(discover(root / "search_space")))
-    assert "static long long orgqr_extent(const shoal_kernel_desc *kd)" in registry
+    assert f"static long long {routine}_extent(const shoal_kernel_desc *kd)" in registry
     assert "    case 0: return kd->p[0];\n    default: return LLONG_MAX;" in registry
-    ormqr_entry = registry[registry.index('{"ormqr", '):]
-    assert ormqr_entry.split("},", 1)[0].rstrip().endswith("NULL, NULL, NULL, NULL")
-    panel = next(d for d in tomllib.loads((root / "search_space" / "orgqr.toml").read_text())["design"])
-    from generator.expr import ExprError
-    for bad, match in (("m", "extent"), ("elem * M", "extent"), ("M +", "extent")):
-        with pytest.raises((SearchSpaceError, ExprError), match=match):
-            _load_design({**panel, "extent": bad}, "panel", frozenset())
+    entry = registry[registry.index(f'{{"{routine}", '):].split("},", 1)[0]
+    assert entry.rstrip().endswith(f"{routine}_extent")
+    trsm = registry[registry.index('{"trsm", '):].split("},", 1)[0]
+    assert trsm.rstrip().endswith(", NULL")
+    panel = next(d for d in tomllib.loads((root / "search_space" / f"{routine}.toml").read_text())["design"])
+    for bad in ("m", "elem * M", "M +"):
+        with pytest.raises((SearchSpaceError, ExprError), match="extent"):
+            _load_design({**panel, "extent": bad}, "panel", frozenset({"q", "nx", "side", "trans"}))
