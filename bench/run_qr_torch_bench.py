@@ -16,8 +16,9 @@ Rows, one per precision (s, d, c, z: float32, float64, complex64, complex128) x 
           shoal's _layout reads as column-major with ld = rows, as its in-place routines need.
           torch gets the same views: its CUDA QR routines copy the input into a column-major
           result first, a plain copy from a column-major input (a transposing one otherwise);
-  inputs  uniform in [-1, 1], never 0 (|x| mapped into [1e-3, 1], sign kept), made on the GPU by
-          a torch.Generator seeded from the row's precision, routine and shape;
+  inputs  uniform in [-1, 1], never 0 (torch_lapack_peer.fill_uniform: an exact 0 becomes 0.5; the
+          2026-11-29 run mapped |x| into [1e-3, 1] instead), made on the GPU by a torch.Generator
+          seeded from the row's precision, routine and shape;
   timing  CUDA events on torch.cuda.current_stream() around the call(s) alone (geqrf+orgqr: both
           calls between one pair); shoal gets stream=that stream (it takes a torch.cuda.Stream;
           stream=None would mean the same, torch's current stream). Before every run the input
@@ -28,7 +29,8 @@ Rows, one per precision (s, d, c, z: float32, float64, complex64, complex128) x 
           the check call (which takes first-use costs), a first warm-up call is timed on the
           host; over --method-seconds / (runs + 2) the method gets no more warm-up and the odd
           number of runs that fits the budget with that call (at most --runs, at least 1); else
-          warm-up goes on until --warmup-s has passed, then the median of --runs runs;
+          warm-up goes on until --warmup-s has passed, then the median of --runs runs (the
+          peer's rule: torch_lapack_peer.runs_within);
   flops   LAWN 41: geqrf 2mn^2 - 2n^3/3 plus orgqr 4mnk - 2(m+n)k^2 + 4k^3/3, k = n (torch-qr too);
           ormqr (left, nrhs = m) 4 m nrhs k - 2 nrhs k^2, k = n; x4 in c and z;
   check   before timing, one untimed call per method, on up to 16 matrices spread over the batch,
@@ -60,6 +62,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from torch_lapack_peer import dtype_of, fill_uniform, runs_within, wide  # noqa: E402  (the peer's data and run rules)
 
 PRECISIONS = ("s", "d", "c", "z")
 ROUTINES = ("geqrf+orgqr", "ormqr")
@@ -129,17 +134,6 @@ def fmt(v: float, spec: str = ".6g") -> str:
 
 
 # --- the GPU part (torch and shoal imported inside main) ----------------------------------------
-
-def fill(torch: Any, out: Any, gen: Any) -> None:
-    """Uniform [-1, 1] in every real part, |x| mapped into [1e-3, 1]: never 0."""
-    real = torch.view_as_real(out) if out.is_complex() else out
-    real.uniform_(-1.0, 1.0, generator=gen)
-    real.copy_(torch.copysign(real.abs().mul_(1.0 - 1e-3).add_(1e-3), real))
-
-
-def wide(torch: Any, x: Any) -> Any:
-    return x.to(torch.complex128 if x.is_complex() else torch.float64)
-
 
 def worst(ratios: Any) -> float:
     """The largest of a tensor of residuals; inf if any is not finite."""
@@ -253,11 +247,8 @@ def time_method(torch: Any, stream: Any, meth: Method, runs: int, warmup_s: floa
     torch.cuda.synchronize()
     call_s = time.perf_counter() - t0
     del out
-    slow = call_s * (runs + 2) > method_s
-    if slow:   # no more warm-up; the odd number of runs that fits the budget with the first call
-        fit = int(method_s / call_s) - 1
-        runs = 1 if fit < 3 else min(fit if fit % 2 else fit - 1, runs)
-    while not slow and time.perf_counter() - t0 < warmup_s:
+    runs, warm = runs_within(runs, call_s, method_s)
+    while warm and time.perf_counter() - t0 < warmup_s:
         meth.restore()
         out = meth.call()
         torch.cuda.synchronize()
@@ -279,9 +270,8 @@ def bench_shape(torch: Any, shoal: Any, stream: Any, prec: str, routine: str, m:
     torch.cuda.empty_cache()
     gen = torch.Generator(device="cuda")
     gen.manual_seed(zlib.crc32(f"{prec}:{routine}:{m}x{n}:{batch}".encode()))
-    dtype = {"s": torch.float32, "d": torch.float64, "c": torch.complex64, "z": torch.complex128}[prec]
-    a0 = torch.empty((batch, n, m), dtype=dtype, device="cuda")
-    fill(torch, a0, gen)
+    a0 = torch.empty((batch, n, m), dtype=dtype_of(torch, prec), device="cuda")
+    fill_uniform(torch, a0, gen)
     count = min(N_SAMPLES, batch)
     idx = torch.tensor(sorted({int(k * (batch - 1) / max(count - 1, 1) + 0.5) for k in range(count)}),
                        device="cuda")
@@ -290,7 +280,7 @@ def bench_shape(torch: Any, shoal: Any, stream: Any, prec: str, routine: str, m:
         methods = qr_methods(torch, shoal, stream, a0, idx, eps)
     else:
         c0 = torch.empty((batch, m, m), dtype=a0.dtype, device="cuda")
-        fill(torch, c0, gen)
+        fill_uniform(torch, c0, gen)
         methods = ormqr_methods(torch, shoal, stream, a0, c0, idx, eps)
         del a0
     rows = []

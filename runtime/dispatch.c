@@ -113,11 +113,16 @@ int shoal_smallest_fitting(const shoal_kernel_desc *kernels, int n, char precisi
                            long long (*extent)(const shoal_kernel_desc *))
 {
     int best = -1;
+    long long least = 0;
     for (int i = 0; i < n; ++i) {
         const shoal_kernel_desc *kd = &kernels[i];
         if (kd->precision != precision || kd->variant != variant || kd->arch_floor > arch || !fits(fits_ctx, i, dims))
             continue;
-        if (best < 0 || extent(kd) < extent(&kernels[best])) best = i;
+        const long long e = extent(kd);
+        if (best < 0 || e < least) {
+            best = i;
+            least = e;
+        }
     }
     return best;
 }
