@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""QR with Q formed, and Q applied: shoal against PyTorch on one GPU, same process, same data.
+"""QR with Q formed, Q applied, and least squares: shoal against PyTorch on one GPU, same process,
+same data.
 
 Rows, one per precision (s, d, c, z: float32, float64, complex64, complex128) x routine x shape
 (m x n : batch, m >= n) x method:
@@ -11,6 +12,9 @@ Rows, one per precision (s, d, c, z: float32, float64, complex64, complex128) x 
                torch     torch.ormqr(QR, tau, C, left=True, transpose=True)   (Q^H C in c and z)
                QR, tau: one torch.geqrf of A, made outside the timing, read by both methods;
                C is m x m (k = n reflectors).
+  gels         shoal     shoal.gels(A, B)                          (A <- QR, B <- X in place)
+               torch     torch.linalg.lstsq(A, B).solution          (the CUDA driver, gels)
+               B is m x --nrhs (default 1).
   layout  every batch is made as a contiguous (batch, cols, rows) tensor and used through its .mT
           view (batch, rows, cols): column-major per matrix, strides (rows*cols, 1, rows), which
           shoal's _layout reads as column-major with ld = rows, as its in-place routines need.
@@ -32,13 +36,15 @@ Rows, one per precision (s, d, c, z: float32, float64, complex64, complex128) x 
           warm-up goes on until --warmup-s has passed, then the median of --runs runs (the
           peer's rule: torch_lapack_peer.runs_within);
   flops   LAWN 41: geqrf 2mn^2 - 2n^3/3 plus orgqr 4mnk - 2(m+n)k^2 + 4k^3/3, k = n (torch-qr too);
-          ormqr (left, nrhs = m) 4 m nrhs k - 2 nrhs k^2, k = n; x4 in c and z;
+          ormqr (left, nrhs = m) 4 m nrhs k - 2 nrhs k^2, k = n; gels: geqrf, ormqr with nrhs
+          and the triangular solve n^2 nrhs; x4 in c and z;
   check   before timing, one untimed call per method, on up to 16 matrices spread over the batch,
           in float64 / complex128 on the GPU; geqrf+orgqr: the larger of ||A - Q R||_1 / (||A||_1
           n eps) and ||I - Q^H Q||_1 / (n eps), R the upper triangle of the factored matrix's
           first n rows (shoal: a copy of A taken after geqrf, before orgqr overwrites it; torch:
           geqrf's qr; torch-qr: its R); ormqr: ||C_out - Q^H C||_1 / (||C||_1 m eps), Q (m x m)
-          from torch.linalg.householder_product in float64 / complex128. eps 2^-24 (s, c),
+          from torch.linalg.householder_product in float64 / complex128; gels: the normal
+          equations, ||A^H (B - A X)||_1 / (||A||_1 (||A||_1 ||X||_1 + ||B||_1) m eps). eps 2^-24 (s, c),
           2^-53 (d, z); the worst sample over 30, or not finite, makes the row FAIL (still
           timed and printed); a method that raises makes an ERROR row.
 
@@ -67,8 +73,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from torch_lapack_peer import dtype_of, fill_uniform, runs_within, wide  # noqa: E402  (the peer's data and run rules)
 
 PRECISIONS = ("s", "d", "c", "z")
-ROUTINES = ("geqrf+orgqr", "ormqr")
-METHODS = {"geqrf+orgqr": ("shoal", "torch", "torch-qr"), "ormqr": ("shoal", "torch")}
+ROUTINES = ("geqrf+orgqr", "ormqr", "gels")
+METHODS = {"geqrf+orgqr": ("shoal", "torch", "torch-qr"), "ormqr": ("shoal", "torch"), "gels": ("shoal", "torch")}
 DEFAULT_SHAPES = "64x64:1000,128x128:1000,256x256:1000,512x512:1000,3x3:8192,16x16:8192"
 EPS = {"s": 2.0 ** -24, "d": 2.0 ** -53, "c": 2.0 ** -24, "z": 2.0 ** -53}
 ERROR_LIMIT = 30.0
@@ -89,15 +95,19 @@ class Row:
     status: str          # ok, FAIL or ERROR
     runs: int = 0
 
+    nrhs: int = 1        # gels' right-hand sides
+
     def gflops(self) -> float:
-        return flops(self.routine, self.m, self.n, self.precision) * self.batch / (self.ms * 1e6)
+        return flops(self.routine, self.m, self.n, self.precision, self.nrhs) * self.batch / (self.ms * 1e6)
 
 
-def flops(routine: str, m: int, n: int, prec: str) -> float:
+def flops(routine: str, m: int, n: int, prec: str, nrhs: int = 1) -> float:
     """LAWN 41 per matrix, x4 in the complex precisions."""
     k = n
     if routine == "geqrf+orgqr":
         f = 2.0 * m * n * n - 2.0 * n ** 3 / 3.0 + 4.0 * m * n * k - 2.0 * (m + n) * k * k + 4.0 * k ** 3 / 3.0
+    elif routine == "gels":
+        f = 2.0 * m * n * n - 2.0 * n ** 3 / 3.0 + 4.0 * m * nrhs * k - 2.0 * nrhs * k * k + n * n * nrhs
     else:
         f = 4.0 * m * m * k - 2.0 * m * k * k
     return f * (4.0 if prec in "cz" else 1.0)
@@ -237,6 +247,44 @@ def ormqr_methods(torch: Any, shoal: Any, stream: Any, a0: Any, c0: Any, idx: An
             Method("torch", restore, torch_call, check(torch_call))]
 
 
+def gels_methods(torch: Any, shoal: Any, stream: Any, a0: Any, b0: Any, idx: Any, eps: float) -> list[Method]:
+    """gels' methods on A = a0.mT (m x n, m >= n) and B = b0.mT (m x nrhs), both restored per run."""
+    work_a, work_b = torch.empty_like(a0), torch.empty_like(b0)
+    A, B = work_a.mT, work_b.mT
+    n = A.shape[-1]
+
+    def restore() -> None:
+        work_a.copy_(a0)
+        work_b.copy_(b0)
+
+    a, b = wide(torch, a0.mT[idx]), wide(torch, b0.mT[idx])
+    anorm, bnorm, m = norm1(torch, a), norm1(torch, b), a.shape[-2]
+
+    def residual(x: Any) -> float:
+        x = wide(torch, x)
+        normal = norm1(torch, a.mH @ (b - a @ x))
+        return worst(normal / (anorm * (anorm * norm1(torch, x) + bnorm) * m * eps))
+
+    def shoal_call() -> Any:
+        return shoal.gels(A, B, stream=stream)
+
+    def shoal_check() -> float:
+        restore()
+        info = shoal_call()
+        if int(info.abs().max()) != 0:
+            return math.inf
+        return residual(B[idx][..., :n, :])
+
+    def torch_call() -> Any:
+        return torch.linalg.lstsq(A, B).solution
+
+    def torch_check() -> float:
+        restore()
+        return residual(torch_call()[idx])
+
+    return [Method("shoal", restore, shoal_call, shoal_check), Method("torch", restore, torch_call, torch_check)]
+
+
 def time_method(torch: Any, stream: Any, meth: Method, runs: int, warmup_s: float,
                 method_s: float) -> tuple[float, int]:
     """(median ms, runs) of meth.call between CUDA events on `stream`, meth.restore outside them."""
@@ -276,8 +324,13 @@ def bench_shape(torch: Any, shoal: Any, stream: Any, prec: str, routine: str, m:
     idx = torch.tensor(sorted({int(k * (batch - 1) / max(count - 1, 1) + 0.5) for k in range(count)}),
                        device="cuda")
     eps = EPS[prec]
+    nrhs = args.nrhs if routine == "gels" else 1
     if routine == "geqrf+orgqr":
         methods = qr_methods(torch, shoal, stream, a0, idx, eps)
+    elif routine == "gels":
+        b0 = torch.empty((batch, nrhs, m), dtype=a0.dtype, device="cuda")
+        fill_uniform(torch, b0, gen)
+        methods = gels_methods(torch, shoal, stream, a0, b0, idx, eps)
     else:
         c0 = torch.empty((batch, m, m), dtype=a0.dtype, device="cuda")
         fill_uniform(torch, c0, gen)
@@ -293,7 +346,7 @@ def bench_shape(torch: Any, shoal: Any, stream: Any, prec: str, routine: str, m:
         except Exception as e:  # noqa: BLE001  (a method that raises is a row, the others still run)
             print(f"# {prec} {routine} {meth.name} {m}x{n}:{batch}: {type(e).__name__}: {e}", flush=True)
             check, ms, runs, status = math.nan, math.nan, 0, "ERROR"
-        rows.append(Row(prec, routine, meth.name, m, n, batch, ms, check, status, runs))
+        rows.append(Row(prec, routine, meth.name, m, n, batch, ms, check, status, runs, nrhs))
     return rows
 
 
@@ -332,7 +385,8 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--shapes", default=DEFAULT_SHAPES, help=f"MxN:BATCH,... m >= n (default {DEFAULT_SHAPES})")
     ap.add_argument("--precisions", default="s,d", help="comma-separated, of s, d, c, z (default s,d)")
     ap.add_argument("--routines", default=",".join(ROUTINES), help=f"comma-separated, of {', '.join(ROUTINES)} "
-                                                                   "(default both)")
+                                                                   "(default all)")
+    ap.add_argument("--nrhs", type=int, default=1, help="gels' right-hand sides (default 1)")
     ap.add_argument("--batch-scale", type=float, default=1.0,
                     help="multiply every batch (rounded, at least 1; default 1)")
     ap.add_argument("--runs", type=int, default=9, help="timed runs per method, median reported (default 9)")
@@ -354,8 +408,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         shapes = parse_shapes(args.shapes)
     except argparse.ArgumentTypeError as e:
         ap.error(str(e))
-    if args.runs < 1 or not args.batch_scale > 0 or not args.method_seconds > 0 or args.warmup_s < 0:
-        ap.error("--runs >= 1, --batch-scale > 0, --method-seconds > 0 and --warmup-s >= 0 are required")
+    if args.runs < 1 or not args.batch_scale > 0 or not args.method_seconds > 0 or args.warmup_s < 0 or args.nrhs < 1:
+        ap.error("--runs >= 1, --batch-scale > 0, --method-seconds > 0, --warmup-s >= 0 and --nrhs >= 1 are required")
     try:
         import torch
     except ImportError as e:
@@ -374,7 +428,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     backend = str(torch.backends.cuda.preferred_linalg_library()).split(".")[-1]
     header = (f"torch {torch.__version__}, CUDA {torch.version.cuda}, linalg library {backend}; "
               f"ms: median of CUDA-event times (inputs "
-              f"restored outside the events); speedup: best torch ms / shoal ms; check <= {ERROR_LIMIT:g}.")
+              f"restored outside the events); speedup: best torch ms / shoal ms; check <= {ERROR_LIMIT:g}; "
+              f"gels: nrhs {args.nrhs}.")
     title = f"# run_qr_torch_bench (shoal {shoal.__version__}), {time.strftime('%Y-%m-%d %H:%M', time.gmtime())}"
     print(f"{title}\n{device_line}\n# {header}", flush=True)
     stream = torch.cuda.current_stream()

@@ -98,8 +98,7 @@ def header_blocks(routines: list[LapackRoutine]) -> list[str]:
         out.append(" * Errors, in order: an option out of range, a negative dimension or batch, a leading")
         out.append(f" * dimension below its bound, a NULL operand where {spec.work.source} and batch > 0, a")
         out.append(" * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->")
-        empty = [f"{d} == 0" for d in spec.dims if d != "nrhs" or not spec.routes]
-        out.append(f" * NOT_INITIALIZED; then no work ({' or '.join(empty)}, or batch == 0) -> SUCCESS at once;")
+        out.append(f" * NOT_INITIALIZED; then no work ({_no_work(spec)}, or batch == 0) -> SUCCESS at once;")
         last = (f"then {size_limit(spec)}."
                 + "".join(f" Where {rt.when.source}, the call is {rt.routine}'s." for rt in spec.routes) + " */")
         out += [f" * {line}" for line in textwrap.wrap(last, 95)]
@@ -110,8 +109,18 @@ def header_blocks(routines: list[LapackRoutine]) -> list[str]:
     return out
 
 
+def _no_work(spec: LapackSpec) -> str:
+    """The calls that return at once, in the header's words."""
+    if spec.driver is not None and spec.driver.all_sizes:
+        return " or ".join(f"{d} == 0" for d in spec.dims if d == "nrhs") or "never"
+    return " or ".join(f"{d} == 0" for d in spec.dims if d != "nrhs" or not spec.routes)
+
+
 def size_limit(spec: LapackSpec) -> str:
     """What becomes of the sizes the kernels do not take, in the header's and the docs' words."""
+    if spec.driver is not None and spec.driver.all_sizes:
+        return (f"every call is served by the driver {spec.driver.name} (a sequence of dispatched steps: "
+                f"{', '.join(spec.driver.steps)}) up to {spec.driver.max_n}; above that -> SHOAL_STATUS_NOT_SUPPORTED")
     if spec.driver is None:
         return f"a matrix above {KERNEL_MAX_N} -> SHOAL_STATUS_NOT_SUPPORTED"
     return (f"a matrix above {KERNEL_MAX_N} is served by the driver {spec.driver.name} (a sequence of "
@@ -130,9 +139,9 @@ def drivers_c(routines: list[LapackRoutine]) -> str:
     out += ["", "const shoal_lapack_driver shoal_lapack_drivers[SHOAL_LAPACK_N_ROUTINES] = {"]
     for r in with_driver:
         d = r.spec.driver
-        out.append(f'    [{routine_id(r.name)}] = {{"{d.name}", shoal_driver_{d.name}, {d.max_n}}},')
+        out.append(f'    [{routine_id(r.name)}] = {{"{d.name}", shoal_driver_{d.name}, {d.max_n}, {int(d.all_sizes)}}},')
     if not with_driver:
-        out.append("    {NULL, NULL, 0}, /* no spec names a driver */")
+        out.append("    {NULL, NULL, 0, 0}, /* no spec names a driver */")
     out += ["};", ""]
     return "\n".join(out)
 
@@ -268,8 +277,10 @@ def rules(r: LapackRoutine, form: str) -> list[Rule]:
                 out.append((f"{o.stride} < 0", {o.stride: "-1"}, bad))
                 if o.access != "in":
                     out.append((f"{o.stride} overlapping", {o.stride: str((SIZE * SIZE if o.kind == 'matrix' else SIZE) - 1)}, bad))
-    # no work: NULL operands are no error (the handle is checked next)
-    empty = {spec.dims[0]: "0", **{o.name: "NULL" for o in spec.operands}}
+    # no work: NULL operands are no error (the handle is checked next); a driver-only routine
+    # has work with any dimension non-zero (gels writes B where m or n is 0): all of them 0
+    zero = spec.dims if spec.driver is not None and spec.driver.all_sizes else spec.dims[:1]
+    empty = {**{d: "0" for d in zero}, **{o.name: "NULL" for o in spec.operands}}
     out.append(("no work, NULL operands", empty, ok))
     # an operand needed only sometimes may be NULL where it is not
     env = {d: SIZE for d in spec.dims} | {o.name: 0 for o in spec.options}
@@ -313,6 +324,8 @@ def routines_md(routines: list[LapackRoutine]) -> list[str]:
         routed = "; ".join(f"{rt.when.source}: {rt.routine}" for rt in s.routes) or "-"
         what = s.summary.replace("|", "\\|")  # a table cell
         above = f"driver {s.driver.name} up to {s.driver.max_n}" if s.driver else "not supported"
+        if s.driver and s.driver.all_sizes:
+            above = f"driver {s.driver.name} at every size up to {s.driver.max_n} ({', '.join(s.driver.steps)})"
         out.append(f"| {s.name} | {what} | {', '.join(o.name for o in s.options) or '-'} | {'; '.join(ops)} | "
                    f"{', '.join(r.precisions)} | batched, strided_batched | {routed} | {above} |")
     return out

@@ -559,7 +559,14 @@ def _abi_routines_from(spaces: list[SearchSpace], spec_dir: Path, discover: Call
 
 
 def lapack_routines_from(spaces: list[SearchSpace], spec_dir: Path) -> list[emit_lapack.LapackRoutine]:
-    return _abi_routines_from(spaces, spec_dir, spec_lapack.discover, emit_lapack.LapackRoutine)
+    """As _abi_routines_from, and the driver-only routines (no search space: their spec names
+    their precisions) where every routine they need is among spaces."""
+    paired = _abi_routines_from(spaces, spec_dir, spec_lapack.discover, emit_lapack.LapackRoutine)
+    names = {s.routine.name for s in spaces}
+    specs = spec_lapack.discover(spec_dir) if spec_dir.is_dir() else []
+    only_driver = [emit_lapack.LapackRoutine(sp, sp.precisions) for sp in specs
+                   if sp.driver is not None and sp.driver.all_sizes and set(sp.driver.steps) <= names]
+    return sorted(paired + only_driver, key=lambda r: r.name)
 
 
 def blas2_routines_from(spaces: list[SearchSpace], spec_dir: Path) -> list[emit_blas2.Blas2Routine]:

@@ -24,7 +24,11 @@ non-NULL beyond the routine's `work`; `stride_when` narrows when its stride is c
 `driver = { name = "<d>", max_n = N }`: sizes above the kernels' 32, up to N, are served by the
 C function `shoal_driver_<d>` (runtime/drivers/), a sequence of dispatched steps; the generator
 emits the table that names it (`generated/lapack_drivers.c`) and says so in the docs. Without a
-driver, a matrix above 32 is SHOAL_STATUS_NOT_SUPPORTED."""
+driver, a matrix above 32 is SHOAL_STATUS_NOT_SUPPORTED.
+`driver = { name, max_n, all_sizes = true, steps = [...] }`: the driver serves every call up to
+max_n, also those with m or n = 0 (gels writes B there), and the routine has no kernels, search
+space or tables of its own: the spec then names its `precisions` (those of the routines its
+steps call) and `steps`, the routines those are (an emission without them leaves it out)."""
 from __future__ import annotations
 
 import re
@@ -79,6 +83,8 @@ class Route:
 class Driver:
     name: str       # the C function is shoal_driver_<name>
     max_n: int      # the largest m and n it serves
+    all_sizes: bool = False  # every call (no kernels of the routine's own), not only above 32
+    steps: tuple[str, ...] = ()  # the routines its steps dispatch (an emission without them leaves it out)
 
 
 # the kernels' largest matrix (runtime/lapack_launch.h's SHOAL_LAPACK_MAX_N): a driver serves above it
@@ -100,6 +106,7 @@ class LapackSpec:
     variant: str | None                    # the option whose value is the variant; None: 0
     routes: tuple[Route, ...]
     driver: Driver | None = None
+    precisions: tuple[str, ...] = ()       # a driver-only routine's (all_sizes); else its search space's
 
     def expressions(self) -> list[Expr]:
         out = [e for _, e in self.shape] + [self.work] + [r.when for r in self.routes]
@@ -162,14 +169,35 @@ def _driver(t: dict, where: str) -> Driver | None:
     if "driver" not in t:
         return None
     d = t["driver"]
-    if not isinstance(d, dict) or set(d) != {"name", "max_n"}:
-        raise SpecError(f"{where}: driver is {{ name = \"<C name>\", max_n = <int> }}")
-    name, max_n = d["name"], d["max_n"]
+    if not isinstance(d, dict) or not {"name", "max_n"} <= set(d) <= {"name", "max_n", "all_sizes", "steps"}:
+        raise SpecError(f"{where}: driver is {{ name = \"<C name>\", max_n = <int>[, all_sizes = true, steps = [...]] }}")
+    steps = d.get("steps", [])
+    if not isinstance(steps, list) or any(not isinstance(x, str) for x in steps):
+        raise SpecError(f"{where}: driver steps is a list of routine names")
+    name, max_n, all_sizes = d["name"], d["max_n"], d.get("all_sizes", False)
+    if not isinstance(all_sizes, bool):
+        raise SpecError(f"{where}: driver all_sizes must be true or false")
     if not isinstance(name, str) or not C_IDENT.fullmatch(name):
         raise SpecError(f"{where}: driver name must be a lower-case C identifier")
     if not isinstance(max_n, int) or isinstance(max_n, bool) or not KERNEL_MAX_N < max_n <= 1 << 20:
         raise SpecError(f"{where}: driver max_n must be an integer above {KERNEL_MAX_N}")
-    return Driver(name, max_n)
+    return Driver(name, max_n, all_sizes, tuple(steps))
+
+
+def _precisions(t: dict, where: str, driver: Driver | None) -> tuple[str, ...]:
+    """A driver-only routine names its precisions; the others take their search space's."""
+    only_driver = driver is not None and driver.all_sizes
+    if "precisions" not in t:
+        if only_driver:
+            raise SpecError(f"{where}: a routine served only by its driver names its precisions")
+        return ()
+    if not only_driver:
+        raise SpecError(f"{where}: precisions come from the search space (only a driver-only routine names them)")
+    precs = t["precisions"]
+    if not isinstance(precs, list) or not precs or any(p not in ("s", "d", "c", "z") for p in precs) \
+            or len(set(precs)) != len(precs):
+        raise SpecError(f"{where}: precisions is a list of distinct 's', 'd', 'c', 'z'")
+    return tuple(precs)
 
 
 def _missing(where: str, key: str) -> Expr:
@@ -203,12 +231,14 @@ def load(path: str | Path) -> LapackSpec:
     routes = tuple(Route(compile_expr(str_key(r, "when", where), names, f"{where} routes"), str_key(r, "routine", where))
                    for r in t.get("routes", []))
     only_keys(t, {"name", "abi", "summary", "notes", "options", "dims", "shape", "work", "operands",
-                        "variant", "routes", "driver"}, where)
+                        "variant", "routes", "driver", "precisions"}, where)
+    driver = _driver(t, where)
+    precisions = _precisions(t, where, driver)
     spec = LapackSpec(path=path, name=name, summary=str_key(t, "summary", where), notes=str(t.get("notes", "")).strip(),
                       options=tuple(options), dims=dims, shape=shape,
                       work=compile_expr(str_key(t, "work", where), names, f"{where} work"),
                       operands=operands, variant=variant, routes=routes,
-                      driver=_driver(t, where))
+                      driver=driver, precisions=precisions)
     check_c_spellings(spec.expressions())
     return spec
 

@@ -183,8 +183,9 @@ shoal_status shoal_spec_kernel_name(shoal_handle handle, const char *routine, ch
                                     const int *options, const int *dims, const char **name);
 
 /* Device workspace of a handle, allocated by shoal_create and used by the routines served by a
- * driver (pointer arrays of sub-matrices) and by strided factorization calls the vendor serves
- * (the pointer arrays it takes); calls never allocate. Bytes held. */
+ * driver (pointer arrays of sub-matrices), by strided factorization calls the vendor serves
+ * (the pointer arrays it takes) and by the least-squares solver (32 MiB of reflector scalars and,
+ * for wide matrices, their transposes); calls never allocate. Bytes held. */
 shoal_status shoal_get_workspace_size(shoal_handle handle, size_t *bytes);
 
 #ifdef __cplusplus

@@ -7,6 +7,41 @@
 extern "C" {
 #endif
 
+/* gels: Least squares (overdetermined) or minimum-norm (underdetermined) solutions of op(A_i) X_i = B_i, A_i of full rank, through the QR (m >= n) or LQ (m < n) factorization of A_i; op = N, T or C (C: the conjugate transpose in c and z, T in s and d).
+ * As LAPACK's gels: B_i is max(m, n) x nrhs; on entry its first m (trans N) or n (trans T, C)
+ * rows hold the right-hand sides, on exit its first n (trans N) or m (trans T, C) rows hold X_i,
+ * and where op(A_i) has more rows than columns the rows below hold the residual's components
+ * (their sum of squares is the residual's). A_i is overwritten by its QR factorization (m >= n,
+ * as geqrf) or its LQ factorization (m < n, as LAPACK's gelqf: L on and below the diagonal, the
+ * reflectors conj(v) in the rows). info_i = j > 0 where the triangular factor's j-th diagonal
+ * element is exactly zero (A_i not of full rank: X_i is not computed and B_i holds intermediate
+ * values); a zero matrix A_i gives X_i = 0 and info_i = 0, as LAPACK. With m == 0 or n == 0 the
+ * first max(m, n) rows of B_i are set to zero (the empty system's minimum-norm solution). LAPACK
+ * scales A_i and B_i whose norms come near under- or overflow; this does not. The reflectors' tau
+ * live in the handle's workspace (shoal_get_workspace_size), which m < n also uses for A_i^H:
+ * a call runs as many matrices at a time as fit it, so wide matrices above a few hundred rows
+ * run in small groups.
+ * A is m x n (inout, referenced only where m > 0 and n > 0), lda >= max(1, m).
+ * B is (m if m > n else n) x nrhs (inout), ldb >= max(1, (m if m > n else n)).
+ * info: one int per problem (out), a device array: info[i].
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);
+ * an input's must not be negative.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where nrhs > 0 and (m > 0 or n > 0) and batch > 0, a
+ * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
+ * NOT_INITIALIZED; then no work (nrhs == 0, or batch == 0) -> SUCCESS at once;
+ * then every call is served by the driver gels_qr (a sequence of dispatched steps: geqrf, ormqr,
+ * trsm) up to 1024; above that -> SHOAL_STATUS_NOT_SUPPORTED. */
+shoal_status shoal_sgels_batched(shoal_handle handle, shoal_operation trans, int m, int n, int nrhs, float *const A[], int64_t lda, float *const B[], int64_t ldb, int *info, int64_t batch);
+shoal_status shoal_sgels_strided_batched(shoal_handle handle, shoal_operation trans, int m, int n, int nrhs, float *A, int64_t lda, int64_t strideA, float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
+shoal_status shoal_dgels_batched(shoal_handle handle, shoal_operation trans, int m, int n, int nrhs, double *const A[], int64_t lda, double *const B[], int64_t ldb, int *info, int64_t batch);
+shoal_status shoal_dgels_strided_batched(shoal_handle handle, shoal_operation trans, int m, int n, int nrhs, double *A, int64_t lda, int64_t strideA, double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
+shoal_status shoal_cgels_batched(shoal_handle handle, shoal_operation trans, int m, int n, int nrhs, shoal_complex_float *const A[], int64_t lda, shoal_complex_float *const B[], int64_t ldb, int *info, int64_t batch);
+shoal_status shoal_cgels_strided_batched(shoal_handle handle, shoal_operation trans, int m, int n, int nrhs, shoal_complex_float *A, int64_t lda, int64_t strideA, shoal_complex_float *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
+shoal_status shoal_zgels_batched(shoal_handle handle, shoal_operation trans, int m, int n, int nrhs, shoal_complex_double *const A[], int64_t lda, shoal_complex_double *const B[], int64_t ldb, int *info, int64_t batch);
+shoal_status shoal_zgels_strided_batched(shoal_handle handle, shoal_operation trans, int m, int n, int nrhs, shoal_complex_double *A, int64_t lda, int64_t strideA, shoal_complex_double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
+
 /* geqrf: Householder QR, m x n (m >= n and m < n), LAPACK output: R on and above the diagonal, the vectors v_j below it (v_j(j) = 1 implied), tau_i[j] its scalar factor, min(m, n) of them.
  * The pointer-array call takes one tau pointer per matrix (as cublas?geqrfBatched).
  * Q = H_1 ... H_k, H_j = I - tau_j v_j v_j^H; in c and z tau_j is complex and beta = R(j,j) real

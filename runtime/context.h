@@ -12,6 +12,11 @@
 
 #define SHOAL_CONTEXT_MAGIC 0x5a0a1c0du
 
+/* The solvers' element workspace (gels: the reflectors' tau, and A^H for m < n): a call runs as
+ * many problems at a time as fit. 32 MiB holds the largest problem (1024 x 1024 in z, 16 MiB)
+ * and tau for 2048 of them. */
+#define SHOAL_SOLVER_WS_BYTES ((size_t)32 << 20)
+
 /* The last dispatch decision, reused while an application repeats one shape. */
 typedef struct shoal_dispatch_cache {
     int valid;
@@ -52,6 +57,7 @@ struct shoal_context {
     void **vendor_ptrs;
     void **lapack_ptrs;
     int *step_info;
+    void *solver_ws;               /* SHOAL_SOLVER_WS_BYTES after the pointer arrays, 256-byte aligned */
     const char *served;            /* kernel or vendor of the last call with work (runtime/served.h) */
 };
 

@@ -9,7 +9,10 @@
 /* the drivers' pointer arrays, the strided vendor route's, the factorization drivers' and their
  * steps' info (context.h), one allocation */
 #define WORKSPACE_SLOTS (2 * SHOAL_WS_OPERANDS + SHOAL_WS_LAPACK_SLOTS + 1)
-#define WORKSPACE_BYTES (sizeof(void *) * WORKSPACE_SLOTS * SHOAL_WS_POINTERS)
+#define POINTERS_BYTES (sizeof(void *) * WORKSPACE_SLOTS * SHOAL_WS_POINTERS)
+/* then the solvers' elements (context.h) */
+#define WORKSPACE_BYTES (POINTERS_BYTES + SHOAL_SOLVER_WS_BYTES)
+_Static_assert(POINTERS_BYTES % 256 == 0, "the solvers' workspace starts aligned");
 _Static_assert(sizeof(void *) >= sizeof(int), "a workspace slot holds SHOAL_WS_POINTERS ints");
 
 struct shoal_context *shoal_context_get(shoal_handle h)
@@ -106,6 +109,7 @@ shoal_status shoal_create(shoal_handle *handle)
     ctx->vendor_ptrs = ctx->ws_ptrs + (size_t)SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS;
     ctx->lapack_ptrs = ctx->vendor_ptrs + (size_t)SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS;
     ctx->step_info = (int *)(ctx->lapack_ptrs + (size_t)SHOAL_WS_LAPACK_SLOTS * SHOAL_WS_POINTERS);
+    ctx->solver_ws = (char *)ctx->ws_ptrs + POINTERS_BYTES;
     for (int r = 0; r < shoal_spec_n_routines; ++r) {
         const shoal_spec_routine *sr = &shoal_spec_routines[r];
         int level = 0;

@@ -117,11 +117,17 @@ int shoal_lapack_kernel_holds(struct shoal_context *ctx, int routine, char prec,
     return kernel >= 0 && lapack_fits(ri, kernel, dims);
 }
 
-/* The routine's driver for a matrix above the kernels' sizes; NULL where none takes m x n. */
+/* The routine's driver for a matrix above the kernels' sizes (any size for a driver of
+ * all_sizes); NULL where none takes m x n. */
 static const shoal_lapack_driver *driver_for(int routine, long long m, long long n)
 {
     const shoal_lapack_driver *d = &shoal_lapack_drivers[routine];
     return d->run && m <= d->max_n && n <= d->max_n ? d : NULL;
+}
+
+static int driver_only(int routine)
+{
+    return shoal_lapack_drivers[routine].run && shoal_lapack_drivers[routine].all_sizes;
 }
 
 /* lapack_run.h; the arguments have been checked by the entry point (which, in c and z, turned
@@ -131,15 +137,27 @@ shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int v
 {
     struct shoal_context *ctx = shoal_context_get(handle);
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
-    if (p->m == 0 || p->n == 0 || p->batch == 0) return OK;
-    if (shoal_lapack_routines[routine].has_nrhs && p->nrhs == 0) return OK;
-    if (p->m <= SHOAL_LAPACK_MAX_N && p->n <= SHOAL_LAPACK_MAX_N)
+    if (p->batch == 0 || (shoal_lapack_routines[routine].has_nrhs && p->nrhs == 0)) return OK;
+    /* a driver of all sizes sees m or n = 0 too (gels zeroes B there) */
+    if ((p->m == 0 || p->n == 0) && !driver_only(routine)) return OK;
+    if (!driver_only(routine) && p->m <= SHOAL_LAPACK_MAX_N && p->n <= SHOAL_LAPACK_MAX_N)
         return shoal_lapack_run_kernel(ctx, routine, prec, variant, p, 1);
     const shoal_lapack_driver *d = driver_for(routine, p->m, p->n);
     if (!d) return SHOAL_STATUS_NOT_SUPPORTED;
     const shoal_status st = d->run(ctx, prec, variant, p);
     ctx->served = d->name; /* after its steps, which name their own kernels */
     return st;
+}
+
+/* lapack_run.h */
+shoal_status shoal_lapack_run_ctx(struct shoal_context *ctx, int routine, char prec, int variant,
+                                  shoal_lapack_params *p)
+{
+    if (p->m == 0 || p->n == 0 || p->batch == 0) return OK;
+    if (p->m <= SHOAL_LAPACK_MAX_N && p->n <= SHOAL_LAPACK_MAX_N && !driver_only(routine))
+        return shoal_lapack_run_kernel(ctx, routine, prec, variant, p, 0);
+    const shoal_lapack_driver *d = driver_for(routine, p->m, p->n);
+    return d ? d->run(ctx, prec, variant, p) : SHOAL_STATUS_NOT_SUPPORTED;
 }
 
 /* ---- which kernel serves a call ---- */
@@ -158,7 +176,7 @@ shoal_status shoal_lapack_kernel_name(shoal_handle handle, const char *routine, 
     if (v < 0) return BAD;
     struct shoal_context *ctx = shoal_context_get(handle);
     if (!ctx) return SHOAL_STATUS_NOT_INITIALIZED;
-    if (m > SHOAL_LAPACK_MAX_N || n > SHOAL_LAPACK_MAX_N) {
+    if (m > SHOAL_LAPACK_MAX_N || n > SHOAL_LAPACK_MAX_N || driver_only(r)) {
         const shoal_lapack_driver *d = driver_for(r, m, n);
         if (!d) return SHOAL_STATUS_NOT_SUPPORTED;
         *name = d->name;

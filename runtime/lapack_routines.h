@@ -8,7 +8,7 @@
 
 enum shoal_lapack_routine {
     SHOAL_GETRF, SHOAL_GETRS, SHOAL_GESV, SHOAL_GETRI, SHOAL_GETRI_FUSED,
-    SHOAL_POTRF, SHOAL_POTRS, SHOAL_POSV, SHOAL_GEQRF,
+    SHOAL_POTRF, SHOAL_POTRS, SHOAL_POSV, SHOAL_GEQRF, SHOAL_GELS,
     SHOAL_GEMV, SHOAL_TRSV, SHOAL_GEMV_VBATCHED, SHOAL_GEMM_VBATCHED,
     SHOAL_LAPACK_N_ROUTINES
 };
@@ -18,7 +18,8 @@ typedef struct shoal_lapack_routine_info {
     const char *variants;             /* variants in order, space-separated, e.g. "n t", "ln lt un ut" */
     int n_variants;
     int has_nrhs;                     /* dims[2] is nrhs; else 1 */
-    const shoal_kernel_desc *kernels;
+    const shoal_kernel_desc *kernels; /* NULL (and none of the tables) for a routine its driver
+                                         serves whole (runtime/lapack_drivers.h, all_sizes) */
     const int *n_kernels;
     const shoal_table *tables;
     const int *n_tables;

@@ -22,6 +22,12 @@ struct shoal_context;
 shoal_status shoal_lapack_run_kernel(struct shoal_context *ctx, int routine, char prec, int variant,
                                      shoal_lapack_params *p, int vendor);
 
+/* shoal_lapack_run's path for a driver's step (m, n > 0 and batch > 0, else nothing): the kernels
+ * up to SHOAL_LAPACK_MAX_N (never the vendor: a step's operands may mix pointer arrays with
+ * strided workspace), the routine's driver above. */
+shoal_status shoal_lapack_run_ctx(struct shoal_context *ctx, int routine, char prec, int variant,
+                                  shoal_lapack_params *p);
+
 /* Whether one of the routine's kernels (the tuned rule's, else the smallest shipped one) holds
  * the whole of p->m x p->n, as shoal_lapack_run_kernel would launch it for p with vendor = 0. */
 int shoal_lapack_kernel_holds(struct shoal_context *ctx, int routine, char prec, int variant,

@@ -20,8 +20,13 @@ pytestmark = needs_gcc
 GOLDEN = GOLDEN_DIR / "lapack_api_492fe43.c"
 
 
+# the routines the golden revision had; those declared since (gels) have no hand-written twin
+GOLDEN_ROUTINES = ("getrf", "getrs", "gesv", "getri", "getri_fused", "potrf", "potrs", "posv", "geqrf")
+
+
 def _routines() -> list[emit_lapack.LapackRoutine]:
-    return emit_spec.lapack_routines_from(discover(REPO_ROOT / "search_space"), REPO_ROOT / "spec" / "routines")
+    every = emit_spec.lapack_routines_from(discover(REPO_ROOT / "search_space"), REPO_ROOT / "spec" / "routines")
+    return [r for r in every if r.name in GOLDEN_ROUTINES]
 
 
 def _old_entry_points(names: list[str]) -> str:
@@ -48,8 +53,7 @@ def test_golden_is_revision_492fe43() -> None:
 
 def test_generated_entry_points_equal_the_hand_written_ones(tmp_path: Path) -> None:
     routines = _routines()
-    assert sorted(r.name for r in routines) == sorted(
-        ["getrf", "getrs", "gesv", "getri", "getri_fused", "potrf", "potrs", "posv", "geqrf"])
+    assert sorted(r.name for r in routines) == sorted(GOLDEN_ROUTINES)
     exe = _build(tmp_path, emit_lapack.api_c(routines))
     cases, lines = equal_run(exe, 50000)
     assert cases == 9 * 2 * 2 * 50000

@@ -24,6 +24,11 @@ def test_flops_follow_lawn41():
     assert qb.flops("geqrf+orgqr", n, n, "d") == pytest.approx(geqrf + orgqr)
     assert qb.flops("geqrf+orgqr", n, n, "z") == pytest.approx(4 * (geqrf + orgqr))
     assert qb.flops("ormqr", n, n, "s") == pytest.approx(4 * n**3 - 2 * n**3)
+    # gels: geqrf, then Q^T B (ormqr with nrhs columns) and the n x n triangular solve
+    m, nrhs = 12, 3
+    want = 2 * m * n**2 - 2 * n**3 / 3 + (4 * m * nrhs * n - 2 * nrhs * n**2) + n**2 * nrhs
+    assert qb.flops("gels", m, n, "d", nrhs) == pytest.approx(want)
+    assert qb.flops("gels", m, n, "c", nrhs) == pytest.approx(4 * want)
 
 
 def row(method, ms, status="ok", routine="geqrf+orgqr"):
@@ -42,6 +47,11 @@ def test_table_leaves_the_speedup_out_where_shoal_has_no_time():
     text = qb.table([row("shoal", "", "ERROR", "ormqr"), row("torch", "3", routine="ormqr")])
     line = next(ln for ln in text.splitlines() if ln.startswith("| d | 8x8 |"))
     assert "x |" not in line and "shoal ERROR" in line
+
+
+def test_gels_rows_make_their_own_table():
+    text = qb.table([row("shoal", "1", routine="gels"), row("torch", "50", routine="gels")])
+    assert "### gels" in text and "| 50.00x |" in text and "### ormqr" not in text
 
 
 def test_without_torch_it_skips(monkeypatch, capsys):

@@ -335,6 +335,35 @@ def ormqr(A: Any, tau: Any, C: Any, *, side: str = "L", trans: str = "N", stream
     return C
 
 
+def gels(A: Any, B: Any, *, trans: str = "N", info: Any = None, stream: Any = None) -> Any:
+    """Least squares or minimum-norm solutions of op(A) X = B through QR (LAPACK gels), in place:
+    A (batch, m, n) <- its QR (m >= n) or LQ (m < n) factors; B (batch, max(m, n), nrhs) holds
+    the right-hand sides in its first rows(op(A)) rows and gets X in its first cols(op(A)) rows
+    (with the residual's components below where op(A) is tall). trans 'N', 'T' or 'C' ('C' the
+    conjugate transpose in complex64 / complex128, the same as 'T' in the real dtypes).
+    m, n <= 1024. Returns info (batch,) int32: j > 0 where the triangular factor's j-th diagonal
+    element is zero (A not of full rank; B holds intermediate values there)."""
+    a, b = operand(A, "A", stream), operand(B, "B", stream)
+    call = Call(flat(a, b), stream)
+    p = precision(a, b, complex_ok=True)
+    op = _OP[op_flag(trans, "trans", keep_c=p in "cz")]
+    Am, Bm = matrices(a, "A"), matrices(b, "B")
+    require_column_major(Am, _WHY_FACTORS)
+    require_column_major(Bm, _WHY_RHS)
+    rows = max(Am.rows, Am.cols)
+    if Bm.rows != rows:
+        raise ValueError(f"gels: B has {Bm.rows} rows; A is {Am.rows} x {Am.cols}, so B needs max(m, n) = {rows}")
+    batch = common_batch([Am, Bm], [])
+    inf = _info(call, info, Am, batch)
+    if not _pointer_form(Am, Bm):
+        call(f"shoal_{p}gels_strided_batched", op, Am.rows, Am.cols, Bm.cols, Am.ptr, Am.ld, Am.stride,
+             Bm.ptr, Bm.ld, Bm.stride, inf.ptr, batch)
+    else:
+        pa, pb = call.device_arrays([Am.addresses(batch), Bm.addresses(batch)])
+        call(f"shoal_{p}gels_batched", op, Am.rows, Am.cols, Bm.cols, pa, Am.ld, pb, Bm.ld, inf.ptr, batch)
+    return inf.obj
+
+
 def orgqr(A: Any, tau: Any, *, stream: Any = None) -> Any:
     """A (batch, m, n) <- the first n columns of Q = H_1 ... H_k in place, from the reflectors
     geqrf left in A's first k columns and tau (batch, k), m >= n >= k (LAPACK orgqr; ungqr in the

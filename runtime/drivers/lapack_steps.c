@@ -73,6 +73,22 @@ shoal_status shoal_lapack_step_trsm(struct shoal_context *ctx, char prec, long l
     return shoal_spec_run(ctx, &c);
 }
 
+shoal_status shoal_lapack_step_ormqr(struct shoal_context *ctx, char prec, long long batch, int side, int op, int m,
+                                     int n, int k, shoal_operand A, shoal_operand tau, shoal_operand C)
+{
+    shoal_spec_call c = spec_call("ormqr", prec, batch, A, tau);
+    if (c.routine < 0) return SHOAL_STATUS_NOT_SUPPORTED; /* a build without the spec */
+    tau.ld = k > 1 ? k : 1; /* a k x 1 matrix to the kernels */
+    c.p.op[1] = tau;
+    c.p.op[2] = C; /* the spec's operands: A, tau, C */
+    c.p.dims[0] = m;
+    c.p.dims[1] = n;
+    c.p.dims[2] = k;
+    c.p.opts[0] = side;
+    c.p.opts[1] = op;
+    return shoal_spec_run(ctx, &c);
+}
+
 shoal_status shoal_lapack_step_rank_k(struct shoal_context *ctx, char prec, long long batch, int uplo, int trans,
                                       int n, int k, shoal_operand A, shoal_operand C)
 {

@@ -48,6 +48,12 @@ int shoal_lapack_op_h(char prec);
 shoal_status shoal_lapack_step_trsm(struct shoal_context *ctx, char prec, long long batch, int side, int uplo, int op,
                                     int unit, int m, int n, shoal_operand A, shoal_operand B);
 
+/* C = op(Q) C (side 0, C m x n, Q of order m) or C op(Q) (side 1, order n) on `batch` problems,
+ * Q the product of the k reflectors geqrf left in A (below its diagonal) and tau (k per problem,
+ * a vector operand: ld unused), by the dispatched ORMQR; op 0 = N, 1 = T, 2 = C. */
+shoal_status shoal_lapack_step_ormqr(struct shoal_context *ctx, char prec, long long batch, int side, int op, int m,
+                                     int n, int k, shoal_operand A, shoal_operand tau, shoal_operand C);
+
 /* C -= A B (A m x k, B k x n, no transposes) on `batch` problems (one form: A.array set or not)
  * by the dispatched GEMM of the precision (runtime/drivers/lapack_step_gemm.c). */
 shoal_status shoal_lapack_step_gemm(struct shoal_context *ctx, char prec, long long batch, int m, int n, int k,

@@ -25,7 +25,7 @@ from generator.spec import load as load_spec_abi
 from generator.spec_lapack import abi_of, load
 
 SPECS = spec_paths("lapack")
-FACTORIZATIONS = ["geqrf", "gesv", "getrf", "getri", "getri_fused", "getrs", "posv", "potrf", "potrs"]
+FACTORIZATIONS = ["gels", "geqrf", "gesv", "getrf", "getri", "getri_fused", "getrs", "posv", "potrf", "potrs"]
 
 
 def _routines() -> list[emit_lapack.LapackRoutine]:
@@ -42,10 +42,20 @@ def test_spec_agrees_with_its_search_space_and_the_runtime(path: Path) -> None:
     """Variants from the option's letters (as the tables are split), precisions from the search
     space, the routine id and its routes in runtime/lapack_routines.h's enum."""
     spec = load(path)
+    enum = (REPO_ROOT / "runtime" / "lapack_routines.h").read_text()
+    if spec.driver is not None and spec.driver.all_sizes:
+        # driver-only (gels): no search space; its steps' routines each serve its precisions
+        assert not (REPO_ROOT / "search_space" / f"{spec.name}.toml").exists()
+        spaces = {s.routine.name: s for s in discover(REPO_ROOT / "search_space")}
+        for step in spec.driver.steps:
+            assert set(spec.precisions) <= set(spaces[step].routine.precisions), step
+        assert re.search(rf"\b{emit_lapack.routine_id(spec.name)}\b", enum)
+        routines_c = (REPO_ROOT / "runtime" / "lapack_routines.c").read_text()
+        assert f'DRIVER_ONLY({spec.name}, "n t", 2, 1, "{"".join(spec.precisions)}")' in routines_c
+        return
     space = next(s for s in discover(REPO_ROOT / "search_space") if s.routine.name == spec.name)
     letters = tuple(next(o for o in spec.options if o.name == spec.variant).type.letters) if spec.variant else ("n",)
     assert tuple(space.routine.variants) == letters
-    enum = (REPO_ROOT / "runtime" / "lapack_routines.h").read_text()
     for name in [spec.name] + [r.routine for r in spec.routes]:
         assert re.search(rf"\b{emit_lapack.routine_id(name)}\b", enum), name
     with pytest.raises(SpecError, match="factorization-ABI"):
@@ -228,31 +238,59 @@ def test_driver_key_names_the_function_and_the_limit(tmp_path: Path) -> None:
     assert spec.driver is not None and (spec.driver.name, spec.driver.max_n) == ("x_blocked", 512)
     table = emit_lapack.drivers_c([emit_lapack.LapackRoutine(spec, ("s",))])
     assert "shoal_status shoal_driver_x_blocked(struct shoal_context *ctx, char prec, int variant," in table
-    assert '[SHOAL_X] = {"x_blocked", shoal_driver_x_blocked, 512},' in table
+    assert '[SHOAL_X] = {"x_blocked", shoal_driver_x_blocked, 512, 0},' in table
     assert "served by the driver x_blocked" in emit_lapack.size_limit(spec)
     # no driver: NOT_SUPPORTED above 32, and an empty table still compiles as C (one NULL entry)
     plain = tmp_path / "plain" / "x.toml"
     plain.parent.mkdir()
     plain.write_text(GOOD)
     assert load(plain).driver is None
-    assert "{NULL, NULL, 0}" in emit_lapack.drivers_c([])
+    assert "{NULL, NULL, 0, 0}" in emit_lapack.drivers_c([])
     for bad, match in [('driver = "x_blocked"', "driver is"),
                        ('driver = { name = "x_blocked" }', "driver is"),
                        ('driver = { name = "X-1", max_n = 64 }', "lower-case C identifier"),
                        ('driver = { name = "x", max_n = 32 }', "above 32"),
-                       ('driver = { name = "x", max_n = true }', "above 32")]:
+                       ('driver = { name = "x", max_n = true }', "above 32"),
+                       ('driver = { name = "x", max_n = 64, all_sizes = 1 }', "true or false"),
+                       ('driver = { name = "x", max_n = 64, steps = "geqrf" }', "list of routine names"),
+                       ('driver = { name = "x", max_n = 64, all_sizes = true }', "names its precisions"),
+                       ('driver = { name = "x", max_n = 64 }\nprecisions = ["s"]', "come from the search space"),
+                       ('driver = { name = "x", max_n = 64, all_sizes = true }\nprecisions = ["q"]',
+                        "distinct 's', 'd', 'c', 'z'")]:
         f.write_text(GOOD + bad + "\n")
         with pytest.raises(SpecError, match=match):
             load(f)
+
+
+def test_a_driver_of_all_sizes_serves_every_call_and_names_its_precisions(tmp_path: Path) -> None:
+    f = tmp_path / "x.toml"
+    f.write_text(GOOD + 'driver = { name = "x_all", max_n = 64, all_sizes = true, steps = ["geqrf"] }\n'
+                 'precisions = ["d", "z"]\n')
+    spec = load(f)
+    assert spec.driver.all_sizes and spec.driver.steps == ("geqrf",) and spec.precisions == ("d", "z")
+    assert '[SHOAL_X] = {"x_all", shoal_driver_x_all, 64, 1},' in emit_lapack.drivers_c(
+        [emit_lapack.LapackRoutine(spec, spec.precisions)])
+    assert "every call is served by the driver x_all" in emit_lapack.size_limit(spec)
+    # its argument tests' call without work has every dimension 0 (gels writes B where m or n is 0)
+    empty = next(args for what, args, _ in emit_lapack.rules(emit_lapack.LapackRoutine(spec, ("d",)), "batched")
+                 if what == "no work, NULL operands")
+    assert all(empty[d] == "0" for d in spec.dims)
+    # gels, the one such routine: emitted with its spec's precisions beside the tuned routines,
+    # and left out of an emission without the routines its steps dispatch
+    gels = next(r for r in _routines() if r.name == "gels")
+    assert gels.precisions == ("s", "d", "c", "z") and gels.spec.driver.steps == ("geqrf", "ormqr", "trsm")
+    few = [s for s in discover(REPO_ROOT / "search_space") if s.routine.name != "ormqr"]
+    assert "gels" not in [r.name for r in emit_spec.lapack_routines_from(few, SPEC_DIR)]
 
 
 def test_the_lu_cholesky_and_qr_routines_name_their_drivers() -> None:
     # getri_fused has none: it stops at the kernels' 32
     drivers = {r.name: r.spec.driver for r in _routines()}
     assert {n for n, d in drivers.items() if d} == {"getrf", "getrs", "gesv", "getri", "potrf", "potrs", "posv",
-                                                     "geqrf"}
+                                                     "geqrf", "gels"}
     assert all(d.max_n == 1024 for d in drivers.values() if d)
     table = emit_lapack.drivers_c(_routines())
-    assert '[SHOAL_POTRF] = {"potrf_blocked", shoal_driver_potrf_blocked, 1024},' in table
-    assert '[SHOAL_GETRF] = {"getrf_blocked", shoal_driver_getrf_blocked, 1024},' in table
-    assert '[SHOAL_GEQRF] = {"geqrf_blocked", shoal_driver_geqrf_blocked, 1024},' in table
+    assert '[SHOAL_POTRF] = {"potrf_blocked", shoal_driver_potrf_blocked, 1024, 0},' in table
+    assert '[SHOAL_GETRF] = {"getrf_blocked", shoal_driver_getrf_blocked, 1024, 0},' in table
+    assert '[SHOAL_GEQRF] = {"geqrf_blocked", shoal_driver_geqrf_blocked, 1024, 0},' in table
+    assert '[SHOAL_GELS] = {"gels_qr", shoal_driver_gels_qr, 1024, 1},' in table

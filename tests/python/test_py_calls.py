@@ -610,6 +610,24 @@ def test_orgqr_in_place(fake):
         shoal.orgqr(row_batch(3, 6, 4), tau)
 
 
+def test_gels_in_place_and_shapes(fake):
+    A, B = col_batch(3, 6, 4), col_batch(3, 6, 2)
+    info = shoal.gels(A, B, trans="T")
+    assert tuple(info.shape) == (3,)
+    name, a = args_of(fake.last())
+    assert name == "shoal_dgels_strided_batched"
+    assert a[:10] == ["1", "6", "4", "2", P(A.ptr), "6", "24", P(B.ptr), "6", "12"]
+    As = [FakeArray((4, 7), (1, 4), dtype="c16") for _ in range(2)]
+    Bs = [FakeArray((7, 1), (1, 7), dtype="c16") for _ in range(2)]
+    shoal.gels(As, Bs, trans="C")
+    name, a = args_of(fake.last())
+    assert name == "shoal_zgels_batched" and a[:4] == ["2", "4", "7", "1"]
+    with pytest.raises(ValueError, match="max\\(m, n\\)"):
+        shoal.gels(col_batch(3, 6, 4), col_batch(3, 4, 2))
+    with pytest.raises(ValueError, match="column-major"):
+        shoal.gels(row_batch(3, 6, 4), col_batch(3, 6, 2))
+
+
 def test_getrs_real_op_c_is_t(fake):
     LU, ipiv, B = col_batch(2, 3, 3), FakeArray((2, 3), dtype="i4"), col_batch(2, 3, 2)
     shoal.getrs(LU, ipiv, B, trans="c")

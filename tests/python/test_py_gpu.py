@@ -368,6 +368,29 @@ def test_geqrf(xp, dtype, m, n):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("m, n", [(1, 1), (8, 8), (12, 5), (5, 12), (40, 40), (100, 33), (33, 100)])
+@pytest.mark.parametrize("trans", ["N", "T"])
+def test_gels(xp, dtype, m, n, trans):
+    """Against numpy's lstsq (the minimum-norm least-squares solution) in float64."""
+    import numpy
+    a = rand((BATCH, m, n), dtype, 3)
+    rows_in = m if trans == "N" else n
+    b = numpy.zeros((BATCH, max(m, n), 2), dtype)
+    b[:, :rows_in] = rand((BATCH, rows_in, 2), dtype, 4)
+    A, B = xp.from_numpy(a), xp.from_numpy(b)
+    info = shoal.gels(A, B, trans=trans)
+    assert (xp.to_numpy(info) == 0).all()
+    x = xp.to_numpy(B).astype("float64")[:, :(n if trans == "N" else m)]
+    worst = 0.0
+    for i in range(BATCH):
+        opa = op(a[i].astype("float64"), trans)
+        want = numpy.linalg.lstsq(opa, b[i, :rows_in].astype("float64"), rcond=None)[0]
+        cond = numpy.linalg.cond(opa)
+        worst = max(worst, norm(x[i] - want) / (max(m, n) * cond * max(norm(want), 1e-30) * eps(dtype)))
+    assert worst < TOL, worst
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_lists_of_matrices(xp, dtype):
     a = spd(6, dtype)[:4]
     b = rand((4, 6, 2), dtype, 2)
