@@ -14,6 +14,8 @@ Rows, one per precision (s, d, c, z: float32, float64, complex64, complex128) x 
                C is m x m (k = n reflectors).
   gels         shoal     shoal.gels(A, B)                          (A <- QR, B <- X in place)
                torch     torch.linalg.lstsq(A, B).solution          (the CUDA driver, gels)
+               cublas    cublas?gelsBatched on pointer arrays of A and B (bench/cublas_gels_peer.py;
+                         m >= n, trans N; the arrays made once, outside the timing)
                B is m x --nrhs (default 1).
   layout  every batch is made as a contiguous (batch, cols, rows) tensor and used through its .mT
           view (batch, rows, cols): column-major per matrix, strides (rows*cols, 1, rows), which
@@ -51,7 +53,7 @@ Rows, one per precision (s, d, c, z: float32, float64, complex64, complex128) x 
 Output: rows on stdout; a CSV (--out; device,precision,routine,method,m,n,batch,ms,gflops,check,
 status) and the report beside it (same stem, .txt): a title line with the date (UTC), the device
 line, the settings, then per routine a Markdown table, a line per precision and shape with each
-method's ms and speedup = best torch ms / shoal ms (> 1: shoal is faster). Exit status 0 (also
+method's ms and speedup = the best other method's ms / shoal ms (> 1: shoal is faster). Exit status 0 (also
 "SKIP: ..." without torch or CUDA), 1 if a row is FAIL or ERROR,
 2 on a usage error or when shoal cannot be imported.
 """
@@ -70,11 +72,12 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cublas_gels_peer  # noqa: E402
 from torch_lapack_peer import dtype_of, fill_uniform, runs_within, wide  # noqa: E402  (the peer's data and run rules)
 
 PRECISIONS = ("s", "d", "c", "z")
 ROUTINES = ("geqrf+orgqr", "ormqr", "gels")
-METHODS = {"geqrf+orgqr": ("shoal", "torch", "torch-qr"), "ormqr": ("shoal", "torch"), "gels": ("shoal", "torch")}
+METHODS = {"geqrf+orgqr": ("shoal", "torch", "torch-qr"), "ormqr": ("shoal", "torch"), "gels": ("shoal", "torch", "cublas")}
 DEFAULT_SHAPES = "64x64:1000,128x128:1000,256x256:1000,512x512:1000,3x3:8192,16x16:8192"
 EPS = {"s": 2.0 ** -24, "d": 2.0 ** -53, "c": 2.0 ** -24, "z": 2.0 ** -53}
 ERROR_LIMIT = 30.0
@@ -282,7 +285,28 @@ def gels_methods(torch: Any, shoal: Any, stream: Any, a0: Any, b0: Any, idx: Any
         restore()
         return residual(torch_call()[idx])
 
-    return [Method("shoal", restore, shoal_call, shoal_check), Method("torch", restore, torch_call, torch_check)]
+    batch = a0.shape[0]
+    step = lambda t: t.stride(0) * t.element_size()  # noqa: E731
+    a_ptrs = torch.tensor([work_a.data_ptr() + i * step(work_a) for i in range(batch)], dtype=torch.int64,
+                          device=a0.device)
+    b_ptrs = torch.tensor([work_b.data_ptr() + i * step(work_b) for i in range(batch)], dtype=torch.int64,
+                          device=a0.device)
+    dev_info = torch.zeros(batch, dtype=torch.int32, device=a0.device)
+    prec = {torch.float32: "s", torch.float64: "d", torch.complex64: "c", torch.complex128: "z"}[a0.dtype]
+
+    def cublas_call() -> Any:
+        cublas_gels_peer.gels(prec, stream.cuda_stream, m, n, B.shape[-1], a_ptrs.data_ptr(), m,
+                              b_ptrs.data_ptr(), m, dev_info.data_ptr(), batch)
+        return dev_info
+
+    def cublas_check() -> float:
+        restore()
+        if int(cublas_call().abs().max()) != 0:
+            return math.inf
+        return residual(B[idx][..., :n, :])
+
+    return [Method("shoal", restore, shoal_call, shoal_check), Method("torch", restore, torch_call, torch_check),
+            Method("cublas", restore, cublas_call, cublas_check)]
 
 
 def time_method(torch: Any, stream: Any, meth: Method, runs: int, warmup_s: float,
@@ -353,7 +377,7 @@ def bench_shape(torch: Any, shoal: Any, stream: Any, prec: str, routine: str, m:
 def table(rows: Sequence[dict[str, str]]) -> str:
     """The Markdown tables from CSV rows (this script's, or a committed run's: bench/results_doc.py
     renders docs/results.md with it): per routine, one line per precision and shape, each method's
-    ms and speedup = best torch ms / shoal ms."""
+    ms and speedup = the best other method's ms / shoal ms."""
     lines: list[str] = []
     for routine in ROUTINES:
         names = METHODS[routine]
@@ -428,7 +452,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     backend = str(torch.backends.cuda.preferred_linalg_library()).split(".")[-1]
     header = (f"torch {torch.__version__}, CUDA {torch.version.cuda}, linalg library {backend}; "
               f"ms: median of CUDA-event times (inputs "
-              f"restored outside the events); speedup: best torch ms / shoal ms; check <= {ERROR_LIMIT:g}; "
+              f"restored outside the events); speedup: the best other method's ms / shoal ms; check <= {ERROR_LIMIT:g}; "
               f"gels: nrhs {args.nrhs}.")
     title = f"# run_qr_torch_bench (shoal {shoal.__version__}), {time.strftime('%Y-%m-%d %H:%M', time.gmtime())}"
     print(f"{title}\n{device_line}\n# {header}", flush=True)
