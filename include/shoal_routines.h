@@ -30,7 +30,7 @@ extern "C" {
  * Errors, in order: an option out of range, a negative dimension or batch, a leading
  * dimension below its bound, a NULL operand where nrhs > 0 and (m > 0 or n > 0) and batch > 0, a
  * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
- * NOT_INITIALIZED; then no work (nrhs == 0, or batch == 0) -> SUCCESS at once;
+ * NOT_INITIALIZED; then no work (not (nrhs > 0 and (m > 0 or n > 0)), or batch == 0) -> SUCCESS at once;
  * then every call is served by the driver gels_qr (a sequence of dispatched steps: geqrf, ormqr,
  * trsm) up to 1024; above that -> SHOAL_STATUS_NOT_SUPPORTED. */
 shoal_status shoal_sgels_batched(shoal_handle handle, shoal_operation trans, int m, int n, int nrhs, float *const A[], int64_t lda, float *const B[], int64_t ldb, int *info, int64_t batch);

@@ -73,6 +73,13 @@ $(TEST_BIN_DIR)/test_chol_qr_gpu: tests/gpu/test_chol_qr_gpu.c tuner/spec_chol_q
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Ituner -Itests/gpu $< tuner/spec_chol_qr.c $(LAPACK_ORACLE_SRCS) $(GPU_TEST_OBJ) -o $@ \
 	    $(LDLIBS_SHOAL) -lm
+# gels: judged by its own host checks (normal equations, residuals, row space, the factor's Gram
+# matrix) on oracle/lapack_ref.c's Householder QR and oracle/host_math.c's products.
+TEST_BINS += $(TEST_BIN_DIR)/test_gels_gpu
+$(TEST_BIN_DIR)/test_gels_gpu: tests/gpu/test_gels_gpu.c $(LAPACK_ORACLE_SRCS) $(LAPACK_ORACLE_HDRS) \
+                               tests/gpu/host_elems.h include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fopenmp -Itests/gpu $< $(LAPACK_ORACLE_SRCS) $(GPU_TEST_OBJ) -o $@ $(LDLIBS_SHOAL) -lm
 
 # Spec routines: the generated argument tests (no GPU) and the GPU cases through the public entry
 # points, judged by the shared oracle harness.

@@ -95,6 +95,7 @@ shoal_status shoal_driver_gels_qr(struct shoal_context *ctx, char prec, int vari
     const int m = p->m, n = p->n;
     gels_plan g = {prec, m < n, m < n ? n : m, m < n ? m : n, 0, 0, m > n ? m : n, shoal_spec_elem_bytes(prec)};
     const shoal_operand B = {p->B, p->B_array, p->ldb, p->stride_b};
+    if (m == 0 && n == 0) return SHOAL_STATUS_SUCCESS; /* no work: the operands may be NULL */
     if (m == 0 || n == 0) { /* the empty system's minimum-norm solution, as LAPACK */
         TRY_CUDA(cudaMemsetAsync(p->info, 0, (size_t)p->batch * sizeof(int), ctx->stream));
         TRY_CUDA(shoal_gels_rows(prec, B, 0, g.rows_b, p->nrhs, p->batch, NULL, SHOAL_ROWS_ZERO, ctx->stream));
