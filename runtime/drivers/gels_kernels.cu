@@ -1,6 +1,7 @@
 /* runtime/drivers/gels_kernels.h. One template per kernel over the element type; the precision
- * letter picks the instance (a complex element is a float2 / double2 pair). Problems run along
- * grid.y (and loop past its 65535), elements along grid.x. */
+ * letter picks the instance (a complex element is a float2 / double2 pair). The transpose runs
+ * problems along grid.y (looping past its 65535) and tiles along grid.x; the others are flat
+ * grid-stride loops. */
 #include <cuComplex.h>
 
 #include "gels_kernels.h"
@@ -70,18 +71,18 @@ __global__ void gels_info(shoal_operand R, int n, long long batch, int *info, in
     }
 }
 
+/* one flat grid-stride loop over every problem's elements: a block of a few rows (3 x 1 at
+ * n = 3) would leave a block per problem nearly idle */
 template <typename T>
 __global__ void rows_op(shoal_operand B, int row0, int row1, int cols, long long batch, const int *only, int op)
 {
     const long long h = row1 - row0, count = h * cols;
-    for (long long b = blockIdx.y; b < batch; b += gridDim.y) {
+    for (long long g = blockIdx.x * (long long)blockDim.x + threadIdx.x; g < batch * count;
+         g += (long long)gridDim.x * blockDim.x) {
+        const long long b = g / count, e = g - b * count;
         if (only && !only[b]) continue;
-        T *x = problem<T>(B, b);
-        for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < count;
-             e += (long long)gridDim.x * blockDim.x) {
-            T *at = x + (row0 + e % h) + (e / h) * B.ld;
-            *at = op == SHOAL_ROWS_ZERO ? zero_of<T>() : conj_of(*at);
-        }
+        T *at = problem<T>(B, b) + (row0 + e % h) + (e / h) * B.ld;
+        *at = op == SHOAL_ROWS_ZERO ? zero_of<T>() : conj_of(*at);
     }
 }
 
@@ -112,9 +113,8 @@ cudaError_t launch_rows(shoal_operand B, int row0, int row1, int cols, long long
                         cudaStream_t s)
 {
     const int threads = 256;
-    const long long count = (long long)(row1 - row0) * cols, blocks = (count + threads - 1) / threads;
-    rows_op<T><<<dim3((unsigned)(blocks < 64 ? blocks : 64), grid_y(batch)), threads, 0, s>>>(B, row0, row1, cols,
-                                                                                              batch, only, op);
+    const long long count = (long long)(row1 - row0) * cols * batch, blocks = (count + threads - 1) / threads;
+    rows_op<T><<<(unsigned)(blocks < 8192 ? blocks : 8192), threads, 0, s>>>(B, row0, row1, cols, batch, only, op);
     return cudaGetLastError();
 }
 

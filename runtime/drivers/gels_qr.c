@@ -11,9 +11,10 @@
  *       B(n+1:m) = 0, X = Q B (ormqr): the minimum-norm solution.
  * op T in c and z (A^T, no conjugate) is op C on conj(B), whose solution is conj(X): B is
  * conjugated before and after. A zero A_i gets X_i = 0 and info_i = 0, as LAPACK.
- * The workspace holds per problem tau (min(m, n) elements) and, for m < n, A^H; a chunk is as
- * many problems as fit it (at most SHOAL_LAPACK_CHUNK, the steps' pointer arrays and the zero
- * flags in ctx->step_info). No allocation, no host sync.
+ * The workspace holds per problem tau (min(m, n) elements) and, for m < n, A^H (with B in pointer
+ * arrays, A^H's pointer arrays too: the factorization drivers' slot 0, which geqrf's driver does
+ * not use); a chunk is as many problems as fit it (at most SHOAL_LAPACK_CHUNK, the steps' pointer
+ * arrays and the zero flags in ctx->step_info). No allocation, no host sync.
  * spec/routines/gels.toml names this driver (driver-only: runtime/lapack_drivers.h). */
 #include "context.h"
 #include "gels_kernels.h"
@@ -52,12 +53,20 @@ static shoal_status solve_chunk(struct shoal_context *ctx, const gels_plan *g, c
     const shoal_operand A = {q->A, q->A_array, q->lda, q->stride_a};
     const shoal_operand B = {q->B, q->B_array, q->ldb, q->stride_b};
     char *ws = ctx->solver_ws;
-    shoal_operand F = A;
+    /* F as geqrf, the info and the transposes take it; Fb as the steps beside B take it, in B's
+     * form: the dispatched TRSM's driver and its GEMM steps take one form for all operands, so
+     * with B in pointer arrays, A^H in the workspace gets pointer arrays too */
+    shoal_operand F = A, Fb = A;
     if (g->wide) {
         const shoal_operand W = {ws, NULL, g->fm, (long long)g->fm * g->fn};
         TRY_CUDA(shoal_gels_conj_transpose(prec, A, W, q->m, q->n, nb, ctx->stream));
-        F = W;
+        F = Fb = W;
         ws += nb * W.stride * g->elem;
+        if (B.array) {
+            const shoal_block_source src = {NULL, W.ptr, W.stride * g->elem, 0, 0};
+            Fb = (shoal_operand){NULL, ctx->lapack_ptrs, W.ld, 0};
+            TRY_CUDA(shoal_block_pointers(ctx->lapack_ptrs, &src, 1, nb, 1, ctx->stream));
+        }
     }
     const shoal_operand tau = {ws, NULL, 1, g->fn};
     shoal_lapack_params f = {0};
@@ -76,12 +85,12 @@ static shoal_status solve_chunk(struct shoal_context *ctx, const gels_plan *g, c
     TRY_CUDA(shoal_gels_info(prec, F, g->fn, nb, q->info, zero, ctx->stream));
     if (g->conj_b) TRY_CUDA(shoal_gels_rows(prec, B, 0, g->rows_b, nrhs, nb, NULL, SHOAL_ROWS_CONJ, ctx->stream));
     if (g->least) {
-        TRY(shoal_lapack_step_ormqr(ctx, prec, nb, 0, op_h, g->fm, nrhs, g->fn, F, tau, B));
-        TRY(shoal_lapack_step_trsm(ctx, prec, nb, 0, 1, 0, 0, g->fn, nrhs, F, B));
+        TRY(shoal_lapack_step_ormqr(ctx, prec, nb, 0, op_h, g->fm, nrhs, g->fn, Fb, tau, B));
+        TRY(shoal_lapack_step_trsm(ctx, prec, nb, 0, 1, 0, 0, g->fn, nrhs, Fb, B));
     } else {
-        TRY(shoal_lapack_step_trsm(ctx, prec, nb, 0, 1, op_h, 0, g->fn, nrhs, F, B));
+        TRY(shoal_lapack_step_trsm(ctx, prec, nb, 0, 1, op_h, 0, g->fn, nrhs, Fb, B));
         TRY_CUDA(shoal_gels_rows(prec, B, g->fn, g->fm, nrhs, nb, NULL, SHOAL_ROWS_ZERO, ctx->stream));
-        TRY(shoal_lapack_step_ormqr(ctx, prec, nb, 0, 0, g->fm, nrhs, g->fn, F, tau, B));
+        TRY(shoal_lapack_step_ormqr(ctx, prec, nb, 0, 0, g->fm, nrhs, g->fn, Fb, tau, B));
     }
     TRY_CUDA(shoal_gels_rows(prec, B, 0, g->rows_b, nrhs, nb, zero, SHOAL_ROWS_ZERO, ctx->stream));
     if (g->conj_b) TRY_CUDA(shoal_gels_rows(prec, B, 0, g->rows_b, nrhs, nb, NULL, SHOAL_ROWS_CONJ, ctx->stream));
