@@ -243,6 +243,19 @@ SECTIONS = (
             "method at n = 64..512 with 1000 matrices and >= 100x at 8192 matrices of 3 x 3 and 16 x 16: "
             "met everywhere but d at 256 x 256 (7.97x; orgqr there is still the untuned default, geqrf and "
             "orgqr were not timed apart)."),
+    Section("Least squares (gels) against PyTorch and cuBLAS (issue 23's bar)", "h200-2026-11-29-gels-torch",
+            "qr-torch",
+            "shoal.gels (the driver: geqrf, ormqr with Q^T, TRSM; nrhs 1) against `torch.linalg.lstsq` "
+            "(its CUDA driver, gels) and `cublas{S,D}gelsBatched` called through ctypes on pointer arrays, "
+            "square A, the same data in one process, CUDA events around the calls (Python included), "
+            "every method checked first by the normal equations. The first run of gels: its steps are "
+            "the H200's tuned geqrf and ormqr (s, d) and the H100's TRSM table. Against the best other "
+            "method (cuBLAS, which torch's lstsq calls for a batch: their times agree) 5.2-13.5x at "
+            "n = 64..512; at 8192 matrices of 3 x 3 cuBLAS is 5x faster (shoal's driver is five "
+            "launches, its TRSM and ormqr kernels for 3 x 3 took 15 and 9 us of the 45 us measured in "
+            "the profiler, its row kernel 16 us: made one flat loop after this run), at 16 x 16 even. "
+            "Wide matrices above 32 rows in pointer arrays failed on the GPU in this build (fixed after "
+            "it, not yet run)."),
     Section("Multiplication by Q (ormqr), untuned (spec bench)", "h200-2026-11-29-spec-ormqr", "spec",
             "The first run of ormqr, m = n = k (Q of order n applied to n columns, side l, or rows, side r), "
             "trans N, strided, before any tuning: every size ran the portable default kernel (1024 rows, "

@@ -7,6 +7,33 @@
 extern "C" {
 #endif
 
+/* gelqf: LQ factorization A_i = L_i Q_i, m x n (any shape), LAPACK output: L on and below the diagonal, the reflectors' conj(v_j) in row j right of it (v_j(j) = 1 implied), tau_i[j] its scalar factor, min(m, n) of them.
+ * Q = H_k^H ... H_1^H, H_j = I - tau_j v_j v_j^H, k = min(m, n) (LAPACK's xgelqf: in c and z
+ * tau_j is complex and L(j, j) real). The QR factorization of A^H is this factorization
+ * (A^H = Q^H L^H): A_i^H is written into the handle's workspace, factored by geqrf (its kernels
+ * or its blocked driver) with tau straight into tau_i, and transposed back, so a call costs two
+ * passes over A more than geqrf's and runs as many matrices at a time as fit the workspace. The
+ * pointer-array call takes one tau pointer per matrix.
+ * A is m x n (inout), lda >= max(1, m).
+ * tau: (m if m < n else n) elements per problem (out): tau[i] (_batched) or tau + i * strideTau (strided).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);
+ * an input's must not be negative.
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a NULL operand where m > 0 and n > 0 and batch > 0, a
+ * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->
+ * NOT_INITIALIZED; then no work (not (m > 0 and n > 0), or batch == 0) -> SUCCESS at once;
+ * then every call is served by the driver gelqf_qr (a sequence of dispatched steps: geqrf) up to
+ * 1024; above that -> SHOAL_STATUS_NOT_SUPPORTED. */
+shoal_status shoal_sgelqf_batched(shoal_handle handle, int m, int n, float *const A[], int64_t lda, float *const tau[], int64_t batch);
+shoal_status shoal_sgelqf_strided_batched(shoal_handle handle, int m, int n, float *A, int64_t lda, int64_t strideA, float *tau, int64_t strideTau, int64_t batch);
+shoal_status shoal_dgelqf_batched(shoal_handle handle, int m, int n, double *const A[], int64_t lda, double *const tau[], int64_t batch);
+shoal_status shoal_dgelqf_strided_batched(shoal_handle handle, int m, int n, double *A, int64_t lda, int64_t strideA, double *tau, int64_t strideTau, int64_t batch);
+shoal_status shoal_cgelqf_batched(shoal_handle handle, int m, int n, shoal_complex_float *const A[], int64_t lda, shoal_complex_float *const tau[], int64_t batch);
+shoal_status shoal_cgelqf_strided_batched(shoal_handle handle, int m, int n, shoal_complex_float *A, int64_t lda, int64_t strideA, shoal_complex_float *tau, int64_t strideTau, int64_t batch);
+shoal_status shoal_zgelqf_batched(shoal_handle handle, int m, int n, shoal_complex_double *const A[], int64_t lda, shoal_complex_double *const tau[], int64_t batch);
+shoal_status shoal_zgelqf_strided_batched(shoal_handle handle, int m, int n, shoal_complex_double *A, int64_t lda, int64_t strideA, shoal_complex_double *tau, int64_t strideTau, int64_t batch);
+
 /* gels: Least squares (overdetermined) or minimum-norm (underdetermined) solutions of op(A_i) X_i = B_i, A_i of full rank, through the QR (m >= n) or LQ (m < n) factorization of A_i; op = N, T or C (C: the conjugate transpose in c and z, T in s and d).
  * As LAPACK's gels: B_i is max(m, n) x nrhs; on entry its first m (trans N) or n (trans T, C)
  * rows hold the right-hand sides, on exit its first n (trans N) or m (trans T, C) rows hold X_i,

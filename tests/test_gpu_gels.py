@@ -1,5 +1,5 @@
-"""GPU correctness of gels (least squares and minimum-norm solutions), judged by normalized
-residuals: one test per case of build/tests/test_gels_gpu (tests/gpu/test_gels_gpu.c). Skipped,
+"""GPU correctness of gels (least squares and minimum-norm solutions) and gelqf (LQ), judged by
+normalized residuals: one test per case of build/tests/test_gels_gpu (tests/gpu/test_gels_gpu.c). Skipped,
 with the program's reason, where no CUDA device is available."""
 
 

@@ -64,6 +64,8 @@ _GENERIC = {
     "shoal_?orgqr_batched": "h i i i p l p l",
     "shoal_?orgqr_strided_batched": "h i i i p l l p l l",
     "shoal_?gels_batched": "h i i i i p l p l p l",
+    "shoal_?gelqf_batched": "h i i p l p l",
+    "shoal_?gelqf_strided_batched": "h i i p l l p l l",
     "shoal_?gels_strided_batched": "h i i i i p l l p l l p l",
 }
 
@@ -75,6 +77,7 @@ _GENERIC_COMPLEX = ("shoal_?gemm_batched", "shoal_?gemm_strided_batched",
                     "shoal_?gemm_vbatched", "shoal_?ormqr_batched", "shoal_?ormqr_strided_batched",
                     "shoal_?orgqr_batched", "shoal_?orgqr_strided_batched",
                     "shoal_?gels_batched", "shoal_?gels_strided_batched",
+                    "shoal_?gelqf_batched", "shoal_?gelqf_strided_batched",
                     *(f"shoal_?{r}_{form}" for r in ("getrf", "getrs", "gesv", "getri", "getri_fused",
                                                       "potrf", "potrs", "posv", "geqrf")
                       for form in ("batched", "strided_batched")))

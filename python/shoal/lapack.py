@@ -281,6 +281,17 @@ def posv(A: Any, B: Any, *, uplo: str = "L", info: Any = None, stream: Any = Non
 def geqrf(A: Any, *, tau: Any = None, stream: Any = None) -> Any:
     """Householder QR in place (LAPACK output: R on and above the diagonal, the reflectors
     below it). Returns tau (batch, min(m, n)) of A's dtype (torch.geqrf's convention)."""
+    return _householder("geqrf", A, tau, stream)
+
+
+def gelqf(A: Any, *, tau: Any = None, stream: Any = None) -> Any:
+    """LQ in place, A = L Q (LAPACK's gelqf output: L on and below the diagonal, the reflectors'
+    conjugates in the rows right of it). Returns tau (batch, min(m, n)) of A's dtype."""
+    return _householder("gelqf", A, tau, stream)
+
+
+def _householder(routine: str, A: Any, tau: Any, stream: Any) -> Any:
+    """geqrf and gelqf: the same call, A in place and min(m, n) tau per matrix."""
     a = operand(A, "A", stream)
     call = Call(flat(a), stream)
     p = precision(a, complex_ok=True)
@@ -291,12 +302,12 @@ def geqrf(A: Any, *, tau: Any = None, stream: Any = None) -> Any:
     dtype = a[0].dtype if isinstance(a, list) else a.dtype
     t = output(call, tau, batch_shape(Am.single, batch) + (kmin,), dtype, "tau")
     if not _pointer_form(Am):
-        call(f"shoal_{p}geqrf_strided_batched", Am.rows, Am.cols, Am.ptr, Am.ld, Am.stride,
+        call(f"shoal_{p}{routine}_strided_batched", Am.rows, Am.cols, Am.ptr, Am.ld, Am.stride,
              t.ptr, kmin, batch)
     else:
         taus = [t.ptr + i * kmin * t.itemsize for i in range(batch)]
         pa, pt = call.device_arrays([Am.addresses(batch), taus])
-        call(f"shoal_{p}geqrf_batched", Am.rows, Am.cols, pa, Am.ld, pt, batch)
+        call(f"shoal_{p}{routine}_batched", Am.rows, Am.cols, pa, Am.ld, pt, batch)
     return t.obj
 
 

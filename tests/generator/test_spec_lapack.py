@@ -25,7 +25,7 @@ from generator.spec import load as load_spec_abi
 from generator.spec_lapack import abi_of, load
 
 SPECS = spec_paths("lapack")
-FACTORIZATIONS = ["gels", "geqrf", "gesv", "getrf", "getri", "getri_fused", "getrs", "posv", "potrf", "potrs"]
+FACTORIZATIONS = ["gelqf", "gels", "geqrf", "gesv", "getrf", "getri", "getri_fused", "getrs", "posv", "potrf", "potrs"]
 
 
 def _routines() -> list[emit_lapack.LapackRoutine]:
@@ -51,7 +51,10 @@ def test_spec_agrees_with_its_search_space_and_the_runtime(path: Path) -> None:
             assert set(spec.precisions) <= set(spaces[step].routine.precisions), step
         assert re.search(rf"\b{emit_lapack.routine_id(spec.name)}\b", enum)
         routines_c = (REPO_ROOT / "runtime" / "lapack_routines.c").read_text()
-        assert f'DRIVER_ONLY({spec.name}, "n t", 2, 1, "{"".join(spec.precisions)}")' in routines_c
+        letters = next(o for o in spec.options if o.name == spec.variant).type.letters if spec.variant else "n"
+        entry = (f'DRIVER_ONLY({spec.name}, "{" ".join(letters)}", {len(letters)}, {int("nrhs" in spec.dims)}, '
+                 f'"{"".join(spec.precisions)}")')
+        assert entry in routines_c
         return
     space = next(s for s in discover(REPO_ROOT / "search_space") if s.routine.name == spec.name)
     letters = tuple(next(o for o in spec.options if o.name == spec.variant).type.letters) if spec.variant else ("n",)
@@ -287,10 +290,11 @@ def test_the_lu_cholesky_and_qr_routines_name_their_drivers() -> None:
     # getri_fused has none: it stops at the kernels' 32
     drivers = {r.name: r.spec.driver for r in _routines()}
     assert {n for n, d in drivers.items() if d} == {"getrf", "getrs", "gesv", "getri", "potrf", "potrs", "posv",
-                                                     "geqrf", "gels"}
+                                                     "geqrf", "gels", "gelqf"}
     assert all(d.max_n == 1024 for d in drivers.values() if d)
     table = emit_lapack.drivers_c(_routines())
     assert '[SHOAL_POTRF] = {"potrf_blocked", shoal_driver_potrf_blocked, 1024, 0},' in table
     assert '[SHOAL_GETRF] = {"getrf_blocked", shoal_driver_getrf_blocked, 1024, 0},' in table
     assert '[SHOAL_GEQRF] = {"geqrf_blocked", shoal_driver_geqrf_blocked, 1024, 0},' in table
     assert '[SHOAL_GELS] = {"gels_qr", shoal_driver_gels_qr, 1024, 1},' in table
+    assert '[SHOAL_GELQF] = {"gelqf_qr", shoal_driver_gelqf_qr, 1024, 1},' in table

@@ -1,6 +1,8 @@
 /* GPU correctness of shoal's gels (least squares and minimum-norm solutions through QR or LQ,
- * spec/routines/gels.toml): s, d, c, z; strided and pointer arrays; op N, T and C (C is T in s and
- * d; in c and z T is the plain transpose and C the conjugate one). Judged on the host in double.
+ * spec/routines/gels.toml) and gelqf (the LQ factorization, spec/routines/gelqf.toml; its cases
+ * are named *_gelqf_*, described after gels'): s, d, c, z; strided and pointer arrays; for gels op
+ * N, T and C (C is T in s and d; in c and z T is the plain transpose and C the conjugate one).
+ * Judged on the host in double.
  *
  * op(A) is p x q (trans N: p = m, q = n; T, C: p = n, q = m); B is max(m, n) x nrhs, its first p
  * rows the right-hand sides on entry, its first q rows X on exit. Every run draws A and the first
@@ -54,6 +56,31 @@
  * the large sizes are small; they run in parallel over the matrices (OpenMP), or inside each
  * matrix where a run has a few large ones.
  *
+ * gelqf (A = L Q, LAPACK's xgelqf; the *_gelqf_* cases): A m x n (any shape, m, n <= 1024), drawn
+ * as above, lda = max(1, m) + pad_a, tau min(m, n) entries a matrix at strideTau = min(m, n) +
+ * gap_t (pointer arrays: one tau pointer per matrix, out of order as A's), everything else NaN
+ * poison (tau's own payload). With k = min(m, n), L is A's lower trapezoid (m x k) on exit, row j
+ * right of the diagonal holds conj(v_j(j+1:n)) (v_j(j) = 1 implied; plain v_j in s, d), and
+ * Q = H_k^H ... H_1^H, H_j = I - tau_j v_j v_j^H (tau complex in c, z). The host forms
+ * P = Q^H = H_1 ... H_k (n x n, the QR-style product of the v_j: oracle_apply_q / oracle_zapply_q
+ * on the columns of I) and checks, each at most GELS_ERROR_LIMIT = 30 (eps as above):
+ *  - ||A0 - L Q||_F / (||A0||_F max(m, n) eps) and ||I - Q Q^H||_F / (n eps) (Q Q^H = P^H P);
+ *  - LAPACK's conventions (xlarfg; as tuner/spec_chol_qr.c for geqrf): L's diagonal exactly real
+ *    in c, z; every tau 0 or 1 <= re tau <= 2 with |tau - 1| <= 1 (64 eps slack; this also fixes
+ *    the sign of L's diagonal); in s, d the last tau of an m >= n matrix exactly 0;
+ *  - a zero row J - 1 (J in 1..k; the matrices b % 3 == 1 of some runs): tau_{J-1} exactly 0 and
+ *    the whole row (L's part and the reflector's) exactly 0; a zero matrix: A stays 0, every tau 0;
+ *  - every element outside A's m x n and tau's first k entries bit-identical (also where there
+ *    is no work: m == 0 or n == 0 or batch == 0, where A and tau may be NULL, and m or n above
+ *    1024: SHOAL_STATUS_NOT_SUPPORTED); shoal_lapack_kernel_name("gelqf") answers every m, n >= 1
+ *    (NOT_SUPPORTED above 1024);
+ *  - a NaN matrix among good ones, and runs with zero rows or zero matrices: the twin call (those
+ *    matrices left good) gives every other matrix's A and tau bit for bit.
+ * Sizes: square up to 256, wide and tall with sides up to 1024, 512 and 1024 square (batches of
+ * 3 and 2: the host's Q Q^H is O(n^3)), ld > m, batch 1, 70000 problems (two 65536-chunks), the
+ * driver's workspace chunks (d 600 x 1000: 6 a chunk, batch 13; z: 3 a chunk, batch 5), vendor
+ * dispatch on, tail and page-end layouts.
+ *
  * Usage: test_gels_gpu              run every case
  *        test_gels_gpu --list       print the case names (needs no GPU)
  *        test_gels_gpu --case NAME  run one case
@@ -83,10 +110,11 @@
 #define INNER_PAR_N 200   /* columns checks one matrix at a time, each check in parallel */
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
-/* Quiet NaNs with a payload naming the buffer: A, B, and B's rows that must not be read. */
-enum { POISON_A, POISON_B, POISON_B_UNREAD };
-static const uint32_t POISON_S[3] = {0x7fc0aaaau, 0x7fc0bbbbu, 0x7fc0ddddu};
-static const uint64_t POISON_D[3] = {0x7ff80000aaaaaaaaull, 0x7ff80000bbbbbbbbull, 0x7ff80000ddddddddull};
+/* Quiet NaNs with a payload naming the buffer: A, B, B's rows that must not be read, gelqf's tau. */
+enum { POISON_A, POISON_B, POISON_B_UNREAD, POISON_TAU };
+static const uint32_t POISON_S[4] = {0x7fc0aaaau, 0x7fc0bbbbu, 0x7fc0ddddu, 0x7fc0eeeeu};
+static const uint64_t POISON_D[4] = {0x7ff80000aaaaaaaaull, 0x7ff80000bbbbbbbbull, 0x7ff80000ddddddddull,
+                                     0x7ff80000eeeeeeeeull};
 #define INFO_POISON (-7)
 
 /* What a matrix of a run is made to be. */
@@ -184,14 +212,16 @@ static void fill_poison(char prec, void *x, int64_t count, int which)
 
 /* Matrix b lives in slot b (strided, and pointer arrays of page-end runs) or batch - 1 - b
  * (pointer arrays otherwise: out of order, matrix 0 at the buffers' ends). */
-static int64_t slot_of(const gcfg *c, int mode, int64_t b)
+static int64_t slot_in(int64_t batch, int page_end, int mode, int64_t b)
 {
-    return mode == MODE_ARRAY && !c->page_end ? c->batch - 1 - b : b;
+    return mode == MODE_ARRAY && !page_end ? batch - 1 - b : b;
 }
 
-static void *place_alloc(const gcfg *c, void **alloc, size_t count, size_t es, int shift)
+static int64_t slot_of(const gcfg *c, int mode, int64_t b) { return slot_in(c->batch, c->page_end, mode, b); }
+
+static void *place_alloc(int page_end, void **alloc, size_t count, size_t es, int shift)
 {
-    return c->page_end ? gpu_test_page_end_alloc(alloc, count, es) : gpu_test_tail_alloc(alloc, count, es, shift);
+    return page_end ? gpu_test_page_end_alloc(alloc, count, es) : gpu_test_tail_alloc(alloc, count, es, shift);
 }
 
 static enum mkind kind_of(const gcfg *c, int64_t b)
@@ -234,11 +264,11 @@ static void setup(const gcfg *c, gdata *d)
     d->hb0 = xmalloc((size_t)d->nb * es);
     d->hb = xmalloc((size_t)d->nb * es);
     d->wb = xmalloc((size_t)d->nb);
-    d->da = place_alloc(c, &d->allocs[0], (size_t)d->na, es, shift);
-    d->db = place_alloc(c, &d->allocs[1], (size_t)d->nb, es, shift);
+    d->da = place_alloc(c->page_end, &d->allocs[0], (size_t)d->na, es, shift);
+    d->db = place_alloc(c->page_end, &d->allocs[1], (size_t)d->nb, es, shift);
     d->hinfo = xmalloc((size_t)c->batch * sizeof(int));
     d->kind = xmalloc((size_t)c->batch);
-    d->dinfo = place_alloc(c, &d->allocs[2], (size_t)c->batch, sizeof(int), shift);
+    d->dinfo = place_alloc(c->page_end, &d->allocs[2], (size_t)c->batch, sizeof(int), shift);
     if ((c->modes & MODE_ARRAY) && c->batch > 0) {
         CUDA_CHECK(cudaMalloc((void **)&d->dap, (size_t)c->batch * sizeof(void *)));
         CUDA_CHECK(cudaMalloc((void **)&d->dbp, (size_t)c->batch * sizeof(void *)));
@@ -1110,11 +1140,811 @@ static void case_chunks(char p)
     }
 }
 
+/* ========================================================================================== */
+/* gelqf: the LQ factorization A = L Q (the header's second part) */
+
+/* One gelqf run: a shape, its layout, what goes wrong on purpose, which call modes. */
+typedef struct lcfg {
+    char prec;
+    int m, n;
+    int pad_a;         /* lda = max(1, m) + pad_a */
+    int64_t gap;       /* extra poisoned elements between matrices */
+    int64_t gap_t;     /* and between tau vectors: strideTau = min(m, n) + gap_t */
+    int64_t batch;
+    int modes;         /* MODE_STRIDED | MODE_ARRAY */
+    int vendor;        /* vendor dispatch on */
+    int zero_at;       /* J in 1..min(m, n): matrices b % 3 == 1 get row J - 1 zeroed (tau_{J-1} = 0,
+                          that row of the result 0); 0: none */
+    int zero_every;    /* matrices b % zero_every == zero_every - 1 are all zeros; 0: none */
+    int64_t nan_at;    /* a matrix with one NaN in A (-1: none) */
+    int pool;          /* distinct matrices tiled over the batch */
+    int tail;          /* 1..4: no guard, A and tau end at their last matrix's last element and
+                          start tail - 1 elements into their allocations */
+    int page_end;      /* no guard, A and tau end at the end of a mapped page */
+    int twin;          /* the call again with the zero-row, zero and NaN matrices left good: every
+                          other matrix's A and tau must be bit-identical */
+    int null_ops;      /* A and tau passed as NULL (legal where there is no work) */
+    shoal_status expect;
+} lcfg;
+
+typedef struct ldata {
+    size_t es;                 /* bytes per element */
+    int w, k;                  /* reals per element; k = min(m, n), tau's length */
+    int work;                  /* the call has something to do (else nothing may change) */
+    int64_t lda, sta, stt;     /* stt: strideTau */
+    int64_t na, nt;            /* buffer sizes in elements */
+    void *ha0, *ha, *ht0, *ht; /* host: before and after */
+    unsigned char *wa, *wt;    /* element may be written by the call */
+    unsigned char *kind;       /* enum mkind per matrix */
+    void *da, *dt;
+    void **dap, **dtp;
+    void *allocs[2];           /* what gpu_test_free takes for da, dt */
+    double *pool_a;            /* the pool of generated matrices (packed, double) */
+} ldata;
+
+static enum mkind lq_kind_of(const lcfg *c, int64_t b)
+{
+    if (c->m == 0 || c->n == 0) return M_EMPTY;
+    if (b == c->nan_at) return M_NAN;
+    if (c->zero_every > 0 && b % c->zero_every == c->zero_every - 1) return M_ZERO;
+    if (c->zero_at > 0 && b % 3 == 1) return M_RANK;
+    return M_GOOD;
+}
+
+static int64_t lq_slot(const lcfg *c, int mode, int64_t b) { return slot_in(c->batch, c->page_end, mode, b); }
+
+static void lq_setup(const lcfg *c, ldata *d)
+{
+    memset(d, 0, sizeof *d);
+    const int m = c->m, n = c->n;
+    d->w = elem_reals(c->prec);
+    d->es = (size_t)d->w * (elem_single(c->prec) ? 4 : 8);
+    d->k = imin(m, n);
+    d->work = c->expect == SHOAL_STATUS_SUCCESS && c->batch > 0 && m > 0 && n > 0;
+    d->lda = imax(1, m) + c->pad_a;
+    d->sta = d->lda * n + c->gap;
+    d->stt = d->k + c->gap_t;
+    d->na = c->batch * d->sta + GUARD;
+    d->nt = c->batch * d->stt + GUARD;
+    if ((c->tail || c->page_end) && c->batch > 0) { /* nothing after the last matrix's last element */
+        d->na = (c->batch - 1) * d->sta + d->lda * (n - 1) + m;
+        d->nt = (c->batch - 1) * d->stt + d->k;
+    }
+    const size_t es = d->es;
+    const int shift = c->tail ? c->tail - 1 : 0;
+    d->ha0 = xmalloc((size_t)d->na * es);
+    d->ha = xmalloc((size_t)d->na * es);
+    d->wa = xmalloc((size_t)d->na);
+    d->ht0 = xmalloc((size_t)d->nt * es);
+    d->ht = xmalloc((size_t)d->nt * es);
+    d->wt = xmalloc((size_t)d->nt);
+    d->da = place_alloc(c->page_end, &d->allocs[0], (size_t)d->na, es, shift);
+    d->dt = place_alloc(c->page_end, &d->allocs[1], (size_t)d->nt, es, shift);
+    d->kind = xmalloc((size_t)(c->batch > 0 ? c->batch : 1));
+    if ((c->modes & MODE_ARRAY) && c->batch > 0) {
+        CUDA_CHECK(cudaMalloc((void **)&d->dap, (size_t)c->batch * sizeof(void *)));
+        CUDA_CHECK(cudaMalloc((void **)&d->dtp, (size_t)c->batch * sizeof(void *)));
+    }
+    for (int64_t b = 0; b < c->batch; ++b)
+        d->kind[b] = (unsigned char)lq_kind_of(c, b);
+    const int pool = c->pool < c->batch ? c->pool : (int)c->batch;
+    const size_t ael = (size_t)d->w * m * n;
+    d->pool_a = xmalloc((size_t)(pool > 0 ? pool : 1) * (ael > 0 ? ael : 1) * sizeof(double));
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int i = 0; i < pool; ++i) {
+        uint64_t state = mix64(g_case_seed, ((uint64_t)g_run_index << 32) + (uint64_t)i);
+        oracle_fill_float(&state, ael, d->pool_a + (size_t)i * ael);
+    }
+}
+
+static void lq_free(ldata *d)
+{
+    free(d->ha0);
+    free(d->ha);
+    free(d->wa);
+    free(d->ht0);
+    free(d->ht);
+    free(d->wt);
+    free(d->kind);
+    free(d->pool_a);
+    for (int i = 0; i < COUNT(d->allocs); ++i)
+        gpu_test_free(d->allocs[i]);
+    cudaFree(d->dap);
+    cudaFree(d->dtp);
+}
+
+/* Lays out every matrix for one call mode (the kinds of c: a twin run passes a c without the
+ * failing matrices), poisons everything else and tau, and marks what the call may write. */
+static void lq_fill_inputs(const lcfg *c, ldata *d, int mode)
+{
+    const char pr = c->prec;
+    const int m = c->m, n = c->n, w = d->w;
+    const int pool = c->pool < c->batch ? c->pool : (int)c->batch;
+    const size_t ael = (size_t)m * n;
+    fill_poison(pr, d->ha0, d->na, POISON_A);
+    fill_poison(pr, d->ht0, d->nt, POISON_TAU);
+    memset(d->wa, 0, (size_t)d->na);
+    memset(d->wt, 0, (size_t)d->nt);
+#pragma omp parallel for schedule(static)
+    for (int64_t b = 0; b < c->batch; ++b) {
+        const int64_t s = lq_slot(c, mode, b);
+        const enum mkind kind = lq_kind_of(c, b);
+        const double *a = d->pool_a + (size_t)(b % (pool > 0 ? pool : 1)) * ael * w;
+        const int64_t oa = s * d->sta;
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < m; ++i) {
+                const int64_t e = oa + i + j * d->lda;
+                elem_put(pr, d->ha0, e, a, i + (int64_t)j * m);
+                if (kind == M_ZERO || (kind == M_RANK && i == c->zero_at - 1))
+                    for (int t = 0; t < w; ++t) elem_set_real(pr, d->ha0, e * w + t, 0.0);
+                if (d->work)
+                    d->wa[e] = 1;
+            }
+        if (kind == M_NAN) {
+            const int i = (int)(mix64((uint64_t)b, 11) % (uint64_t)m), j = (int)(mix64((uint64_t)b, 13) % (uint64_t)n);
+            elem_set_real(pr, d->ha0, (oa + i + (int64_t)j * d->lda) * w + (w - 1), NAN);
+        }
+        if (d->work)
+            for (int j = 0; j < d->k; ++j) d->wt[s * d->stt + j] = 1;
+    }
+}
+
+static void lq_upload(const lcfg *c, ldata *d, int mode)
+{
+    const size_t es = d->es;
+    CUDA_CHECK(cudaMemcpy(d->da, d->ha0, (size_t)d->na * es, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d->dt, d->ht0, (size_t)d->nt * es, cudaMemcpyHostToDevice));
+    if (mode == MODE_ARRAY && c->batch > 0) {
+        void **h = xmalloc((size_t)c->batch * sizeof(void *));
+        for (int64_t b = 0; b < c->batch; ++b)
+            h[b] = (char *)d->da + (size_t)(lq_slot(c, mode, b) * d->sta) * es;
+        CUDA_CHECK(cudaMemcpy(d->dap, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
+        for (int64_t b = 0; b < c->batch; ++b) /* one tau pointer per matrix */
+            h[b] = (char *)d->dt + (size_t)(lq_slot(c, mode, b) * d->stt) * es;
+        CUDA_CHECK(cudaMemcpy(d->dtp, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
+        free(h);
+    }
+}
+
+static void lq_download(ldata *d)
+{
+    CUDA_CHECK(cudaMemcpy(d->ha, d->da, (size_t)d->na * d->es, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(d->ht, d->dt, (size_t)d->nt * d->es, cudaMemcpyDeviceToHost));
+}
+
+static shoal_status call_gelqf(const lcfg *c, const ldata *d, int mode)
+{
+    const int m = c->m, n = c->n, arr = mode == MODE_ARRAY;
+    const int64_t batch = c->batch, lda = d->lda, sta = d->sta, stt = d->stt;
+    void *A = c->null_ops ? NULL : d->da, *tau = c->null_ops ? NULL : d->dt;
+    void **Ap = c->null_ops ? NULL : d->dap, **taup = c->null_ops ? NULL : d->dtp;
+#define GELQF_CALL(p, T)                                                                                   \
+    return arr ? shoal_##p##gelqf_batched(g_h, m, n, (T *const *)Ap, lda, (T *const *)taup, batch)          \
+               : shoal_##p##gelqf_strided_batched(g_h, m, n, (T *)A, lda, sta, (T *)tau, stt, batch)
+    switch (c->prec) {
+    case 's': GELQF_CALL(s, float);
+    case 'd': GELQF_CALL(d, double);
+    case 'c': GELQF_CALL(c, shoal_complex_float);
+    default: GELQF_CALL(z, shoal_complex_double);
+    }
+#undef GELQF_CALL
+}
+
+/* The normalized errors of one LQ factorization (A0 the input, A the output, both m x n packed;
+ * tau its k = min(m, n) scalars): e[0] = ||A0 - L Q||_F / (||A0||_F max(m, n) eps), e[1] =
+ * ||I - Q Q^H||_F / (n eps). Q = H_k^H ... H_1^H with H_j = I - tau_j v_j v_j^H, v_j(j) = 1,
+ * v_j(j+1:n) the conjugates of row j's entries right of the diagonal (LAPACK's gelqf layout), so
+ * P = Q^H = H_1 ... H_k is the QR-style product of the reflectors v_j, formed a column at a time
+ * with oracle_apply_q / oracle_zapply_q (column c: only H_1 .. H_{c+1} move e_c); then
+ * (L Q)(i, c) = sum_{j <= min(i, k - 1)} L(i, j) conj(P(c, j)) and Q Q^H = P^H P (its upper
+ * triangle, the off-diagonal counted twice). Columns in parallel where par. Returns the larger
+ * (NaN if either is). */
+static double lq_errors(int w, int m, int n, const double *A0, const double *A, const double *tau, double eps,
+                        int par, double e[2])
+{
+    const int k = imin(m, n);
+    double *V = xmalloc((size_t)w * n * k * sizeof(double)), *P = xmalloc((size_t)w * n * n * sizeof(double));
+    double *Lt = xmalloc((size_t)w * k * m * sizeof(double));
+    memset(V, 0, (size_t)w * n * k * sizeof(double));
+    memset(P, 0, (size_t)w * n * n * sizeof(double));
+    memset(Lt, 0, (size_t)w * k * m * sizeof(double));
+    for (int j = 0; j < k; ++j) {
+        V[(size_t)w * (j + (size_t)j * n)] = 1.0; /* not read: v_j(j) = 1 is implied */
+        for (int i = j + 1; i < n; ++i) {        /* v_j(i) = conj(A(j, i)) */
+            const double *a = A + (size_t)w * (j + (size_t)i * m);
+            V[(size_t)w * (i + (size_t)j * n)] = a[0];
+            if (w == 2) V[(size_t)w * (i + (size_t)j * n) + 1] = -a[1];
+        }
+    }
+    for (int i = 0; i < m; ++i) /* Lt = L^T (k x m): column i is L(i, 0:k) */
+        for (int j = 0; j <= i && j < k; ++j)
+            for (int t = 0; t < w; ++t)
+                Lt[(size_t)w * (j + (size_t)i * k) + t] = A[(size_t)w * (i + (size_t)j * m) + t];
+#pragma omp parallel for schedule(dynamic, 8) if (par)
+    for (int c = 0; c < n; ++c) {
+        double *col = P + (size_t)w * c * n;
+        col[(size_t)w * c] = 1.0;
+        if (w == 2)
+            oracle_zapply_q(n, imin(c + 1, k), V, n, tau, 1, col, (size_t)n);
+        else
+            oracle_apply_q(n, imin(c + 1, k), V, n, tau, 1, col, (size_t)n);
+    }
+    double sf = 0.0, so = 0.0;
+#pragma omp parallel if (par)
+    {
+        double *q = xmalloc((size_t)w * (k > 0 ? k : 1) * sizeof(double));
+        double *g = xmalloc((size_t)w * n * sizeof(double));
+        double myf = 0.0, myo = 0.0;
+#pragma omp for schedule(dynamic, 8)
+        for (int c = 0; c < n; ++c) {
+            for (int j = 0; j < k; ++j) { /* q(j) = Q(j, c) = conj(P(c, j)) */
+                const double *p = P + (size_t)w * (c + (size_t)j * n);
+                q[w * j] = p[0];
+                if (w == 2) q[w * j + 1] = -p[1];
+            }
+            for (int i = 0; i < m; ++i) {
+                const double *l = Lt + (size_t)w * i * k, *a0 = A0 + (size_t)w * (i + (size_t)c * m);
+                const int kk = imin(i + 1, k);
+                double re = a0[0], im = w == 2 ? a0[1] : 0.0;
+                if (w == 2)
+                    for (int j = 0; j < kk; ++j) {
+                        re -= l[2 * j] * q[2 * j] - l[2 * j + 1] * q[2 * j + 1];
+                        im -= l[2 * j] * q[2 * j + 1] + l[2 * j + 1] * q[2 * j];
+                    }
+                else
+                    for (int j = 0; j < kk; ++j) re -= l[j] * q[j];
+                myf += re * re + im * im;
+            }
+            /* column c of P^H P = Q Q^H, rows 0..c */
+            if (w == 2)
+                oracle_zmatmul(2, c + 1, 1, n, P, n, P + (size_t)w * c * n, n, g, n);
+            else
+                oracle_matmul(1, c + 1, 1, n, P, n, P + (size_t)c * n, n, g, n);
+            for (int i = 0; i <= c; ++i)
+                for (int t = 0; t < w; ++t) {
+                    const double dv = g[w * i + t] - (i == c && t == 0 ? 1.0 : 0.0);
+                    myo += (i == c ? 1.0 : 2.0) * dv * dv;
+                }
+        }
+#pragma omp critical
+        {
+            sf += myf;
+            so += myo;
+        }
+        free(q);
+        free(g);
+    }
+    e[0] = ratio(sqrt(sf), frob(w, m, n, A0, m) * imax(m, n) * eps);
+    e[1] = ratio(sqrt(so), n * eps);
+    free(V);
+    free(P);
+    free(Lt);
+    return e[0] <= e[1] ? e[1] : (isnan(e[1]) ? e[1] : e[0]);
+}
+
+/* LAPACK's conventions (dlarfg / zlarfg, as tuner/spec_chol_qr.c checks geqrf's): L's diagonal
+ * exactly real; every tau 0 (H = I) or 1 <= re tau <= 2 and |tau - 1| <= 1 (64 eps of slack; this
+ * range also pins the diagonal's sign: L(j, j) = beta_j = -sign(re alpha_j) ||.||); in s and d
+ * the last reflector of an m >= n matrix the identity (tau = 0: nothing right of its diagonal).
+ * Returns NULL, or what is broken. */
+static const char *lq_conventions(int w, int m, int n, const double *A, const double *tau, double eps)
+{
+    const int k = imin(m, n);
+    for (int j = 0; j < k; ++j) {
+        const double tr = tau[w * j], ti = w == 2 ? tau[w * j + 1] : 0.0;
+        if (w == 2 && A[(size_t)w * (j + (size_t)j * m) + 1] != 0.0)
+            return "L(j, j) not real";
+        if (tr == 0.0 && ti == 0.0)
+            continue;
+        if (!(tr >= 1.0 - 64.0 * eps && tr <= 2.0 + 64.0 * eps && hypot(tr - 1.0, ti) <= 1.0 + 64.0 * eps))
+            return "tau outside LAPACK's range";
+    }
+    if (w == 1 && m >= n && tau[k - 1] != 0.0)
+        return "last tau of an m >= n matrix not 0";
+    return NULL;
+}
+
+typedef struct lverdict {
+    double worst;         /* largest normalized error of the checked matrices */
+    int64_t worst_b;
+    double worst_e[2];    /* its two errors */
+    int64_t bad_conv, first_bad_conv;
+    const char *conv_why; /* the first broken convention's */
+    int64_t bad_zero, first_bad_zero; /* zero matrices, zero rows: A or tau not exactly 0 */
+    int64_t touched, first_touched;
+    char why[240];
+} lverdict;
+
+static void lq_check_all(const lcfg *c, ldata *d, int mode, lverdict *v)
+{
+    const char pr = c->prec;
+    const int m = c->m, n = c->n, w = d->w, k = d->k;
+    const double eps = gels_eps(pr);
+    memset(v, 0, sizeof *v);
+    v->worst_b = v->first_bad_conv = v->first_bad_zero = v->first_touched = -1;
+    for (int64_t e = 0; e < d->na; ++e)
+        if (!d->wa[e] && memcmp((char *)d->ha + e * d->es, (char *)d->ha0 + e * d->es, d->es))
+            count_first(&v->touched, &v->first_touched, e);
+    for (int64_t e = 0; e < d->nt; ++e)
+        if (!d->wt[e] && memcmp((char *)d->ht + e * d->es, (char *)d->ht0 + e * d->es, d->es))
+            count_first(&v->touched, &v->first_touched, d->na + e); /* tau's elements after A's */
+    if (!d->work)
+        return;
+    double worst = 0.0, worst_e[2] = {0, 0};
+    int64_t worst_b = -1, bad_zero = 0, first_bad_zero = -1, bad_conv = 0, first_bad_conv = -1;
+    const char *conv_why = NULL;
+    const int big = imax(m, n) >= INNER_PAR_N && c->batch <= INNER_PAR_BATCH;
+#pragma omp parallel if (!big)
+    {
+        const size_t ael = (size_t)w * m * n;
+        double *A0 = xmalloc(ael * sizeof(double)), *A = xmalloc(ael * sizeof(double));
+        double *tau = xmalloc((size_t)w * k * sizeof(double));
+        double my_worst = 0.0, my_e[2] = {0, 0};
+        int64_t my_worst_b = -1;
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t b = 0; b < c->batch; ++b) {
+            const enum mkind kind = (enum mkind)d->kind[b];
+            if (kind == M_NAN)
+                continue;
+            const int64_t s = lq_slot(c, mode, b);
+            for (int j = 0; j < n; ++j)
+                for (int i = 0; i < m; ++i) {
+                    elem_get(pr, d->ha0, s * d->sta + i + j * d->lda, A0, i + (int64_t)j * m);
+                    elem_get(pr, d->ha, s * d->sta + i + j * d->lda, A, i + (int64_t)j * m);
+                }
+            for (int j = 0; j < k; ++j)
+                elem_get(pr, d->ht, s * d->stt + j, tau, j);
+            /* exact zeros: a zero matrix stays 0 with every tau 0; a zero row J - 1 stays 0 (L's
+             * row and the reflector's entries) with tau_{J-1} = 0 (LAPACK's larfg: H = I) */
+            int ok = 1;
+            if (kind == M_ZERO) {
+                for (size_t i = 0; i < ael && ok; ++i) ok = A[i] == 0.0;
+                for (int i = 0; i < w * k && ok; ++i) ok = tau[i] == 0.0;
+            } else if (kind == M_RANK) {
+                const int r = c->zero_at - 1;
+                for (int j = 0; j < n && ok; ++j)
+                    for (int t = 0; t < w; ++t) ok = ok && A[(size_t)w * (r + (size_t)j * m) + t] == 0.0;
+                for (int t = 0; t < w; ++t) ok = ok && tau[w * r + t] == 0.0;
+            }
+            if (!ok) {
+#pragma omp critical
+                count_first(&bad_zero, &first_bad_zero, b);
+            }
+            if (kind == M_ZERO)
+                continue;
+            const char *why = lq_conventions(w, m, n, A, tau, eps);
+            if (why) {
+#pragma omp critical
+                {
+                    if (first_bad_conv < 0 || b < first_bad_conv) conv_why = why;
+                    count_first(&bad_conv, &first_bad_conv, b);
+                }
+            }
+            double e[2];
+            const double err = lq_errors(w, m, n, A0, A, tau, eps, big, e);
+            if (!(err <= my_worst)) {
+                my_worst = err;
+                my_worst_b = b;
+                memcpy(my_e, e, sizeof e);
+            }
+        }
+#pragma omp critical
+        {
+            if (!(my_worst <= worst) || (worst_b < 0 && my_worst_b >= 0)) {
+                worst = my_worst;
+                worst_b = my_worst_b;
+                memcpy(worst_e, my_e, sizeof my_e);
+            }
+        }
+        free(A0);
+        free(A);
+        free(tau);
+    }
+    v->worst = worst;
+    v->worst_b = worst_b;
+    memcpy(v->worst_e, worst_e, sizeof worst_e);
+    v->bad_zero = bad_zero;
+    v->first_bad_zero = first_bad_zero;
+    v->bad_conv = bad_conv;
+    v->first_bad_conv = first_bad_conv;
+    v->conv_why = conv_why;
+}
+
+static int lq_verdict_ok(const lverdict *v)
+{
+    return v->worst <= GELS_ERROR_LIMIT && !v->bad_conv && !v->bad_zero && !v->touched;
+}
+
+static void lq_verdict_why(const ldata *d, lverdict *v)
+{
+    size_t u = 0;
+    v->why[0] = '\0';
+    if (!(v->worst <= GELS_ERROR_LIMIT))
+        u += (size_t)snprintf(v->why + u, sizeof v->why - u, " worst at matrix %lld (%.3g %.3g)",
+                              (long long)v->worst_b, v->worst_e[0], v->worst_e[1]);
+    if (v->bad_conv && u < sizeof v->why)
+        u += (size_t)snprintf(v->why + u, sizeof v->why - u, " %lld break LAPACK's conventions, first %lld: %s",
+                              (long long)v->bad_conv, (long long)v->first_bad_conv, v->conv_why);
+    if (v->bad_zero && u < sizeof v->why)
+        u += (size_t)snprintf(v->why + u, sizeof v->why - u,
+                              " %lld zero matrices / rows without exact zeros (A or tau), first %lld",
+                              (long long)v->bad_zero, (long long)v->first_bad_zero);
+    if (v->touched && u < sizeof v->why)
+        u += (size_t)snprintf(v->why + u, sizeof v->why - u,
+                              " %lld element(s) changed that must not, first at %lld (A: < %lld, then tau)",
+                              (long long)v->touched, (long long)v->first_touched, (long long)d->na);
+}
+
+/* The twin run (as twin_check): the same call with the zero-row, zero and NaN matrices left good;
+ * every other matrix's A and tau must come back bit-identical. Returns the number that differ
+ * (-1: the twin call failed). */
+static int64_t lq_twin_check(const lcfg *c, ldata *d, int mode, char *why, size_t len)
+{
+    const size_t es = d->es;
+    char *ha1 = xmalloc((size_t)d->na * es), *ht1 = xmalloc((size_t)d->nt * es);
+    memcpy(ha1, d->ha, (size_t)d->na * es);
+    memcpy(ht1, d->ht, (size_t)d->nt * es);
+    lcfg t = *c;
+    t.zero_at = 0;
+    t.zero_every = 0;
+    t.nan_at = -1;
+    t.twin = 0;
+    lq_fill_inputs(&t, d, mode);
+    lq_upload(&t, d, mode);
+    const shoal_status st = call_gelqf(&t, d, mode);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError());
+    int64_t differ = 0, first = -1;
+    if (st != SHOAL_STATUS_SUCCESS) {
+        snprintf(why, len, " twin call returned %s", shoal_status_string(st));
+        differ = -1;
+    } else {
+        lq_download(d);
+        for (int64_t b = 0; b < c->batch; ++b) {
+            if (d->kind[b] != M_GOOD)
+                continue;
+            const int64_t s = lq_slot(c, mode, b);
+            const size_t ot = (size_t)(s * d->stt) * es;
+            int same = !memcmp(ht1 + ot, (char *)d->ht + ot, (size_t)d->k * es);
+            for (int j = 0; j < c->n && same; ++j) {
+                const size_t o = (size_t)(s * d->sta + j * d->lda) * es;
+                same = !memcmp(ha1 + o, (char *)d->ha + o, (size_t)c->m * es);
+            }
+            if (!same && differ++ == 0)
+                first = b;
+        }
+        if (differ)
+            snprintf(why, len, " %lld matrices differ from the twin run's (without the failing ones), first %lld",
+                     (long long)differ, (long long)first);
+    }
+    free(ha1);
+    free(ht1);
+    return differ;
+}
+
+static void lq_print_header(void)
+{
+    printf("# %-2s %-7s %4s %4s %8s %5s %5s %-6s %10s %9s %-6s %s\n", "p", "mode", "m", "n", "batch", "lda", "stau",
+           "vendor", "shoal_ms", "error", "status", "kernel / notes");
+}
+
+static void lq_run(lcfg c)
+{
+    ldata d;
+    c.batch = gpu_test_batch(c.batch); /* SHOAL_TEST_QUICK, SHOAL_TEST_MAX_BATCH */
+    if (c.pool <= 0)
+        c.pool = 256;
+    lq_setup(&c, &d);
+    const shoal_status vs = shoal_set_vendor_dispatch(g_h, c.vendor);
+    if (vs != SHOAL_STATUS_SUCCESS) {
+        printf("  shoal_set_vendor_dispatch(%d): %s FAILED\n", c.vendor, shoal_status_string(vs));
+        gpu_test_record(0);
+    }
+    for (int mode = MODE_STRIDED; mode <= MODE_ARRAY; ++mode) {
+        if (!(c.modes & mode))
+            continue;
+        lq_fill_inputs(&c, &d, mode);
+        lq_upload(&c, &d, mode);
+        /* the query answers every m, n >= 1: the driver's name up to 1024, NOT_SUPPORTED above */
+        const char *kernel = NULL;
+        shoal_status kst = SHOAL_STATUS_SUCCESS, kst_want = SHOAL_STATUS_SUCCESS;
+        if (c.m >= 1 && c.n >= 1) {
+            kst = shoal_lapack_kernel_name(g_h, "gelqf", c.prec, mode == MODE_ARRAY, 'n', c.m, c.n, 0, &kernel);
+            kst_want = c.m > GELS_MAX_N || c.n > GELS_MAX_N ? SHOAL_STATUS_NOT_SUPPORTED : SHOAL_STATUS_SUCCESS;
+        }
+        if (kst != SHOAL_STATUS_SUCCESS || !kernel)
+            kernel = "-";
+        CUDA_CHECK(cudaDeviceSynchronize());
+        cudaStream_t stream = 0;
+        shoal_get_stream(g_h, &stream);
+        CUDA_CHECK(cudaEventRecord(g_ev0, stream));
+        const shoal_status st = call_gelqf(&c, &d, mode);
+        CUDA_CHECK(cudaEventRecord(g_ev1, stream));
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CUDA_CHECK(cudaGetLastError());
+        float ms = 0.0f;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, g_ev0, g_ev1));
+        lverdict v;
+        memset(&v, 0, sizeof v);
+        char extra[200] = "";
+        int ok;
+        if (st != c.expect) {
+            v.worst = INFINITY;
+            snprintf(v.why, sizeof v.why, " returned %s (expected %s)", shoal_status_string(st),
+                     shoal_status_string(c.expect));
+            ok = 0;
+        } else {
+            lq_download(&d);
+            lq_check_all(&c, &d, mode, &v);
+            lq_verdict_why(&d, &v);
+            ok = lq_verdict_ok(&v);
+            if (c.twin && d.work && lq_twin_check(&c, &d, mode, extra, sizeof extra) != 0)
+                ok = 0;
+        }
+        if (kst != kst_want) {
+            const size_t u = strlen(extra);
+            snprintf(extra + u, sizeof extra - u, " kernel_name: %s (expected %s)", shoal_status_string(kst),
+                     shoal_status_string(kst_want));
+            ok = 0;
+        }
+        char notes[128];
+        size_t u = 0;
+        notes[0] = '\0';
+        if (c.gap)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " gap%lld", (long long)c.gap);
+        if (c.zero_at && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " zerorow%d", c.zero_at);
+        if (c.zero_every && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " zeroA/%d", c.zero_every);
+        if (c.nan_at >= 0 && c.nan_at < c.batch && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " NaN@%lld", (long long)c.nan_at);
+        if (c.tail && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " tail+%d", c.tail - 1);
+        if (c.page_end && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " page_end");
+        if (c.null_ops && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " NULL");
+        if (c.twin && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " twin");
+        if (c.expect != SHOAL_STATUS_SUCCESS && u < sizeof notes)
+            u += (size_t)snprintf(notes + u, sizeof notes - u, " expect=%s", shoal_status_string(c.expect));
+        printf("  %-2c %-7s %4d %4d %8lld %5lld %5lld %-6s %10.4f %9.2e %-6s %s%s%s%s\n", c.prec,
+               mode == MODE_ARRAY ? "array" : "strided", c.m, c.n, (long long)c.batch, (long long)d.lda,
+               (long long)d.stt, c.vendor ? "on" : "off", ms, v.worst, ok ? "ok" : "FAILED", kernel, notes, v.why,
+               extra);
+        fflush(stdout);
+        gpu_test_record(ok);
+        ++g_run_index;
+    }
+    shoal_set_vendor_dispatch(g_h, 1);
+    lq_free(&d);
+}
+
+static lcfg lq_base(char prec, int m, int n, int64_t batch)
+{
+    lcfg c;
+    memset(&c, 0, sizeof c);
+    c.prec = prec;
+    c.m = m;
+    c.n = n;
+    c.batch = batch;
+    c.modes = MODE_STRIDED | MODE_ARRAY;
+    c.nan_at = -1;
+    c.pool = 256;
+    c.expect = SHOAL_STATUS_SUCCESS;
+    return c;
+}
+
+/* one call mode, alternating with the precision and i (the runs whose host checks are large) */
+static int lq_one_mode(char p, int i)
+{
+    const int pi = p == 's' ? 0 : p == 'd' ? 1 : p == 'c' ? 2 : 3;
+    return (i + pi) % 2 ? MODE_ARRAY : MODE_STRIDED;
+}
+
+/* Square sizes: the geqrf kernels' sizes and just past 32, the blocked driver's up to 256. */
+static void case_lq_square(char p)
+{
+    static const int sizes[] = {1, 2, 3, 8, 17, 32, 33, 64, 100, 256};
+    for (int i = 0; i < COUNT(sizes); ++i) {
+        const int n = sizes[i];
+        lcfg c = lq_base(p, n, n, n <= 33 ? 65 + n : (n > 200 ? 4 : 9));
+        c.gap = i % 3 == 1 ? 3 : 0;
+        c.gap_t = i % 2;
+        lq_run(c);
+    }
+}
+
+/* Wide (m < n: L square, k = m reflectors over n columns) and tall (m > n: L trapezoidal, the last
+ * reflector of a real matrix the identity) shapes; the ones with a 1024 side in one mode a run
+ * with a batch of 2 (the host's Q Q^H of 64 x 1024 is O(n^3)) or 5 (1024 x 64: Q is 64 x 64). */
+static void case_lq_rect(char p, int wide)
+{
+    static const int wides[][3] = {{7, 40, 129}, {16, 512, 9}, {33, 300, 9}, {64, 1024, 2}}; /* m, n, batch */
+    static const int talls[][3] = {{40, 7, 129}, {300, 33, 9}, {1024, 64, 5}};
+    const int count = wide ? COUNT(wides) : COUNT(talls);
+    for (int i = 0; i < count; ++i) {
+        const int *s = wide ? wides[i] : talls[i];
+        lcfg c = lq_base(p, s[0], s[1], s[2]);
+        c.gap = i % 2 ? 3 : 0;
+        c.gap_t = i % 2 ? 0 : 2;
+        if (imax(s[0], s[1]) > 1000)
+            c.modes = lq_one_mode(p, i);
+        lq_run(c);
+    }
+}
+
+/* 512 x 512 (batch 3) and 1024 x 1024 (batch 2): the blocked geqrf on the transposed matrix at
+ * the largest sizes; one mode a run (the host checks are O(n^3), each matrix in parallel). */
+static void case_lq_large(char p)
+{
+    lcfg c = lq_base(p, 512, 512, 3);
+    c.modes = lq_one_mode(p, 0);
+    lq_run(c);
+    c = lq_base(p, 1024, 1024, 2);
+    c.modes = lq_one_mode(p, 1);
+    lq_run(c);
+}
+
+/* lda = m + 3 (NaN padding that must stay), gaps between matrices and tau vectors, batch 1 and 33. */
+static void case_lq_layout(char p)
+{
+    static const int shapes[][2] = {{5, 5}, {33, 33}, {40, 7}, {7, 40}, {100, 33}, {33, 100}, {129, 129}, {1, 9},
+                                    {9, 1}};
+    for (int i = 0; i < COUNT(shapes); ++i) {
+        lcfg c = lq_base(p, shapes[i][0], shapes[i][1], i % 2 ? 1 : 33);
+        c.pad_a = 3;
+        c.gap = i % 3 == 0 ? 2 : 0;
+        c.gap_t = 1 + i % 2;
+        lq_run(c);
+    }
+}
+
+/* Batches past 65535 (the driver's 65536-matrix chunks): 70000 of 3 x 4 with zero rows and zero
+ * matrices in both chunks and a NaN matrix first in the second (twin), both modes; 70001 of 4 x 3
+ * (pointer arrays, gaps between tau vectors). Capped by SHOAL_TEST_MAX_BATCH / QUICK. */
+static void case_lq_batch_large(char p)
+{
+    lcfg c = lq_base(p, 3, 4, 70000);
+    c.zero_at = 2;
+    c.zero_every = 1000;
+    c.nan_at = 65536;
+    c.twin = 1;
+    lq_run(c);
+    c = lq_base(p, 4, 3, 70001);
+    c.modes = MODE_ARRAY;
+    c.gap_t = 1;
+    lq_run(c);
+}
+
+/* Zero rows (J - 1 in turn 0, 1, the middle and the last of the k reflectors: tau_{J-1} = 0 and
+ * the row exactly 0), zero matrices and a NaN matrix among good ones, twin. */
+static void case_lq_rank(char p)
+{
+    static const int shapes[][2] = {{8, 8}, {33, 33}, {100, 100}, {40, 7}, {7, 40}, {300, 33}, {33, 300},
+                                    {256, 256}};
+    for (int i = 0; i < COUNT(shapes); ++i) {
+        const int m = shapes[i][0], n = shapes[i][1], k = imin(m, n);
+        const int js[4] = {1, 2, k / 2 + 1, k};
+        lcfg c = lq_base(p, m, n, imax(m, n) > 200 ? 10 : 30);
+        c.zero_at = js[i % 4];
+        c.zero_every = 4;
+        c.nan_at = c.batch / 2 + 1;
+        c.twin = 1;
+        c.pad_a = i % 2;
+        c.gap_t = (i + 1) % 2;
+        if (imax(m, n) > 200)
+            c.modes = lq_one_mode(p, i);
+        lq_run(c);
+    }
+}
+
+/* No work: m == 0 or n == 0 (also with NULL A and tau), batch == 0 (also NULL): SUCCESS and
+ * nothing touched; m or n = 1025: NOT_SUPPORTED and nothing touched. */
+static void case_lq_empty(char p)
+{
+    static const int shapes[][2] = {{0, 5}, {6, 0}, {0, 1}, {1, 0}, {0, 0}};
+    for (int i = 0; i < COUNT(shapes); ++i) {
+        lcfg c = lq_base(p, shapes[i][0], shapes[i][1], 7);
+        c.pad_a = 1;
+        c.gap = 1;
+        c.gap_t = 2;
+        lq_run(c);
+        c.null_ops = 1;
+        lq_run(c);
+    }
+    lcfg c = lq_base(p, 4, 4, 0);
+    lq_run(c);
+    c.null_ops = 1;
+    lq_run(c);
+    c = lq_base(p, 3, 5, 0);
+    lq_run(c);
+    static const int refused[][2] = {{1025, 4}, {4, 1025}, {1025, 1025}};
+    for (int i = 0; i < COUNT(refused); ++i) {
+        c = lq_base(p, refused[i][0], refused[i][1], 2);
+        c.gap_t = 1;
+        c.expect = SHOAL_STATUS_NOT_SUPPORTED;
+        lq_run(c);
+    }
+}
+
+/* Vendor dispatch on: the driver runs shoal's geqrf either way; the results must still be right. */
+static void case_lq_vendor(char p)
+{
+    static const int shapes[][2] = {{8, 8}, {32, 16}, {16, 32}, {100, 100}, {300, 33}, {33, 300}};
+    for (int i = 0; i < COUNT(shapes); ++i) {
+        lcfg c = lq_base(p, shapes[i][0], shapes[i][1], imax(shapes[i][0], shapes[i][1]) > 64 ? 9 : 200);
+        c.vendor = 1;
+        c.modes = i % 2 ? MODE_ARRAY : MODE_STRIDED;
+        lq_run(c);
+    }
+}
+
+/* Issue 29: A and tau each end at the last element of their allocation and start 0..3 elements
+ * into it: square, tall and wide shapes, lda > m in some, odd gaps, zero rows and zero matrices in
+ * some batches. */
+static void case_lq_tail(char p)
+{
+    static const int shapes[][2] = {{1, 1}, {3, 3}, {5, 5}, {17, 17}, {33, 33}, {7, 3}, {3, 7}, {40, 17},
+                                    {17, 40}, {65, 33}, {1, 6}, {6, 1}};
+    for (int tail = 1; tail <= 4; ++tail)
+        for (int i = 0; i < COUNT(shapes); ++i) {
+            const int m = shapes[i][0], n = shapes[i][1], k = imin(m, n);
+            lcfg c = lq_base(p, m, n, 129);
+            c.tail = tail;
+            c.pad_a = (i + tail) % 2 ? tail : 0;
+            c.gap = (i + tail) % 3 == 0 ? 1 : 0;
+            c.gap_t = (i + tail) % 3 == 1 ? tail : 0;
+            c.zero_at = (i + tail) % 3 == 2 ? k : 0;
+            c.zero_every = (i + tail) % 4 == 0 ? 5 : 0;
+            lq_run(c);
+        }
+}
+
+/* Issue 29, page ends: A and tau each end at the end of a mapped page, the next page unmapped;
+ * strided and in-order pointer arrays (the last problem's matrix and tau at the page ends). */
+static void case_lq_page_end(char p)
+{
+    if (!gpu_test_page_end_ready())
+        return;
+    static const int shapes[][2] = {{1, 1}, {3, 3}, {17, 17}, {7, 3}, {3, 7}, {100, 33}, {33, 100}, {65, 65}};
+    for (int i = 0; i < COUNT(shapes); ++i) {
+        const int m = shapes[i][0], n = shapes[i][1], k = imin(m, n);
+        lcfg c = lq_base(p, m, n, 5);
+        c.page_end = 1;
+        c.pad_a = i % 2 ? 1 + i % 3 : 0;
+        c.gap = i % 3 == 0 ? 1 : 0;
+        c.gap_t = i % 3 == 1 ? 2 : 0;
+        c.zero_at = i % 3 == 2 ? k : 0;
+        lq_run(c);
+    }
+}
+
+/* Matrices whose A^H fills the driver's 32 MiB workspace in a few problems: d 600 x 1000 (4.8 MB
+ * a problem: 6 at a time, batch 13 = 6 + 6 + 1), z 600 x 1000 (9.6 MB: 3 at a time, batch 5 =
+ * 3 + 2); the strided run with zero rows in some matrices (twin), then pointer arrays. */
+static void case_lq_chunks(char p)
+{
+    const int64_t batch = p == 'd' ? 13 : 5;
+    lcfg c = lq_base(p, 600, 1000, batch);
+    c.modes = MODE_STRIDED;
+    c.zero_at = 300;
+    c.gap_t = 1;
+    c.twin = 1;
+    lq_run(c);
+    c = lq_base(p, 600, 1000, batch);
+    c.modes = MODE_ARRAY;
+    lq_run(c);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Case table */
 
 enum kind { K_SQUARE_SMALL, K_SQUARE_MID, K_SQUARE_LARGE, K_TALL, K_WIDE, K_LAYOUT, K_BATCH_LARGE, K_RANK,
-            K_EMPTY, K_VENDOR, K_TAIL, K_CHUNKS, K_PAGE_END };
+            K_EMPTY, K_VENDOR, K_TAIL, K_CHUNKS, K_PAGE_END,
+            /* gelqf */
+            K_LQ_SQUARE, K_LQ_WIDE, K_LQ_TALL, K_LQ_LARGE, K_LQ_LAYOUT, K_LQ_BATCH_LARGE, K_LQ_RANK, K_LQ_EMPTY,
+            K_LQ_VENDOR, K_LQ_TAIL, K_LQ_CHUNKS, K_LQ_PAGE_END };
 
 typedef struct tcase {
     char name[40];
@@ -1122,15 +1952,21 @@ typedef struct tcase {
     char prec;
 } tcase;
 
-static tcase g_cases[64];
+static tcase g_cases[128];
 static int g_ncases;
 
-static void add_case(enum kind kind, char prec, const char *suffix)
+static void add_routine_case(enum kind kind, char prec, const char *routine, const char *suffix)
 {
     tcase *t = GPU_TEST_NEXT_CASE(g_cases, g_ncases);
     t->kind = kind;
     t->prec = prec;
-    gpu_test_case_name(t->name, sizeof t->name, "%c_gels_%s", prec, suffix);
+    gpu_test_case_name(t->name, sizeof t->name, "%c_%s_%s", prec, routine, suffix);
+}
+
+static void add_case(enum kind kind, char prec, const char *suffix) { add_routine_case(kind, prec, "gels", suffix); }
+static void add_lq_case(enum kind kind, char prec, const char *suffix)
+{
+    add_routine_case(kind, prec, "gelqf", suffix);
 }
 
 static const char PRECS[] = "sdcz";
@@ -1153,15 +1989,34 @@ static void build_cases(void)
         if (p == 'd' || p == 'z')
             add_case(K_CHUNKS, p, "chunks");
     }
+    for (int pi = 0; pi < 4; ++pi) {
+        const char p = PRECS[pi];
+        add_lq_case(K_LQ_SQUARE, p, "square");
+        add_lq_case(K_LQ_WIDE, p, "wide");
+        add_lq_case(K_LQ_TALL, p, "tall");
+        add_lq_case(K_LQ_LARGE, p, "large");
+        add_lq_case(K_LQ_LAYOUT, p, "layout");
+        add_lq_case(K_LQ_BATCH_LARGE, p, "batch_large");
+        add_lq_case(K_LQ_RANK, p, "rank");
+        add_lq_case(K_LQ_EMPTY, p, "empty");
+        add_lq_case(K_LQ_VENDOR, p, "vendor");
+        add_lq_case(K_LQ_TAIL, p, "tail");
+        if (p == 'd' || p == 'z')
+            add_lq_case(K_LQ_CHUNKS, p, "chunks");
+    }
     /* last: a kernel fault there loses the CUDA context (and the cases after it) */
     for (int pi = 0; pi < 4; ++pi) add_case(K_PAGE_END, PRECS[pi], "page_end");
+    for (int pi = 0; pi < 4; ++pi) add_lq_case(K_LQ_PAGE_END, PRECS[pi], "page_end");
 }
 
 static void run_case(const tcase *t)
 {
     g_case_seed = hash_string(t->name);
     g_run_index = 0;
-    print_header();
+    if (t->kind >= K_LQ_SQUARE)
+        lq_print_header();
+    else
+        print_header();
     switch (t->kind) {
     case K_SQUARE_SMALL: case_square(t->prec, 0); break;
     case K_SQUARE_MID: case_square(t->prec, 1); break;
@@ -1176,6 +2031,18 @@ static void run_case(const tcase *t)
     case K_TAIL: case_tail(t->prec); break;
     case K_CHUNKS: case_chunks(t->prec); break;
     case K_PAGE_END: case_page_end(t->prec); break;
+    case K_LQ_SQUARE: case_lq_square(t->prec); break;
+    case K_LQ_WIDE: case_lq_rect(t->prec, 1); break;
+    case K_LQ_TALL: case_lq_rect(t->prec, 0); break;
+    case K_LQ_LARGE: case_lq_large(t->prec); break;
+    case K_LQ_LAYOUT: case_lq_layout(t->prec); break;
+    case K_LQ_BATCH_LARGE: case_lq_batch_large(t->prec); break;
+    case K_LQ_RANK: case_lq_rank(t->prec); break;
+    case K_LQ_EMPTY: case_lq_empty(t->prec); break;
+    case K_LQ_VENDOR: case_lq_vendor(t->prec); break;
+    case K_LQ_TAIL: case_lq_tail(t->prec); break;
+    case K_LQ_CHUNKS: case_lq_chunks(t->prec); break;
+    case K_LQ_PAGE_END: case_lq_page_end(t->prec); break;
     }
 }
 

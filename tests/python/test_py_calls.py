@@ -610,6 +610,18 @@ def test_orgqr_in_place(fake):
         shoal.orgqr(row_batch(3, 6, 4), tau)
 
 
+def test_gelqf_as_geqrf(fake):
+    A = col_batch(3, 4, 6)
+    tau = shoal.gelqf(A)
+    assert tuple(tau.shape) == (3, 4)
+    assert args_of(fake.last()) == ("shoal_dgelqf_strided_batched", [
+        "4", "6", P(A.ptr), "4", "24", P(tau.ptr), "4", "3"])
+    As = [FakeArray((5, 2), (1, 5), dtype="c8") for _ in range(2)]
+    taus = shoal.gelqf(As)
+    name, a = args_of(fake.last())
+    assert name == "shoal_cgelqf_batched" and a[:2] == ["5", "2"] and tuple(taus.shape) == (2, 2)
+
+
 def test_gels_in_place_and_shapes(fake):
     A, B = col_batch(3, 6, 4), col_batch(3, 6, 2)
     info = shoal.gels(A, B, trans="T")

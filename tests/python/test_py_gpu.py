@@ -391,6 +391,27 @@ def test_gels(xp, dtype, m, n, trans):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("m, n", [(1, 1), (5, 12), (12, 5), (40, 100), (100, 33)])
+def test_gelqf(xp, dtype, m, n):
+    """A = L Q with Q = H_k ... H_1 built from the rows (real: H_j = I - tau_j v_j v_j^T)."""
+    import numpy
+    a = rand((BATCH, m, n), dtype, 5)
+    A = xp.from_numpy(a)
+    tau = shoal.gelqf(A)
+    f, t = xp.to_numpy(A).astype("float64"), xp.to_numpy(tau).astype("float64")
+    worst = 0.0
+    for i in range(BATCH):
+        q = numpy.eye(n)
+        for j in range(min(m, n)):
+            v = numpy.zeros(n)
+            v[j], v[j + 1:] = 1.0, f[i, j, j + 1:]
+            q = (numpy.eye(n) - t[i, j] * numpy.outer(v, v)) @ q
+        low = numpy.tril(f[i])
+        worst = max(worst, norm(low @ q - a[i]) / (max(m, n) * norm(a[i]) * eps(dtype)))
+    assert worst < TOL, worst
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_lists_of_matrices(xp, dtype):
     a = spd(6, dtype)[:4]
     b = rand((4, 6, 2), dtype, 2)
