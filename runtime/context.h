@@ -15,7 +15,9 @@
 /* The solvers' element workspace (gels: the reflectors' tau, and A^H for m < n): a call runs as
  * many problems at a time as fit. 32 MiB holds the largest problem (1024 x 1024 in z, 16 MiB)
  * and tau for 2048 of them. */
+#ifndef SHOAL_SOLVER_WS_BYTES /* the host test (tests/c/test_gels_host.c) makes it small */
 #define SHOAL_SOLVER_WS_BYTES ((size_t)32 << 20)
+#endif
 
 /* The last dispatch decision, reused while an application repeats one shape. */
 typedef struct shoal_dispatch_cache {

@@ -13,5 +13,6 @@ from host_program import run_host_program
 
 def test_chol_blocked_on_host(tmp_path: Path) -> None:
     run_host_program(tmp_path, ["tests/c/test_chol_blocked_host.c", "tests/c/host_lapack_steps.c",
-                                "runtime/lapack_chunk.c", "tests/c/host_block_pointers.c"],
-                     ["include", "runtime", "runtime/drivers", "tests/c"], 257)
+                                "runtime/lapack_chunk.c", "tests/c/host_block_pointers.c",
+                                "oracle/lapack_ref.c", "oracle/host_math.c"],
+                     ["include", "runtime", "runtime/drivers", "tests/c", "oracle"], 257)

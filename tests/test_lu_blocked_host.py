@@ -20,6 +20,7 @@ from host_program import run_host_program
 @pytest.mark.parametrize("widest", [64, 32])
 def test_lu_blocked_on_host(tmp_path: Path, widest: int) -> None:
     run_host_program(tmp_path, ["tests/c/test_lu_blocked_host.c", "tests/c/host_lapack_steps.c",
-                                "runtime/lapack_chunk.c", "tests/c/host_block_pointers.c"],
-                     ["include", "runtime", "runtime/drivers", "tests/c"], 290,
+                                "runtime/lapack_chunk.c", "tests/c/host_block_pointers.c",
+                                "oracle/lapack_ref.c", "oracle/host_math.c"],
+                     ["include", "runtime", "runtime/drivers", "tests/c", "oracle"], 290,
                      defines=(f"SHOAL_LU_WIDEST_PANEL={widest}",))

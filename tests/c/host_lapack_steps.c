@@ -5,7 +5,10 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "lapack_ref.h" /* oracle_form_q, oracle_zform_q: the host ORMQR's Q */
 
 /* ---- the precisions, on host memory ---- */
 
@@ -41,13 +44,17 @@ void *host_problem(char prec, const shoal_operand *op, long long b)
     return op->array ? op->array[b] : (char *)op->ptr + b * op->stride * shoal_spec_elem_bytes(prec);
 }
 
-/* ---- the spec steps: TRSM, SYRK / HERK ---- */
+/* ---- the spec steps: TRSM, SYRK / HERK, ORMQR ---- */
 
 int host_spec_calls[HOST_N_SPEC], host_gemm_calls, host_trsm_unit_calls;
 
 int shoal_spec_routine_id(const char *name)
 {
-    return !strcmp(name, "trsm") ? HOST_TRSM : !strcmp(name, "syrk") ? HOST_SYRK : !strcmp(name, "herk") ? HOST_HERK : -1;
+    return !strcmp(name, "trsm")    ? HOST_TRSM
+           : !strcmp(name, "syrk")  ? HOST_SYRK
+           : !strcmp(name, "herk")  ? HOST_HERK
+           : !strcmp(name, "ormqr") ? HOST_ORMQR
+                                    : -1;
 }
 
 /* op(A)(i, j) of a triangle stored in uplo: 0 outside it (never read there) */
@@ -110,19 +117,87 @@ static void host_rank_k(const shoal_spec_call *c, long long b)
         }
 }
 
+/* C = op(Q) C (side 0, C m x n, Q of order m) or C op(Q) (side 1, order n), op 0 N, 1 T, 2 C;
+ * Q = H_0 ... H_{k-1} formed in double by the oracle (oracle_form_q / oracle_zform_q: LAPACK's
+ * reflectors below A's diagonal, v(j) = 1 implied, H_j = I - tau_j v_j v_j^H) from the
+ * reflectors alone (A's diagonal and above never read) */
+static void host_ormqr(const shoal_spec_call *c, long long b)
+{
+    const char prec = c->prec;
+    const int m = c->p.dims[0], n = c->p.dims[1], k = c->p.dims[2], side = c->p.opts[0], op = c->p.opts[1];
+    const int q = side ? n : m, w = shoal_spec_is_complex(prec) ? 2 : 1;
+    const void *a = host_problem(prec, &c->p.op[0], b), *t = host_problem(prec, &c->p.op[1], b);
+    void *x = host_problem(prec, &c->p.op[2], b);
+    const long long lda = c->p.op[0].ld, ldc = c->p.op[2].ld;
+    double *V = calloc((size_t)w * q * k, sizeof *V), *tau = calloc((size_t)w * k, sizeof *tau);
+    double *Q = malloc(sizeof *Q * w * (size_t)q * q);
+    zval *Y = malloc(sizeof *Y * (size_t)m * n);
+    if (!V || !tau || !Q || !Y) {
+        host_verdict(0, "ormqr: host memory");
+        free(V), free(tau), free(Q), free(Y);
+        return;
+    }
+    for (int j = 0; j < k; ++j) {
+        const zval tj = host_get(prec, t, j);
+        tau[w * j] = creal(tj);
+        if (w == 2) tau[w * j + 1] = cimag(tj);
+        for (int i = j + 1; i < q; ++i) {
+            const zval v = host_get(prec, a, i + j * lda);
+            V[w * (i + (size_t)j * q)] = creal(v);
+            if (w == 2) V[w * (i + (size_t)j * q) + 1] = cimag(v);
+        }
+    }
+    (w == 2 ? oracle_zform_q : oracle_form_q)(q, k, V, q, tau, Q);
+    /* op(Q)(i, j) */
+#define OPQ(i, j)                                                                                                    \
+    (op == 0 ? Q[w * ((i) + (size_t)(j) * q)] + (w == 2 ? I * Q[w * ((i) + (size_t)(j) * q) + 1] : 0.0)             \
+             : Q[w * ((j) + (size_t)(i) * q)] + (w == 2 ? (op == 2 ? -I : I) * Q[w * ((j) + (size_t)(i) * q) + 1] : 0.0))
+    for (int col = 0; col < n; ++col)
+        for (int r = 0; r < m; ++r) {
+            zval s = 0.0;
+            for (int l = 0; l < q; ++l)
+                s += side ? host_get(prec, x, r + l * ldc) * OPQ(l, col) : OPQ(r, l) * host_get(prec, x, l + col * ldc);
+            Y[r + (size_t)col * m] = s;
+        }
+#undef OPQ
+    for (int col = 0; col < n; ++col)
+        for (int r = 0; r < m; ++r) host_put(prec, x, r + col * ldc, Y[r + (size_t)col * m]);
+    free(V), free(tau), free(Q), free(Y);
+}
+
+static const char *form(const shoal_operand *o) { return o->array ? "pointer arrays" : "strided"; }
+
 shoal_status shoal_spec_run(shoal_handle handle, const shoal_spec_call *c)
 {
+    static const char *const names[HOST_N_SPEC] = {"trsm", "syrk", "herk", "ormqr"};
     (void)handle;
-    if (c->routine < 0 || c->routine > HOST_HERK) return SHOAL_STATUS_INVALID_VALUE;
-    if ((c->routine == HOST_SYRK) == (shoal_spec_is_complex(c->prec) != 0) && c->routine != HOST_TRSM)
+    if (c->routine < 0 || c->routine >= HOST_N_SPEC) return SHOAL_STATUS_INVALID_VALUE;
+    if ((c->routine == HOST_SYRK || c->routine == HOST_HERK) &&
+        (c->routine == HOST_SYRK) == (shoal_spec_is_complex(c->prec) != 0))
         return SHOAL_STATUS_INVALID_VALUE; /* SYRK in s, d; HERK in c, z */
-    if ((c->mode == SHOAL_MODE_ARRAY) != (c->p.op[0].array != NULL) || !c->p.op[0].array != !c->p.op[1].array)
-        return SHOAL_STATUS_INVALID_VALUE; /* one form for all operands */
+    /* one form for all operands: A's and the matrix it works on (TRSM's B, SYRK / HERK's and
+     * ORMQR's C; ORMQR's tau vector may be either), and the mode A's */
+    const shoal_operand *a = &c->p.op[0], *other = &c->p.op[c->routine == HOST_ORMQR ? 2 : 1];
+    if ((c->mode == SHOAL_MODE_ARRAY) != (a->array != NULL) || !a->array != !other->array) {
+        host_verdict(0, "%s %c: operand A %s beside %s %s (mode %s): the dispatched routine takes one form for all "
+                        "operands", names[c->routine], c->prec, form(a), c->routine == HOST_TRSM ? "B" : "C", form(other),
+                     c->mode == SHOAL_MODE_ARRAY ? "array" : "strided");
+        return SHOAL_STATUS_INVALID_VALUE;
+    }
     if (c->routine == HOST_TRSM && (c->p.dims[0] > 1024 || c->p.dims[1] > 1024 || c->p.opts[3] < 0 || c->p.opts[3] > 1))
         return SHOAL_STATUS_INVALID_VALUE;
+    if (c->routine == HOST_ORMQR) {
+        const int q = c->p.opts[0] ? c->p.dims[1] : c->p.dims[0];
+        if (c->p.opts[0] < 0 || c->p.opts[0] > 1 || c->p.opts[1] < 0 || c->p.opts[1] > 2 || q > 1024 ||
+            c->p.dims[2] < 0 || c->p.dims[2] > q)
+            return SHOAL_STATUS_INVALID_VALUE;
+        if (c->p.dims[0] == 0 || c->p.dims[1] == 0 || c->p.dims[2] == 0) return SHOAL_STATUS_SUCCESS; /* quick return */
+    }
     ++host_spec_calls[c->routine];
     if (c->routine == HOST_TRSM && c->p.opts[3]) ++host_trsm_unit_calls;
-    for (long long b = 0; b < c->p.batch; ++b) (c->routine == HOST_TRSM ? host_trsm : host_rank_k)(c, b);
+    void (*const step)(const shoal_spec_call *, long long) =
+        c->routine == HOST_TRSM ? host_trsm : c->routine == HOST_ORMQR ? host_ormqr : host_rank_k;
+    for (long long b = 0; b < c->p.batch; ++b) step(c, b);
     return SHOAL_STATUS_SUCCESS;
 }
 
@@ -133,7 +208,11 @@ shoal_status shoal_lapack_step_gemm(struct shoal_context *ctx, char prec, long l
 {
     (void)ctx;
     if (m <= 0 || n <= 0 || k <= 0) return SHOAL_STATUS_SUCCESS;
-    if (!A.array != !B.array || !A.array != !C.array) return SHOAL_STATUS_INVALID_VALUE; /* one form */
+    if (!A.array != !B.array || !A.array != !C.array) { /* one form */
+        host_verdict(0, "gemm step %c: A %s, B %s, C %s: the dispatched GEMM takes one form for all operands", prec,
+                     form(&A), form(&B), form(&C));
+        return SHOAL_STATUS_INVALID_VALUE;
+    }
     ++host_gemm_calls;
     for (long long b = 0; b < batch; ++b) {
         const void *a = host_problem(prec, &A, b), *bb = host_problem(prec, &B, b);
