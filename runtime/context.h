@@ -40,15 +40,18 @@ struct shoal_context {
     cudaStream_t stream;
     cublasHandle_t cublas;
     int vendor_enabled;
-    const shoal_table *gemm_table; /* NULL: portable default */
+    const shoal_table *gemm_table; /* the table of any precision (shoal_get_dispatch_info) */
+    /* the tables dispatch reads, per precision slot (shoal_precision_slot; NULL: portable
+     * default): a table tuned in some precisions only leaves the others to the next in the chain */
+    const shoal_table *gemm_tables[SHOAL_N_PRECISIONS];
     int gemm_match_level;
     shoal_dispatch_cache gemm_cache;
     cusolverDnHandle_t cusolver;   /* vendor of the Cholesky routines */
-    const shoal_table *lapack_table[SHOAL_LAPACK_N_ROUTINES]; /* NULL: portable default */
+    const shoal_table *lapack_table[SHOAL_LAPACK_N_ROUTINES][SHOAL_N_PRECISIONS]; /* as gemm_tables */
     shoal_dispatch_cache lapack_cache[SHOAL_LAPACK_N_ROUTINES];
     int *scratch;                  /* one device int: shoal_imax_device's result */
     /* spec routines (runtime/spec_run.h): a table and a dispatch cache per routine */
-    const shoal_table **spec_table;
+    const shoal_table **spec_table; /* [routine * SHOAL_N_PRECISIONS + precision slot], as gemm_tables */
     shoal_dispatch_cache *spec_cache;
     /* drivers' workspace: pointer arrays of sub-matrices, SHOAL_WS_OPERANDS x SHOAL_WS_POINTERS;
      * then, in the same allocation, as many for strided factorization calls the vendor serves

@@ -3,15 +3,35 @@
 #include <math.h>
 #include <string.h>
 
+int shoal_precision_slot(char precision)
+{
+    const char *at = precision ? strchr("sdcz", precision) : NULL;
+    return at ? (int)(at - "sdcz") : -1;
+}
+
+/* precision 0: any rule */
+static int has_rules(const shoal_table *t, char precision)
+{
+    for (int i = 0; i < t->n_rules; ++i)
+        if (!precision || t->rules[i].precision == precision) return 1;
+    return 0;
+}
+
 const shoal_table *shoal_select_table(const shoal_table *tables, int n_tables, const char *device_name,
                                       int cc_major, int cc_minor, int *match_level)
+{
+    return shoal_select_table_for(tables, n_tables, device_name, cc_major, cc_minor, 0, match_level);
+}
+
+const shoal_table *shoal_select_table_for(const shoal_table *tables, int n_tables, const char *device_name,
+                                          int cc_major, int cc_minor, char precision, int *match_level)
 {
     const shoal_table *same_cc = NULL, *lower = NULL;
     const int cc = cc_major * 10 + cc_minor;
     int lower_cc = -1;
     for (int i = 0; i < n_tables; ++i) {
         const shoal_table *t = &tables[i];
-        if (t->n_rules == 0) continue;
+        if (!has_rules(t, precision)) continue;
         const int tcc = t->cc_major * 10 + t->cc_minor;
         if (tcc == cc && strcmp(t->device_name, device_name) == 0) {
             *match_level = 0;

@@ -9,6 +9,17 @@
 const shoal_table *shoal_select_table(const shoal_table *tables, int n_tables, const char *device_name,
                                       int cc_major, int cc_minor, int *match_level);
 
+/* The same chain among the tables that have a rule of `precision` ('s', 'd', 'c', 'z'): a
+ * device's table tuned in some precisions leaves the others to the next table of the chain
+ * (another device of its capability, ...) rather than to the portable default. A handle keeps
+ * one per routine and precision slot. */
+const shoal_table *shoal_select_table_for(const shoal_table *tables, int n_tables, const char *device_name,
+                                          int cc_major, int cc_minor, char precision, int *match_level);
+
+/* The precisions' slots of a handle's per-precision tables: "sdcz" index, -1 for another letter. */
+#define SHOAL_N_PRECISIONS 4
+int shoal_precision_slot(char precision);
+
 /* Can kernel `index` of the routine serve this call? ctx is the caller's fits_ctx (what the
  * routine needs to judge: its kernel array, the device's shared-memory limit...). */
 typedef int (*shoal_fits_fn)(const void *ctx, int index, const int dims[3]);

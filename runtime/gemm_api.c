@@ -42,7 +42,9 @@ static int choose_kernel(struct shoal_context *ctx, char prec, int mode, int var
         return c->kernel;
     const int dims[3] = {m, n, k};
     const gemm_fit_ctx fit = {ctx->smem_optin, mode == SHOAL_MODE_ARRAY};
-    int kernel = shoal_pick_kernel(ctx->gemm_table, prec, mode, variant, dims, vendor, gemm_fits, &fit);
+    const int slot = shoal_precision_slot(prec);
+    int kernel = shoal_pick_kernel(slot < 0 ? NULL : ctx->gemm_tables[slot], prec, mode, variant, dims, vendor,
+                                   gemm_fits, &fit);
     if (kernel == -2) /* portable default: the vendor where allowed, else shoal's default kernel */
         kernel = vendor ? SHOAL_KERNEL_VENDOR : shoal_gemm_default_kernel[precision_index(prec) * 4 + variant];
     c->valid = 1;

@@ -15,6 +15,17 @@
 _Static_assert(POINTERS_BYTES % 256 == 0, "the solvers' workspace starts aligned");
 _Static_assert(sizeof(void *) >= sizeof(int), "a workspace slot holds SHOAL_WS_POINTERS ints");
 
+/* out[slot]: the table each precision's calls dispatch from (shoal_select_table_for) */
+static void select_tables(const struct shoal_context *ctx, const shoal_table *tables, int n_tables,
+                          const shoal_table **out)
+{
+    for (int slot = 0; slot < SHOAL_N_PRECISIONS; ++slot) {
+        int level = 0;
+        out[slot] = shoal_select_table_for(tables, n_tables, ctx->device_name, ctx->cc_major, ctx->cc_minor,
+                                           "sdcz"[slot], &level);
+    }
+}
+
 struct shoal_context *shoal_context_get(shoal_handle h)
 {
     return (h && h->magic == SHOAL_CONTEXT_MAGIC) ? h : NULL;
@@ -86,13 +97,10 @@ shoal_status shoal_create(shoal_handle *handle)
     }
     ctx->gemm_table = shoal_select_table(shoal_gemm_tables, shoal_gemm_n_tables, ctx->device_name,
                                          ctx->cc_major, ctx->cc_minor, &ctx->gemm_match_level);
-    for (int r = 0; r < SHOAL_LAPACK_N_ROUTINES; ++r) {
-        const shoal_lapack_routine_info *ri = &shoal_lapack_routines[r];
-        int level = 0;
-        ctx->lapack_table[r] = shoal_select_table(ri->tables, *ri->n_tables, ctx->device_name, ctx->cc_major,
-                                                  ctx->cc_minor, &level);
-    }
-    ctx->spec_table = calloc((size_t)shoal_spec_n_routines + 1, sizeof *ctx->spec_table);
+    select_tables(ctx, shoal_gemm_tables, shoal_gemm_n_tables, ctx->gemm_tables);
+    for (int r = 0; r < SHOAL_LAPACK_N_ROUTINES; ++r)
+        select_tables(ctx, shoal_lapack_routines[r].tables, *shoal_lapack_routines[r].n_tables, ctx->lapack_table[r]);
+    ctx->spec_table = calloc(((size_t)shoal_spec_n_routines + 1) * SHOAL_N_PRECISIONS, sizeof *ctx->spec_table);
     ctx->spec_cache = calloc((size_t)shoal_spec_n_routines + 1, sizeof *ctx->spec_cache);
     e = !ctx->spec_table || !ctx->spec_cache
             ? cudaErrorMemoryAllocation
@@ -110,12 +118,9 @@ shoal_status shoal_create(shoal_handle *handle)
     ctx->lapack_ptrs = ctx->vendor_ptrs + (size_t)SHOAL_WS_OPERANDS * SHOAL_WS_POINTERS;
     ctx->step_info = (int *)(ctx->lapack_ptrs + (size_t)SHOAL_WS_LAPACK_SLOTS * SHOAL_WS_POINTERS);
     ctx->solver_ws = (char *)ctx->ws_ptrs + POINTERS_BYTES;
-    for (int r = 0; r < shoal_spec_n_routines; ++r) {
-        const shoal_spec_routine *sr = &shoal_spec_routines[r];
-        int level = 0;
-        ctx->spec_table[r] = shoal_select_table(sr->tables, *sr->n_tables, ctx->device_name, ctx->cc_major,
-                                                ctx->cc_minor, &level);
-    }
+    for (int r = 0; r < shoal_spec_n_routines; ++r)
+        select_tables(ctx, shoal_spec_routines[r].tables, *shoal_spec_routines[r].n_tables,
+                      ctx->spec_table + (size_t)r * SHOAL_N_PRECISIONS);
     ctx->magic = SHOAL_CONTEXT_MAGIC;
     *handle = ctx;
     return SHOAL_STATUS_SUCCESS;

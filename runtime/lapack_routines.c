@@ -67,7 +67,9 @@ int shoal_routine_choose(struct shoal_context *ctx, int routine, char prec, int 
         c->dims[0] == dims[0] && c->dims[1] == dims[1] && c->dims[2] == dims[2])
         return c->kernel;
     const shoal_lapack_routine_info *ri = &shoal_lapack_routines[routine];
-    int kernel = shoal_pick_kernel(ctx->lapack_table[routine], prec, mode, variant, dims, vendor, fits, fits_ctx);
+    const int slot = shoal_precision_slot(prec);
+    int kernel = shoal_pick_kernel(slot < 0 ? NULL : ctx->lapack_table[routine][slot], prec, mode, variant, dims,
+                                   vendor, fits, fits_ctx);
     if (kernel < 0 && kernel != SHOAL_KERNEL_VENDOR)
         kernel = ri->default_kernel[shoal_routine_precision_index(ri, prec) * ri->n_variants + variant];
     c->valid = 1;

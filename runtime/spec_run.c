@@ -66,10 +66,11 @@ static int choose(struct shoal_context *ctx, const shoal_spec_routine *ri, const
         cache->dims[2] == dims[2])
         return cache->kernel;
     fits_ctx f = {ri, c};
+    const int slot = shoal_precision_slot(c->prec);
+    const shoal_table *table = slot < 0 ? NULL : ctx->spec_table[c->routine * SHOAL_N_PRECISIONS + slot];
     int kernel = kernels_only && !ri->kernels_serve(c)
                      ? -2
-                     : shoal_pick_kernel(ctx->spec_table[c->routine], c->prec, c->mode, variant, dims, vendor,
-                                         entry_fits, &f);
+                     : shoal_pick_kernel(table, c->prec, c->mode, variant, dims, vendor, entry_fits, &f);
     if (kernel >= 0 && kernels_only && ri->kernels[kernel].design == SHOAL_DESIGN_DRIVER) kernel = -2;
     if (kernel == -2 && ri->kernels_serve(c)) {
         /* the shipped kernel of least extent that fits and runs here (where the designs declare

@@ -48,6 +48,24 @@ static void case_table_chain(void)
     CHECK(shoal_select_table(tables, n_tables, "empty", 7, 5, &level) == NULL && level == 3); /* no rules */
 }
 
+/* A device's own table tuned in s only: its s calls dispatch from it, its d calls from the same
+ * capability's other table (rather than the portable default), c from none */
+static void case_table_chain_per_precision(void)
+{
+    static const shoal_rule s_only[] = {{'s', SHOAL_MODE_STRIDED, 0, {8, 8, 8}, 6, 6}};
+    static const shoal_table partial[] = {
+        {"gemm", "NVIDIA H100 80GB HBM3", 9, 0, h100_rules, (int)(sizeof h100_rules / sizeof h100_rules[0])},
+        {"gemm", "NVIDIA H200", 9, 0, s_only, 1},
+    };
+    int level = -1;
+    CHECK(shoal_select_table_for(partial, 2, "NVIDIA H200", 9, 0, 's', &level) == &partial[1] && level == 0);
+    CHECK(shoal_select_table_for(partial, 2, "NVIDIA H200", 9, 0, 'd', &level) == &partial[0] && level == 1);
+    CHECK(shoal_select_table_for(partial, 2, "NVIDIA H200", 9, 0, 'c', &level) == NULL && level == 3);
+    CHECK(shoal_select_table(partial, 2, "NVIDIA H200", 9, 0, &level) == &partial[1] && level == 0);
+    CHECK(shoal_precision_slot('s') == 0 && shoal_precision_slot('z') == 3 && shoal_precision_slot('x') == -1 &&
+          shoal_precision_slot(0) == -1);
+}
+
 static void case_exact_and_nearest(void)
 {
     CHECK(pick('d', SHOAL_MODE_STRIDED, 0, 8, 8, 8, 1) == 1);
@@ -162,6 +180,7 @@ static void case_smallest_fitting_skips_newer_architectures(void)
 
 static const test_case cases[] = {
     {"table_chain", case_table_chain},
+    {"table_chain_per_precision", case_table_chain_per_precision},
     {"exact_and_nearest", case_exact_and_nearest},
     {"between_tuned_shapes_prefers_vendor", case_between_tuned_shapes_prefers_vendor},
     {"fits_and_own", case_fits_and_own},
