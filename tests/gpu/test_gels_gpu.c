@@ -224,13 +224,137 @@ static void *place_alloc(int page_end, void **alloc, size_t count, size_t es, in
     return page_end ? gpu_test_page_end_alloc(alloc, count, es) : gpu_test_tail_alloc(alloc, count, es, shift);
 }
 
+/* What matrix b is made to be: gels and gelqf pick the failing matrices by the same rule. */
+static enum mkind kind_in(int m, int n, int64_t nan_at, int zero_every, int zero_at, int64_t b)
+{
+    if (m == 0 || n == 0) return M_EMPTY;
+    if (b == nan_at) return M_NAN;
+    if (zero_every > 0 && b % zero_every == zero_every - 1) return M_ZERO;
+    if (zero_at > 0 && b % 3 == 1) return M_RANK;
+    return M_GOOD;
+}
+
 static enum mkind kind_of(const gcfg *c, int64_t b)
 {
-    if (c->m == 0 || c->n == 0) return M_EMPTY;
-    if (b == c->nan_at) return M_NAN;
-    if (c->zero_every > 0 && b % c->zero_every == c->zero_every - 1) return M_ZERO;
-    if (c->zero_at > 0 && b % 3 == 1) return M_RANK;
-    return M_GOOD;
+    return kind_in(c->m, c->n, c->nan_at, c->zero_every, c->zero_at, b);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* One operand's layout, shared by gels (A, B) and gelqf (A, tau): a batch of matrices at a
+ * stride in one buffer, its host copies before (h0) and after (h) the call and the mask of what
+ * the call may write (wr). Written once so that both routines place, poison, fill, upload and
+ * compare their operands alike. */
+
+/* Elements of a buffer of batch rows x cols matrices (leading dimension ld) at stride st: a
+ * guard after the last one, or, in the tail and page-end layouts (tight), nothing after the last
+ * matrix's last element. */
+static int64_t buf_len(int64_t batch, int64_t st, int64_t ld, int rows, int cols, int tight)
+{
+    if (tight && batch > 0)
+        return (batch - 1) * st + ld * (cols - 1) + rows;
+    return batch * st + GUARD;
+}
+
+/* An operand's buffers: on the host h0, h and wr, on the device count elements placed by
+ * place_alloc (tail: shift elements in; page_end: ending at a page's end). Returns the device
+ * buffer; *alloc is what gpu_test_free takes. */
+static void *operand_alloc(int64_t count, size_t es, int page_end, int shift, void **h0, void **h,
+                           unsigned char **wr, void **alloc)
+{
+    *h0 = xmalloc((size_t)count * es);
+    *h = xmalloc((size_t)count * es);
+    *wr = xmalloc((size_t)count);
+    return place_alloc(page_end, alloc, (size_t)count, es, shift);
+}
+
+/* Before a call's inputs are laid out: the whole buffer poison (payload which), nothing writable. */
+static void poison_operand(char pr, void *h0, unsigned char *wr, int64_t count, int which)
+{
+    fill_poison(pr, h0, count, which);
+    memset(wr, 0, (size_t)count);
+}
+
+static void host_free(void *h0, void *h, unsigned char *wr)
+{
+    free(h0);
+    free(h);
+    free(wr);
+}
+
+/* how many distinct problems a run draws: its pool, at most one a matrix */
+static int pool_count(int pool, int64_t batch) { return pool < batch ? pool : (int)batch; }
+
+/* Problem i of the pool: ael reals of A, then bel of a second operand (gels' B; pb NULL: none),
+ * from a seed of the case name, the run and i, so that a case draws the same problems every
+ * time and the twin run sees the same ones. */
+static void fill_pool(int pool, double *pa, size_t ael, double *pb, size_t bel)
+{
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int i = 0; i < pool; ++i) {
+        uint64_t state = mix64(g_case_seed, ((uint64_t)g_run_index << 32) + (uint64_t)i);
+        oracle_fill_float(&state, ael, pa + (size_t)i * ael);
+        if (pb)
+            oracle_fill_float(&state, bel, pb + (size_t)i * bel);
+    }
+}
+
+/* Puts the packed m x n matrix a at offset o of h0 (leading dimension ld) as a matrix of kind
+ * kind: all zero (M_ZERO), line zero_at - 1 zero (M_RANK; a column where col, else a row), or
+ * one NaN at a place drawn from b (M_NAN); marks its elements writable where the call has work. */
+static void put_matrix(char pr, void *h0, unsigned char *wr, int64_t o, int64_t ld, int m, int n, const double *a,
+                       enum mkind kind, int zero_at, int col, int64_t b, int work)
+{
+    const int w = elem_reals(pr);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) {
+            const int64_t e = o + i + j * ld;
+            elem_put(pr, h0, e, a, i + (int64_t)j * m);
+            if (kind == M_ZERO || (kind == M_RANK && (col ? j : i) == zero_at - 1))
+                for (int t = 0; t < w; ++t) elem_set_real(pr, h0, e * w + t, 0.0);
+            if (work)
+                wr[e] = 1;
+        }
+    if (kind == M_NAN) {
+        const int i = (int)(mix64((uint64_t)b, 11) % (uint64_t)m), j = (int)(mix64((uint64_t)b, 13) % (uint64_t)n);
+        elem_set_real(pr, h0, (o + i + (int64_t)j * ld) * w + (w - 1), NAN);
+    }
+}
+
+/* The m x n matrix at offset o of h (leading dimension ld), packed into out in double. */
+static void get_matrix(char pr, const void *h, int64_t o, int64_t ld, int m, int n, double *out)
+{
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) elem_get(pr, h, o + i + j * ld, out, i + (int64_t)j * m);
+}
+
+/* The pointer-array form of an operand: matrix b's pointer to its slot (slot_in) in dev. */
+static void upload_ptrs(void **dptr, void *dev, int64_t batch, int page_end, int mode, int64_t st, size_t es)
+{
+    void **h = xmalloc((size_t)batch * sizeof(void *));
+    for (int64_t b = 0; b < batch; ++b)
+        h[b] = (char *)dev + (size_t)(slot_in(batch, page_end, mode, b) * st) * es;
+    CUDA_CHECK(cudaMemcpy(dptr, h, (size_t)batch * sizeof(void *), cudaMemcpyHostToDevice));
+    free(h);
+}
+
+/* The twin comparison of one operand: whether the rows x cols matrix at offset o (leading
+ * dimension ld) is bit-identical in h1 and h. */
+static int same_matrix(const void *h1, const void *h, int64_t o, int64_t ld, int rows, int cols, size_t es)
+{
+    int same = 1;
+    for (int j = 0; j < cols && same; ++j) {
+        const size_t x = (size_t)(o + j * ld) * es;
+        same = !memcmp((const char *)h1 + x, (const char *)h + x, (size_t)rows * es);
+    }
+    return same;
+}
+
+/* A copy of count elements of h, taken before the twin call overwrites them. */
+static char *snapshot(const void *h, int64_t count, size_t es)
+{
+    char *s = xmalloc((size_t)count * es);
+    memcpy(s, h, (size_t)count * es);
+    return s;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -250,22 +374,13 @@ static void setup(const gcfg *c, gdata *d)
     d->ldb = imax(1, d->rows_b) + c->pad_b;
     d->sta = d->lda * n + c->gap;
     d->stb = d->ldb * nrhs + c->gap;
-    d->na = c->batch * d->sta + GUARD;
-    d->nb = c->batch * d->stb + GUARD;
-    if ((c->tail || c->page_end) && c->batch > 0) { /* nothing after the last matrix's last element */
-        d->na = (c->batch - 1) * d->sta + d->lda * (n - 1) + m;
-        d->nb = (c->batch - 1) * d->stb + d->ldb * (nrhs - 1) + d->rows_b;
-    }
+    const int tight = c->tail || c->page_end;
+    d->na = buf_len(c->batch, d->sta, d->lda, m, n, tight);
+    d->nb = buf_len(c->batch, d->stb, d->ldb, d->rows_b, nrhs, tight);
     const size_t es = d->es;
     const int shift = c->tail ? c->tail - 1 : 0;
-    d->ha0 = xmalloc((size_t)d->na * es);
-    d->ha = xmalloc((size_t)d->na * es);
-    d->wa = xmalloc((size_t)d->na);
-    d->hb0 = xmalloc((size_t)d->nb * es);
-    d->hb = xmalloc((size_t)d->nb * es);
-    d->wb = xmalloc((size_t)d->nb);
-    d->da = place_alloc(c->page_end, &d->allocs[0], (size_t)d->na, es, shift);
-    d->db = place_alloc(c->page_end, &d->allocs[1], (size_t)d->nb, es, shift);
+    d->da = operand_alloc(d->na, es, c->page_end, shift, &d->ha0, &d->ha, &d->wa, &d->allocs[0]);
+    d->db = operand_alloc(d->nb, es, c->page_end, shift, &d->hb0, &d->hb, &d->wb, &d->allocs[1]);
     d->hinfo = xmalloc((size_t)c->batch * sizeof(int));
     d->kind = xmalloc((size_t)c->batch);
     d->dinfo = place_alloc(c->page_end, &d->allocs[2], (size_t)c->batch, sizeof(int), shift);
@@ -276,26 +391,17 @@ static void setup(const gcfg *c, gdata *d)
     for (int64_t b = 0; b < c->batch; ++b)
         d->kind[b] = (unsigned char)kind_of(c, b);
     /* the pool of distinct problems: A, and the p input rows of B */
-    const int pool = c->pool < c->batch ? c->pool : (int)c->batch;
+    const int pool = pool_count(c->pool, c->batch);
     const size_t ael = (size_t)d->w * m * n, bel = (size_t)d->w * d->p * nrhs;
     d->pool_a = xmalloc((size_t)pool * ael * sizeof(double));
     d->pool_b = xmalloc((size_t)pool * bel * sizeof(double));
-#pragma omp parallel for schedule(dynamic, 16)
-    for (int i = 0; i < pool; ++i) {
-        uint64_t state = mix64(g_case_seed, ((uint64_t)g_run_index << 32) + (uint64_t)i);
-        oracle_fill_float(&state, ael, d->pool_a + (size_t)i * ael);
-        oracle_fill_float(&state, bel, d->pool_b + (size_t)i * bel);
-    }
+    fill_pool(pool, d->pool_a, ael, d->pool_b, bel);
 }
 
 static void free_data(gdata *d)
 {
-    free(d->ha0);
-    free(d->ha);
-    free(d->wa);
-    free(d->hb0);
-    free(d->hb);
-    free(d->wb);
+    host_free(d->ha0, d->ha, d->wa);
+    host_free(d->hb0, d->hb, d->wb);
     free(d->hinfo);
     free(d->kind);
     free(d->pool_a);
@@ -312,32 +418,17 @@ static void fill_inputs(const gcfg *c, gdata *d, int mode)
 {
     const char pr = c->prec;
     const int m = c->m, n = c->n, nrhs = c->nrhs, p = d->p, w = d->w;
-    const int pool = c->pool < c->batch ? c->pool : (int)c->batch;
+    const int pool = pool_count(c->pool, c->batch);
     const size_t ael = (size_t)m * n, bel = (size_t)p * nrhs;
-    fill_poison(pr, d->ha0, d->na, POISON_A);
-    fill_poison(pr, d->hb0, d->nb, POISON_B);
-    memset(d->wa, 0, (size_t)d->na);
-    memset(d->wb, 0, (size_t)d->nb);
+    poison_operand(pr, d->ha0, d->wa, d->na, POISON_A);
+    poison_operand(pr, d->hb0, d->wb, d->nb, POISON_B);
 #pragma omp parallel for schedule(static)
     for (int64_t b = 0; b < c->batch; ++b) {
         const int64_t s = slot_of(c, mode, b);
         const enum mkind kind = kind_of(c, b);
         const double *a = d->pool_a + (size_t)(b % pool) * ael * w;
-        const int64_t oa = s * d->sta;
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < m; ++i) {
-                const int64_t e = oa + i + j * d->lda;
-                elem_put(pr, d->ha0, e, a, i + (int64_t)j * m);
-                const int zero = kind == M_ZERO || (kind == M_RANK && (m >= n ? j : i) == c->zero_at - 1);
-                if (zero)
-                    for (int t = 0; t < w; ++t) elem_set_real(pr, d->ha0, e * w + t, 0.0);
-                if (d->work)
-                    d->wa[e] = 1;
-            }
-        if (kind == M_NAN) {
-            const int i = (int)(mix64((uint64_t)b, 11) % (uint64_t)m), j = (int)(mix64((uint64_t)b, 13) % (uint64_t)n);
-            elem_set_real(pr, d->ha0, (oa + i + (int64_t)j * d->lda) * w + (w - 1), NAN);
-        }
+        /* rank deficiency: a column where m >= n, else a row */
+        put_matrix(pr, d->ha0, d->wa, s * d->sta, d->lda, m, n, a, kind, c->zero_at, m >= n, b, d->work);
         const double *bb = d->pool_b + (size_t)(b % pool) * bel * w;
         const int64_t ob = s * d->stb;
         for (int j = 0; j < nrhs; ++j)
@@ -362,14 +453,8 @@ static void upload(const gcfg *c, gdata *d, int mode)
         d->hinfo[b] = INFO_POISON;
     CUDA_CHECK(cudaMemcpy(d->dinfo, d->hinfo, (size_t)c->batch * sizeof(int), cudaMemcpyHostToDevice));
     if (mode == MODE_ARRAY && c->batch > 0) {
-        void **h = xmalloc((size_t)c->batch * sizeof(void *));
-        for (int64_t b = 0; b < c->batch; ++b)
-            h[b] = (char *)d->da + (size_t)(slot_of(c, mode, b) * d->sta) * es;
-        CUDA_CHECK(cudaMemcpy(d->dap, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
-        for (int64_t b = 0; b < c->batch; ++b)
-            h[b] = (char *)d->db + (size_t)(slot_of(c, mode, b) * d->stb) * es;
-        CUDA_CHECK(cudaMemcpy(d->dbp, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
-        free(h);
+        upload_ptrs(d->dap, d->da, c->batch, c->page_end, mode, d->sta, es);
+        upload_ptrs(d->dbp, d->db, c->batch, c->page_end, mode, d->stb, es);
     }
 }
 
@@ -615,6 +700,40 @@ static void count_first(int64_t *count, int64_t *first, int64_t b)
 }
 
 /* info expected of matrix b: >= 0, or -1 not checked (NaN), -3 0 or untouched (m == n == 0) */
+/* Counts (count_first) the elements of an operand's buffer that the call changed but may not
+ * write, numbered from base (a second operand's after the first's). */
+static void count_touched(const void *h0, const void *h, const unsigned char *wr, int64_t count, size_t es,
+                          int64_t base, int64_t *touched, int64_t *first)
+{
+    for (int64_t e = 0; e < count; ++e)
+        if (!wr[e] && memcmp((const char *)h + e * es, (const char *)h0 + e * es, es))
+            count_first(touched, first, base + e);
+}
+
+/* The worst error so far of one thread's matrices (a NaN error is worse than any): its value,
+ * matrix and parts (bytes of them). */
+static void keep_worst(double *worst, int64_t *worst_b, double *worst_e, double err, int64_t b, const double *e,
+                       size_t bytes)
+{
+    if (!(err <= *worst)) {
+        *worst = err;
+        *worst_b = b;
+        memcpy(worst_e, e, bytes);
+    }
+}
+
+/* Merges a thread's worst into the run's (under omp critical); a thread that saw a matrix wins
+ * over none seen, so that worst_b names a matrix whenever one was checked. */
+static void merge_worst(double *worst, int64_t *worst_b, double *worst_e, double my, int64_t my_b, const double *my_e,
+                        size_t bytes)
+{
+    if (!(my <= *worst) || (*worst_b < 0 && my_b >= 0)) {
+        *worst = my;
+        *worst_b = my_b;
+        memcpy(worst_e, my_e, bytes);
+    }
+}
+
 static int expected_info(const gcfg *c, const gdata *d, int64_t b)
 {
     if (!d->work) return c->m == 0 && c->n == 0 && c->nrhs > 0 && c->expect == SHOAL_STATUS_SUCCESS ? -3 : INFO_POISON;
@@ -631,12 +750,8 @@ static void check_all(const gcfg *c, gdata *d, int mode, verdict *v)
     const int m = c->m, n = c->n, nrhs = c->nrhs, w = d->w, rb = d->rows_b;
     memset(v, 0, sizeof *v);
     v->worst_b = v->first_bad_info = v->first_bad_zero = v->first_touched = -1;
-    for (int64_t e = 0; e < d->na; ++e)
-        if (!d->wa[e] && memcmp((char *)d->ha + e * d->es, (char *)d->ha0 + e * d->es, d->es))
-            count_first(&v->touched, &v->first_touched, e);
-    for (int64_t e = 0; e < d->nb; ++e)
-        if (!d->wb[e] && memcmp((char *)d->hb + e * d->es, (char *)d->hb0 + e * d->es, d->es))
-            count_first(&v->touched, &v->first_touched, d->na + e); /* B's elements after A's */
+    count_touched(d->ha0, d->ha, d->wa, d->na, d->es, 0, &v->touched, &v->first_touched);
+    count_touched(d->hb0, d->hb, d->wb, d->nb, d->es, d->na, &v->touched, &v->first_touched); /* B after A */
     for (int64_t b = 0; b < c->batch; ++b) {
         const int ex = expected_info(c, d, b), got = d->hinfo[b];
         if (ex == -1 || (ex == -3 && (got == 0 || got == INFO_POISON)))
@@ -646,8 +761,6 @@ static void check_all(const gcfg *c, gdata *d, int mode, verdict *v)
     }
     if (!d->work)
         return;
-    double worst = 0.0, worst_e[3] = {0, 0, 0};
-    int64_t worst_b = -1, bad_zero = 0, first_bad_zero = -1;
     const int big = imax(m, n) >= INNER_PAR_N && c->batch <= INNER_PAR_BATCH;
 #pragma omp parallel if (!big)
     {
@@ -662,23 +775,17 @@ static void check_all(const gcfg *c, gdata *d, int mode, verdict *v)
             if (kind == M_NAN)
                 continue;
             const int64_t s = slot_of(c, mode, b);
-            for (int j = 0; j < n; ++j)
-                for (int i = 0; i < m; ++i) {
-                    elem_get(pr, d->ha0, s * d->sta + i + j * d->lda, A0, i + (int64_t)j * m);
-                    elem_get(pr, d->ha, s * d->sta + i + j * d->lda, A, i + (int64_t)j * m);
-                }
-            for (int j = 0; j < nrhs; ++j)
-                for (int i = 0; i < rb; ++i) {
-                    elem_get(pr, d->hb0, s * d->stb + i + j * d->ldb, B0, i + (int64_t)j * rb);
-                    elem_get(pr, d->hb, s * d->stb + i + j * d->ldb, B, i + (int64_t)j * rb);
-                }
+            get_matrix(pr, d->ha0, s * d->sta, d->lda, m, n, A0);
+            get_matrix(pr, d->ha, s * d->sta, d->lda, m, n, A);
+            get_matrix(pr, d->hb0, s * d->stb, d->ldb, rb, nrhs, B0);
+            get_matrix(pr, d->hb, s * d->stb, d->ldb, rb, nrhs, B);
             if (kind == M_ZERO || kind == M_EMPTY) { /* X = 0 in all max(m, n) rows; A (zero) kept */
                 int ok = 1;
                 for (size_t i = 0; i < bel && ok; ++i) ok = B[i] == 0.0;
                 for (size_t i = 0; i < ael && ok; ++i) ok = A[i] == 0.0;
                 if (!ok) {
 #pragma omp critical
-                    count_first(&bad_zero, &first_bad_zero, b);
+                    count_first(&v->bad_zero, &v->first_bad_zero, b);
                 }
                 continue;
             }
@@ -689,30 +796,15 @@ static void check_all(const gcfg *c, gdata *d, int mode, verdict *v)
             } else {
                 err = check_solution(c, d, A0, A, B0, B, big, e);
             }
-            if (!(err <= my_worst)) {
-                my_worst = err;
-                my_worst_b = b;
-                memcpy(my_e, e, sizeof e);
-            }
+            keep_worst(&my_worst, &my_worst_b, my_e, err, b, e, sizeof e);
         }
 #pragma omp critical
-        {
-            if (!(my_worst <= worst) || (worst_b < 0 && my_worst_b >= 0)) {
-                worst = my_worst;
-                worst_b = my_worst_b;
-                memcpy(worst_e, my_e, sizeof my_e);
-            }
-        }
+        merge_worst(&v->worst, &v->worst_b, v->worst_e, my_worst, my_worst_b, my_e, sizeof my_e);
         free(A0);
         free(A);
         free(B0);
         free(B);
     }
-    v->worst = worst;
-    v->worst_b = worst_b;
-    memcpy(v->worst_e, worst_e, sizeof worst_e);
-    v->bad_zero = bad_zero;
-    v->first_bad_zero = first_bad_zero;
 }
 
 static int verdict_ok(const verdict *v)
@@ -741,6 +833,34 @@ static void verdict_why(const gcfg *c, const gdata *d, verdict *v)
                               (long long)v->touched, (long long)v->first_touched, (long long)d->na);
 }
 
+/* A twin run's configuration: the same run without the matrices that fail on purpose (and
+ * without a twin of its own). */
+static void no_faults(int *zero_at, int *zero_every, int64_t *nan_at, int *twin)
+{
+    *zero_at = 0;
+    *zero_every = 0;
+    *nan_at = -1;
+    *twin = 0;
+}
+
+/* After a twin call: synchronizes; a failed call is reported in why (returns 1). */
+static int twin_call_failed(shoal_status st, char *why, size_t len)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError());
+    if (st == SHOAL_STATUS_SUCCESS)
+        return 0;
+    snprintf(why, len, " twin call returned %s", shoal_status_string(st));
+    return 1;
+}
+
+static void twin_why(int64_t differ, int64_t first, char *why, size_t len)
+{
+    if (differ)
+        snprintf(why, len, " %lld matrices differ from the twin run's (without the failing ones), first %lld",
+                 (long long)differ, (long long)first);
+}
+
 /* The isolation of the failing matrices: after the checked call (d holds its outputs), the same
  * call again with the rank-deficient, zero and NaN matrices left good. Every other matrix's A,
  * B and info must come back bit-identical. Returns the number that differ (-1: the twin call
@@ -748,24 +868,16 @@ static void verdict_why(const gcfg *c, const gdata *d, verdict *v)
 static int64_t twin_check(const gcfg *c, gdata *d, int mode, char *why, size_t len)
 {
     const size_t es = d->es;
-    char *ha1 = xmalloc((size_t)d->na * es), *hb1 = xmalloc((size_t)d->nb * es);
+    char *ha1 = snapshot(d->ha, d->na, es), *hb1 = snapshot(d->hb, d->nb, es);
     int *info1 = xmalloc((size_t)(c->batch > 0 ? c->batch : 1) * sizeof(int));
-    memcpy(ha1, d->ha, (size_t)d->na * es);
-    memcpy(hb1, d->hb, (size_t)d->nb * es);
     memcpy(info1, d->hinfo, (size_t)c->batch * sizeof(int));
     gcfg t = *c;
-    t.zero_at = 0;
-    t.zero_every = 0;
-    t.nan_at = -1;
-    t.twin = 0;
+    no_faults(&t.zero_at, &t.zero_every, &t.nan_at, &t.twin);
     fill_inputs(&t, d, mode);
     upload(&t, d, mode);
     const shoal_status st = call_gels(&t, d, mode);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaGetLastError());
     int64_t differ = 0, first = -1;
-    if (st != SHOAL_STATUS_SUCCESS) {
-        snprintf(why, len, " twin call returned %s", shoal_status_string(st));
+    if (twin_call_failed(st, why, len)) {
         differ = -1;
     } else {
         download(&t, d);
@@ -773,21 +885,12 @@ static int64_t twin_check(const gcfg *c, gdata *d, int mode, char *why, size_t l
             if (d->kind[b] != M_GOOD)
                 continue;
             const int64_t s = slot_of(c, mode, b);
-            int same = info1[b] == d->hinfo[b];
-            for (int j = 0; j < c->n && same; ++j) {
-                const size_t o = (size_t)(s * d->sta + j * d->lda) * es;
-                same = !memcmp(ha1 + o, (char *)d->ha + o, (size_t)c->m * es);
-            }
-            for (int j = 0; j < c->nrhs && same; ++j) {
-                const size_t o = (size_t)(s * d->stb + j * d->ldb) * es;
-                same = !memcmp(hb1 + o, (char *)d->hb + o, (size_t)d->rows_b * es);
-            }
-            if (!same && differ++ == 0)
-                first = b;
+            const int same = info1[b] == d->hinfo[b] && same_matrix(ha1, d->ha, s * d->sta, d->lda, c->m, c->n, es) &&
+                             same_matrix(hb1, d->hb, s * d->stb, d->ldb, d->rows_b, c->nrhs, es);
+            if (!same)
+                count_first(&differ, &first, b);
         }
-        if (differ)
-            snprintf(why, len, " %lld matrices differ from the twin run's (without the failing ones), first %lld",
-                     (long long)differ, (long long)first);
+        twin_why(differ, first, why, len);
     }
     free(ha1);
     free(hb1);
@@ -798,6 +901,116 @@ static int64_t twin_check(const gcfg *c, gdata *d, int mode, char *why, size_t l
 /* ------------------------------------------------------------------------------------------ */
 /* Runs */
 
+/* What gels' and gelqf's runs share: the vendor switch, the kernel-name query, the timed call,
+ * the status checks and the notes column, written once so both print and judge alike. */
+
+static void set_vendor(int vendor)
+{
+    const shoal_status vs = shoal_set_vendor_dispatch(g_h, vendor);
+    if (vs != SHOAL_STATUS_SUCCESS) {
+        printf("  shoal_set_vendor_dispatch(%d): %s FAILED\n", vendor, shoal_status_string(vs));
+        gpu_test_record(0);
+    }
+}
+
+/* The kernel name the driver answers for the run ("-" where none): the query answers every
+ * m, n >= 1, the driver's name up to GELS_MAX_N and NOT_SUPPORTED above (*want). */
+static const char *query_kernel(const char *routine, char prec, int arr, char op, int m, int n, int nrhs,
+                                shoal_status *got, shoal_status *want)
+{
+    const char *kernel = NULL;
+    *got = *want = SHOAL_STATUS_SUCCESS;
+    if (m >= 1 && n >= 1) {
+        *got = shoal_lapack_kernel_name(g_h, routine, prec, arr, op, m, n, nrhs, &kernel);
+        *want = m > GELS_MAX_N || n > GELS_MAX_N ? SHOAL_STATUS_NOT_SUPPORTED : SHOAL_STATUS_SUCCESS;
+    }
+    return *got != SHOAL_STATUS_SUCCESS || !kernel ? "-" : kernel;
+}
+
+/* The call's timing: events on the handle's stream around it, everything before it finished. */
+static cudaStream_t timer_start(void)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
+    cudaStream_t stream = 0;
+    shoal_get_stream(g_h, &stream);
+    CUDA_CHECK(cudaEventRecord(g_ev0, stream));
+    return stream;
+}
+
+static float timer_stop(cudaStream_t stream)
+{
+    CUDA_CHECK(cudaEventRecord(g_ev1, stream));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaGetLastError());
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, g_ev0, g_ev1));
+    return ms;
+}
+
+/* Whether the call returned what the run expects; if not, its error is infinite and why says so. */
+static int status_ok(shoal_status st, shoal_status expect, double *worst, char *why, size_t len)
+{
+    if (st == expect)
+        return 1;
+    *worst = INFINITY;
+    snprintf(why, len, " returned %s (expected %s)", shoal_status_string(st), shoal_status_string(expect));
+    return 0;
+}
+
+/* The run's size and pool as the environment and the defaults make them. */
+static void run_defaults(int64_t *batch, int *pool)
+{
+    *batch = gpu_test_batch(*batch); /* SHOAL_TEST_QUICK, SHOAL_TEST_MAX_BATCH */
+    if (*pool <= 0)
+        *pool = 256;
+}
+
+/* After a call mode's line: its verdict counted, the next run's problems drawn afresh. */
+static void end_run(int ok)
+{
+    fflush(stdout);
+    gpu_test_record(ok);
+    ++g_run_index;
+}
+
+/* Appends a wrong kernel-name status to extra; returns whether it was right. */
+static int kernel_status_ok(char *extra, size_t len, shoal_status got, shoal_status want)
+{
+    if (got == want)
+        return 1;
+    const size_t u = strlen(extra);
+    snprintf(extra + u, len - u, " kernel_name: %s (expected %s)", shoal_status_string(got), shoal_status_string(want));
+    return 0;
+}
+
+/* The notes column: the run's layout and what goes wrong on purpose (zero_line: "col" or "row",
+ * the line zero_at - 1 of the rank-deficient matrices). */
+static void run_notes(char *notes, size_t len, int64_t gap, const char *zero_line, int zero_at, int zero_every,
+                      int64_t nan_at, int64_t batch, int tail, int page_end, int null_ops, int twin,
+                      shoal_status expect)
+{
+    size_t u = 0;
+    notes[0] = '\0';
+    if (gap)
+        u += (size_t)snprintf(notes + u, len - u, " gap%lld", (long long)gap);
+    if (zero_at && u < len)
+        u += (size_t)snprintf(notes + u, len - u, " zero%s%d", zero_line, zero_at);
+    if (zero_every && u < len)
+        u += (size_t)snprintf(notes + u, len - u, " zeroA/%d", zero_every);
+    if (nan_at >= 0 && nan_at < batch && u < len)
+        u += (size_t)snprintf(notes + u, len - u, " NaN@%lld", (long long)nan_at);
+    if (tail && u < len)
+        u += (size_t)snprintf(notes + u, len - u, " tail+%d", tail - 1);
+    if (page_end && u < len)
+        u += (size_t)snprintf(notes + u, len - u, " page_end");
+    if (null_ops && u < len)
+        u += (size_t)snprintf(notes + u, len - u, " NULL");
+    if (twin && u < len)
+        u += (size_t)snprintf(notes + u, len - u, " twin");
+    if (expect != SHOAL_STATUS_SUCCESS && u < len)
+        u += (size_t)snprintf(notes + u, len - u, " expect=%s", shoal_status_string(expect));
+}
+
 static void print_header(void)
 {
     printf("# %-2s %-2s %-7s %4s %4s %4s %8s %5s %5s %-6s %10s %9s %-6s %s\n", "p", "op", "mode", "m", "n", "nrhs",
@@ -807,50 +1020,25 @@ static void print_header(void)
 static void run(gcfg c)
 {
     gdata d;
-    c.batch = gpu_test_batch(c.batch); /* SHOAL_TEST_QUICK, SHOAL_TEST_MAX_BATCH */
-    if (c.pool <= 0)
-        c.pool = 256;
+    run_defaults(&c.batch, &c.pool);
     setup(&c, &d);
-    const shoal_status vs = shoal_set_vendor_dispatch(g_h, c.vendor);
-    if (vs != SHOAL_STATUS_SUCCESS) {
-        printf("  shoal_set_vendor_dispatch(%d): %s FAILED\n", c.vendor, shoal_status_string(vs));
-        gpu_test_record(0);
-    }
+    set_vendor(c.vendor);
     for (int mode = MODE_STRIDED; mode <= MODE_ARRAY; ++mode) {
         if (!(c.modes & mode))
             continue;
         fill_inputs(&c, &d, mode);
         upload(&c, &d, mode);
-        /* the query answers every m, n >= 1: the driver's name up to 1024, NOT_SUPPORTED above */
-        const char *kernel = NULL;
-        shoal_status kst = SHOAL_STATUS_SUCCESS, kst_want = SHOAL_STATUS_SUCCESS;
-        if (c.m >= 1 && c.n >= 1) {
-            kst = shoal_lapack_kernel_name(g_h, "gels", c.prec, mode == MODE_ARRAY, c.trans ? 't' : 'n', c.m, c.n,
-                                           c.nrhs, &kernel);
-            kst_want = c.m > GELS_MAX_N || c.n > GELS_MAX_N ? SHOAL_STATUS_NOT_SUPPORTED : SHOAL_STATUS_SUCCESS;
-        }
-        if (kst != SHOAL_STATUS_SUCCESS || !kernel)
-            kernel = "-";
-        CUDA_CHECK(cudaDeviceSynchronize());
-        cudaStream_t stream = 0;
-        shoal_get_stream(g_h, &stream);
-        CUDA_CHECK(cudaEventRecord(g_ev0, stream));
+        shoal_status kst, kst_want;
+        const char *kernel = query_kernel("gels", c.prec, mode == MODE_ARRAY, c.trans ? 't' : 'n', c.m, c.n, c.nrhs,
+                                          &kst, &kst_want);
+        const cudaStream_t stream = timer_start();
         const shoal_status st = call_gels(&c, &d, mode);
-        CUDA_CHECK(cudaEventRecord(g_ev1, stream));
-        CUDA_CHECK(cudaDeviceSynchronize());
-        CUDA_CHECK(cudaGetLastError());
-        float ms = 0.0f;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, g_ev0, g_ev1));
+        const float ms = timer_stop(stream);
         verdict v;
         memset(&v, 0, sizeof v);
         char extra[200] = "";
-        int ok;
-        if (st != c.expect) {
-            v.worst = INFINITY;
-            snprintf(v.why, sizeof v.why, " returned %s (expected %s)", shoal_status_string(st),
-                     shoal_status_string(c.expect));
-            ok = 0;
-        } else {
+        int ok = status_ok(st, c.expect, &v.worst, v.why, sizeof v.why);
+        if (ok) {
             download(&c, &d);
             check_all(&c, &d, mode, &v);
             verdict_why(&c, &d, &v);
@@ -858,40 +1046,15 @@ static void run(gcfg c)
             if (c.twin && d.work && twin_check(&c, &d, mode, extra, sizeof extra) != 0)
                 ok = 0;
         }
-        if (kst != kst_want) {
-            const size_t u = strlen(extra);
-            snprintf(extra + u, sizeof extra - u, " kernel_name: %s (expected %s)", shoal_status_string(kst),
-                     shoal_status_string(kst_want));
-            ok = 0;
-        }
+        ok &= kernel_status_ok(extra, sizeof extra, kst, kst_want);
         char notes[128];
-        size_t u = 0;
-        notes[0] = '\0';
-        if (c.gap)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " gap%lld", (long long)c.gap);
-        if (c.zero_at && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " zero%s%d", c.m >= c.n ? "col" : "row", c.zero_at);
-        if (c.zero_every && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " zeroA/%d", c.zero_every);
-        if (c.nan_at >= 0 && c.nan_at < c.batch && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " NaN@%lld", (long long)c.nan_at);
-        if (c.tail && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " tail+%d", c.tail - 1);
-        if (c.page_end && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " page_end");
-        if (c.null_ops && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " NULL");
-        if (c.twin && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " twin");
-        if (c.expect != SHOAL_STATUS_SUCCESS && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " expect=%s", shoal_status_string(c.expect));
+        run_notes(notes, sizeof notes, c.gap, c.m >= c.n ? "col" : "row", c.zero_at, c.zero_every, c.nan_at, c.batch,
+                  c.tail, c.page_end, c.null_ops, c.twin, c.expect);
         printf("  %-2c %-2c %-7s %4d %4d %4d %8lld %5lld %5lld %-6s %10.4f %9.2e %-6s %s%s%s%s\n", c.prec,
                OP_CH[c.trans], mode == MODE_ARRAY ? "array" : "strided", c.m, c.n, c.nrhs, (long long)c.batch,
                (long long)d.lda, (long long)d.ldb, c.vendor ? "on" : "off", ms, v.worst, ok ? "ok" : "FAILED",
                kernel, notes, v.why, extra);
-        fflush(stdout);
-        gpu_test_record(ok);
-        ++g_run_index;
+        end_run(ok);
     }
     shoal_set_vendor_dispatch(g_h, 1);
     free_data(&d);
@@ -963,14 +1126,16 @@ static void case_rect(char p, int wide)
         }
 }
 
+/* The shapes of the layout cases, gels' and gelqf's alike. */
+static const int LAYOUT_SHAPES[][2] = {{5, 5}, {33, 33}, {40, 7}, {7, 40}, {100, 33}, {33, 100}, {129, 129},
+                                       {1, 9}, {9, 1}};
+
 /* lda = m + 3, ldb = max(m, n) + 5 (NaN padding that must stay), gaps, batch 1 and 33. */
 static void case_layout(char p)
 {
-    static const int shapes[][2] = {{5, 5}, {33, 33}, {40, 7}, {7, 40}, {100, 33}, {33, 100}, {129, 129}, {1, 9},
-                                    {9, 1}};
-    for (int i = 0; i < COUNT(shapes); ++i)
+    for (int i = 0; i < COUNT(LAYOUT_SHAPES); ++i)
         for (int t = 0; t < n_ops(p); ++t) {
-            const int m = shapes[i][0], n = shapes[i][1];
+            const int m = LAYOUT_SHAPES[i][0], n = LAYOUT_SHAPES[i][1];
             gcfg c = base(p, t, m, n, RHS[(i + t) % 3], (i + t) % 2 ? 1 : 33);
             c.pad_a = 3;
             c.pad_b = 5;
@@ -1004,16 +1169,17 @@ static void case_batch_large(char p)
     run(c);
 }
 
+/* The shapes of the rank cases (zero columns or rows, zero matrices, NaNs), gels' and gelqf's alike. */
+static const int RANK_SHAPES[][2] = {{8, 8}, {33, 33}, {100, 100}, {40, 7}, {7, 40}, {300, 33}, {33, 300}, {256, 256}};
+
 /* Rank-deficient matrices (a zero column, m >= n, or row, m < n, at J - 1 >= 1: info J; J in turn
  * 2, the middle and the last), zero matrices (info 0, X = 0) and a NaN matrix among good ones,
  * every op (least squares and minimum norm on each shape), twin. */
 static void case_rank(char p)
 {
-    static const int shapes[][2] = {{8, 8}, {33, 33}, {100, 100}, {40, 7}, {7, 40}, {300, 33}, {33, 300},
-                                    {256, 256}};
-    for (int i = 0; i < COUNT(shapes); ++i)
+    for (int i = 0; i < COUNT(RANK_SHAPES); ++i)
         for (int t = 0; t < n_ops(p); ++t) {
-            const int m = shapes[i][0], n = shapes[i][1], k = imin(m, n);
+            const int m = RANK_SHAPES[i][0], n = RANK_SHAPES[i][1], k = imin(m, n);
             const int js[3] = {2, k / 2 + 1, k};
             gcfg c = base(p, t, m, n, RHS[(i + t) % 3], imax(m, n) > 200 ? 10 : 30);
             c.zero_at = js[(i + t) % 3];
@@ -1060,29 +1226,33 @@ static void case_empty(char p)
     }
 }
 
+/* The shapes of the vendor cases, gels' and gelqf's alike. */
+static const int VENDOR_SHAPES[][2] = {{8, 8}, {32, 16}, {16, 32}, {100, 100}, {300, 33}, {33, 300}};
+
 /* Vendor dispatch on: whatever the steps route to must still be right. */
 static void case_vendor(char p)
 {
-    static const int shapes[][2] = {{8, 8}, {32, 16}, {16, 32}, {100, 100}, {300, 33}, {33, 300}};
-    for (int i = 0; i < COUNT(shapes); ++i)
+    for (int i = 0; i < COUNT(VENDOR_SHAPES); ++i)
         for (int t = 0; t < 2; ++t) {
-            gcfg c = base(p, t == 1 && elem_reals(p) == 2 ? 2 : t, shapes[i][0], shapes[i][1], RHS[(i + t) % 3],
-                          imax(shapes[i][0], shapes[i][1]) > 64 ? 9 : 200);
+            gcfg c = base(p, t == 1 && elem_reals(p) == 2 ? 2 : t, VENDOR_SHAPES[i][0], VENDOR_SHAPES[i][1],
+                          RHS[(i + t) % 3], imax(VENDOR_SHAPES[i][0], VENDOR_SHAPES[i][1]) > 64 ? 9 : 200);
             c.vendor = 1;
             run(c);
         }
 }
+
+/* The shapes of the tail cases, gels' and gelqf's alike. */
+static const int TAIL_SHAPES[][2] = {{1, 1}, {3, 3}, {5, 5}, {17, 17}, {33, 33}, {7, 3}, {3, 7}, {40, 17},
+                                     {17, 40}, {65, 33}, {1, 6}, {6, 1}};
 
 /* Issue 29: A, B and info each end at the last element of their allocation and start 0..3
  * elements into it: square, tall and wide shapes, every op, nrhs 1, 2, n + 3, ld > rows in
  * some, odd gaps, rank-deficient matrices in some batches. */
 static void case_tail(char p)
 {
-    static const int shapes[][2] = {{1, 1}, {3, 3}, {5, 5}, {17, 17}, {33, 33}, {7, 3}, {3, 7}, {40, 17},
-                                    {17, 40}, {65, 33}, {1, 6}, {6, 1}};
     for (int tail = 1; tail <= 4; ++tail)
-        for (int i = 0; i < COUNT(shapes); ++i) {
-            const int m = shapes[i][0], n = shapes[i][1], k = imin(m, n);
+        for (int i = 0; i < COUNT(TAIL_SHAPES); ++i) {
+            const int m = TAIL_SHAPES[i][0], n = TAIL_SHAPES[i][1], k = imin(m, n);
             const int t = (i + tail) % n_ops(p);
             const int nrhs = i % 3 == 2 ? n + 3 : 1 + i % 3;
             gcfg c = base(p, t, m, n, nrhs, 129);
@@ -1096,6 +1266,9 @@ static void case_tail(char p)
         }
 }
 
+/* The shapes of the page-end cases, gels' and gelqf's alike. */
+static const int PAGE_END_SHAPES[][2] = {{1, 1}, {3, 3}, {17, 17}, {7, 3}, {3, 7}, {100, 33}, {33, 100}, {65, 65}};
+
 /* Issue 29, page ends: A, B and info each end at the end of a mapped page, the next page
  * unmapped; strided and in-order pointer arrays (the last problem's matrices at the page ends),
  * every op, ld > rows in some, rank-deficient matrices in some. */
@@ -1103,10 +1276,9 @@ static void case_page_end(char p)
 {
     if (!gpu_test_page_end_ready())
         return;
-    static const int shapes[][2] = {{1, 1}, {3, 3}, {17, 17}, {7, 3}, {3, 7}, {100, 33}, {33, 100}, {65, 65}};
-    for (int i = 0; i < COUNT(shapes); ++i)
+    for (int i = 0; i < COUNT(PAGE_END_SHAPES); ++i)
         for (int t = 0; t < n_ops(p); ++t) {
-            const int m = shapes[i][0], n = shapes[i][1], k = imin(m, n);
+            const int m = PAGE_END_SHAPES[i][0], n = PAGE_END_SHAPES[i][1], k = imin(m, n);
             gcfg c = base(p, t, m, n, RHS[(i + t) % 3], 5);
             c.page_end = 1;
             c.pad_a = (i + t) % 2 ? 1 + i % 3 : 0;
@@ -1184,11 +1356,7 @@ typedef struct ldata {
 
 static enum mkind lq_kind_of(const lcfg *c, int64_t b)
 {
-    if (c->m == 0 || c->n == 0) return M_EMPTY;
-    if (b == c->nan_at) return M_NAN;
-    if (c->zero_every > 0 && b % c->zero_every == c->zero_every - 1) return M_ZERO;
-    if (c->zero_at > 0 && b % 3 == 1) return M_RANK;
-    return M_GOOD;
+    return kind_in(c->m, c->n, c->nan_at, c->zero_every, c->zero_at, b);
 }
 
 static int64_t lq_slot(const lcfg *c, int mode, int64_t b) { return slot_in(c->batch, c->page_end, mode, b); }
@@ -1204,22 +1372,13 @@ static void lq_setup(const lcfg *c, ldata *d)
     d->lda = imax(1, m) + c->pad_a;
     d->sta = d->lda * n + c->gap;
     d->stt = d->k + c->gap_t;
-    d->na = c->batch * d->sta + GUARD;
-    d->nt = c->batch * d->stt + GUARD;
-    if ((c->tail || c->page_end) && c->batch > 0) { /* nothing after the last matrix's last element */
-        d->na = (c->batch - 1) * d->sta + d->lda * (n - 1) + m;
-        d->nt = (c->batch - 1) * d->stt + d->k;
-    }
+    const int tight = c->tail || c->page_end;
+    d->na = buf_len(c->batch, d->sta, d->lda, m, n, tight);
+    d->nt = buf_len(c->batch, d->stt, d->stt, d->k, 1, tight); /* tau: one k-vector a matrix */
     const size_t es = d->es;
     const int shift = c->tail ? c->tail - 1 : 0;
-    d->ha0 = xmalloc((size_t)d->na * es);
-    d->ha = xmalloc((size_t)d->na * es);
-    d->wa = xmalloc((size_t)d->na);
-    d->ht0 = xmalloc((size_t)d->nt * es);
-    d->ht = xmalloc((size_t)d->nt * es);
-    d->wt = xmalloc((size_t)d->nt);
-    d->da = place_alloc(c->page_end, &d->allocs[0], (size_t)d->na, es, shift);
-    d->dt = place_alloc(c->page_end, &d->allocs[1], (size_t)d->nt, es, shift);
+    d->da = operand_alloc(d->na, es, c->page_end, shift, &d->ha0, &d->ha, &d->wa, &d->allocs[0]);
+    d->dt = operand_alloc(d->nt, es, c->page_end, shift, &d->ht0, &d->ht, &d->wt, &d->allocs[1]);
     d->kind = xmalloc((size_t)(c->batch > 0 ? c->batch : 1));
     if ((c->modes & MODE_ARRAY) && c->batch > 0) {
         CUDA_CHECK(cudaMalloc((void **)&d->dap, (size_t)c->batch * sizeof(void *)));
@@ -1227,24 +1386,16 @@ static void lq_setup(const lcfg *c, ldata *d)
     }
     for (int64_t b = 0; b < c->batch; ++b)
         d->kind[b] = (unsigned char)lq_kind_of(c, b);
-    const int pool = c->pool < c->batch ? c->pool : (int)c->batch;
+    const int pool = pool_count(c->pool, c->batch);
     const size_t ael = (size_t)d->w * m * n;
     d->pool_a = xmalloc((size_t)(pool > 0 ? pool : 1) * (ael > 0 ? ael : 1) * sizeof(double));
-#pragma omp parallel for schedule(dynamic, 16)
-    for (int i = 0; i < pool; ++i) {
-        uint64_t state = mix64(g_case_seed, ((uint64_t)g_run_index << 32) + (uint64_t)i);
-        oracle_fill_float(&state, ael, d->pool_a + (size_t)i * ael);
-    }
+    fill_pool(pool, d->pool_a, ael, NULL, 0);
 }
 
 static void lq_free(ldata *d)
 {
-    free(d->ha0);
-    free(d->ha);
-    free(d->wa);
-    free(d->ht0);
-    free(d->ht);
-    free(d->wt);
+    host_free(d->ha0, d->ha, d->wa);
+    host_free(d->ht0, d->ht, d->wt);
     free(d->kind);
     free(d->pool_a);
     for (int i = 0; i < COUNT(d->allocs); ++i)
@@ -1259,31 +1410,16 @@ static void lq_fill_inputs(const lcfg *c, ldata *d, int mode)
 {
     const char pr = c->prec;
     const int m = c->m, n = c->n, w = d->w;
-    const int pool = c->pool < c->batch ? c->pool : (int)c->batch;
+    const int pool = pool_count(c->pool, c->batch);
     const size_t ael = (size_t)m * n;
-    fill_poison(pr, d->ha0, d->na, POISON_A);
-    fill_poison(pr, d->ht0, d->nt, POISON_TAU);
-    memset(d->wa, 0, (size_t)d->na);
-    memset(d->wt, 0, (size_t)d->nt);
+    poison_operand(pr, d->ha0, d->wa, d->na, POISON_A);
+    poison_operand(pr, d->ht0, d->wt, d->nt, POISON_TAU);
 #pragma omp parallel for schedule(static)
     for (int64_t b = 0; b < c->batch; ++b) {
         const int64_t s = lq_slot(c, mode, b);
         const enum mkind kind = lq_kind_of(c, b);
         const double *a = d->pool_a + (size_t)(b % (pool > 0 ? pool : 1)) * ael * w;
-        const int64_t oa = s * d->sta;
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < m; ++i) {
-                const int64_t e = oa + i + j * d->lda;
-                elem_put(pr, d->ha0, e, a, i + (int64_t)j * m);
-                if (kind == M_ZERO || (kind == M_RANK && i == c->zero_at - 1))
-                    for (int t = 0; t < w; ++t) elem_set_real(pr, d->ha0, e * w + t, 0.0);
-                if (d->work)
-                    d->wa[e] = 1;
-            }
-        if (kind == M_NAN) {
-            const int i = (int)(mix64((uint64_t)b, 11) % (uint64_t)m), j = (int)(mix64((uint64_t)b, 13) % (uint64_t)n);
-            elem_set_real(pr, d->ha0, (oa + i + (int64_t)j * d->lda) * w + (w - 1), NAN);
-        }
+        put_matrix(pr, d->ha0, d->wa, s * d->sta, d->lda, m, n, a, kind, c->zero_at, 0, b, d->work); /* zero rows */
         if (d->work)
             for (int j = 0; j < d->k; ++j) d->wt[s * d->stt + j] = 1;
     }
@@ -1295,14 +1431,8 @@ static void lq_upload(const lcfg *c, ldata *d, int mode)
     CUDA_CHECK(cudaMemcpy(d->da, d->ha0, (size_t)d->na * es, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d->dt, d->ht0, (size_t)d->nt * es, cudaMemcpyHostToDevice));
     if (mode == MODE_ARRAY && c->batch > 0) {
-        void **h = xmalloc((size_t)c->batch * sizeof(void *));
-        for (int64_t b = 0; b < c->batch; ++b)
-            h[b] = (char *)d->da + (size_t)(lq_slot(c, mode, b) * d->sta) * es;
-        CUDA_CHECK(cudaMemcpy(d->dap, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
-        for (int64_t b = 0; b < c->batch; ++b) /* one tau pointer per matrix */
-            h[b] = (char *)d->dt + (size_t)(lq_slot(c, mode, b) * d->stt) * es;
-        CUDA_CHECK(cudaMemcpy(d->dtp, h, (size_t)c->batch * sizeof(void *), cudaMemcpyHostToDevice));
-        free(h);
+        upload_ptrs(d->dap, d->da, c->batch, c->page_end, mode, d->sta, es);
+        upload_ptrs(d->dtp, d->dt, c->batch, c->page_end, mode, d->stt, es); /* one tau pointer per matrix */
     }
 }
 
@@ -1462,17 +1592,10 @@ static void lq_check_all(const lcfg *c, ldata *d, int mode, lverdict *v)
     const double eps = gels_eps(pr);
     memset(v, 0, sizeof *v);
     v->worst_b = v->first_bad_conv = v->first_bad_zero = v->first_touched = -1;
-    for (int64_t e = 0; e < d->na; ++e)
-        if (!d->wa[e] && memcmp((char *)d->ha + e * d->es, (char *)d->ha0 + e * d->es, d->es))
-            count_first(&v->touched, &v->first_touched, e);
-    for (int64_t e = 0; e < d->nt; ++e)
-        if (!d->wt[e] && memcmp((char *)d->ht + e * d->es, (char *)d->ht0 + e * d->es, d->es))
-            count_first(&v->touched, &v->first_touched, d->na + e); /* tau's elements after A's */
+    count_touched(d->ha0, d->ha, d->wa, d->na, d->es, 0, &v->touched, &v->first_touched);
+    count_touched(d->ht0, d->ht, d->wt, d->nt, d->es, d->na, &v->touched, &v->first_touched); /* tau after A */
     if (!d->work)
         return;
-    double worst = 0.0, worst_e[2] = {0, 0};
-    int64_t worst_b = -1, bad_zero = 0, first_bad_zero = -1, bad_conv = 0, first_bad_conv = -1;
-    const char *conv_why = NULL;
     const int big = imax(m, n) >= INNER_PAR_N && c->batch <= INNER_PAR_BATCH;
 #pragma omp parallel if (!big)
     {
@@ -1487,13 +1610,9 @@ static void lq_check_all(const lcfg *c, ldata *d, int mode, lverdict *v)
             if (kind == M_NAN)
                 continue;
             const int64_t s = lq_slot(c, mode, b);
-            for (int j = 0; j < n; ++j)
-                for (int i = 0; i < m; ++i) {
-                    elem_get(pr, d->ha0, s * d->sta + i + j * d->lda, A0, i + (int64_t)j * m);
-                    elem_get(pr, d->ha, s * d->sta + i + j * d->lda, A, i + (int64_t)j * m);
-                }
-            for (int j = 0; j < k; ++j)
-                elem_get(pr, d->ht, s * d->stt + j, tau, j);
+            get_matrix(pr, d->ha0, s * d->sta, d->lda, m, n, A0);
+            get_matrix(pr, d->ha, s * d->sta, d->lda, m, n, A);
+            get_matrix(pr, d->ht, s * d->stt, d->stt, k, 1, tau);
             /* exact zeros: a zero matrix stays 0 with every tau 0; a zero row J - 1 stays 0 (L's
              * row and the reflector's entries) with tau_{J-1} = 0 (LAPACK's larfg: H = I) */
             int ok = 1;
@@ -1508,7 +1627,7 @@ static void lq_check_all(const lcfg *c, ldata *d, int mode, lverdict *v)
             }
             if (!ok) {
 #pragma omp critical
-                count_first(&bad_zero, &first_bad_zero, b);
+                count_first(&v->bad_zero, &v->first_bad_zero, b);
             }
             if (kind == M_ZERO)
                 continue;
@@ -1516,38 +1635,20 @@ static void lq_check_all(const lcfg *c, ldata *d, int mode, lverdict *v)
             if (why) {
 #pragma omp critical
                 {
-                    if (first_bad_conv < 0 || b < first_bad_conv) conv_why = why;
-                    count_first(&bad_conv, &first_bad_conv, b);
+                    if (v->first_bad_conv < 0 || b < v->first_bad_conv) v->conv_why = why;
+                    count_first(&v->bad_conv, &v->first_bad_conv, b);
                 }
             }
             double e[2];
             const double err = lq_errors(w, m, n, A0, A, tau, eps, big, e);
-            if (!(err <= my_worst)) {
-                my_worst = err;
-                my_worst_b = b;
-                memcpy(my_e, e, sizeof e);
-            }
+            keep_worst(&my_worst, &my_worst_b, my_e, err, b, e, sizeof e);
         }
 #pragma omp critical
-        {
-            if (!(my_worst <= worst) || (worst_b < 0 && my_worst_b >= 0)) {
-                worst = my_worst;
-                worst_b = my_worst_b;
-                memcpy(worst_e, my_e, sizeof my_e);
-            }
-        }
+        merge_worst(&v->worst, &v->worst_b, v->worst_e, my_worst, my_worst_b, my_e, sizeof my_e);
         free(A0);
         free(A);
         free(tau);
     }
-    v->worst = worst;
-    v->worst_b = worst_b;
-    memcpy(v->worst_e, worst_e, sizeof worst_e);
-    v->bad_zero = bad_zero;
-    v->first_bad_zero = first_bad_zero;
-    v->bad_conv = bad_conv;
-    v->first_bad_conv = first_bad_conv;
-    v->conv_why = conv_why;
 }
 
 static int lq_verdict_ok(const lverdict *v)
@@ -1581,22 +1682,14 @@ static void lq_verdict_why(const ldata *d, lverdict *v)
 static int64_t lq_twin_check(const lcfg *c, ldata *d, int mode, char *why, size_t len)
 {
     const size_t es = d->es;
-    char *ha1 = xmalloc((size_t)d->na * es), *ht1 = xmalloc((size_t)d->nt * es);
-    memcpy(ha1, d->ha, (size_t)d->na * es);
-    memcpy(ht1, d->ht, (size_t)d->nt * es);
+    char *ha1 = snapshot(d->ha, d->na, es), *ht1 = snapshot(d->ht, d->nt, es);
     lcfg t = *c;
-    t.zero_at = 0;
-    t.zero_every = 0;
-    t.nan_at = -1;
-    t.twin = 0;
+    no_faults(&t.zero_at, &t.zero_every, &t.nan_at, &t.twin);
     lq_fill_inputs(&t, d, mode);
     lq_upload(&t, d, mode);
     const shoal_status st = call_gelqf(&t, d, mode);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CUDA_CHECK(cudaGetLastError());
     int64_t differ = 0, first = -1;
-    if (st != SHOAL_STATUS_SUCCESS) {
-        snprintf(why, len, " twin call returned %s", shoal_status_string(st));
+    if (twin_call_failed(st, why, len)) {
         differ = -1;
     } else {
         lq_download(d);
@@ -1604,18 +1697,12 @@ static int64_t lq_twin_check(const lcfg *c, ldata *d, int mode, char *why, size_
             if (d->kind[b] != M_GOOD)
                 continue;
             const int64_t s = lq_slot(c, mode, b);
-            const size_t ot = (size_t)(s * d->stt) * es;
-            int same = !memcmp(ht1 + ot, (char *)d->ht + ot, (size_t)d->k * es);
-            for (int j = 0; j < c->n && same; ++j) {
-                const size_t o = (size_t)(s * d->sta + j * d->lda) * es;
-                same = !memcmp(ha1 + o, (char *)d->ha + o, (size_t)c->m * es);
-            }
-            if (!same && differ++ == 0)
-                first = b;
+            const int same = same_matrix(ht1, d->ht, s * d->stt, d->stt, d->k, 1, es) &&
+                             same_matrix(ha1, d->ha, s * d->sta, d->lda, c->m, c->n, es);
+            if (!same)
+                count_first(&differ, &first, b);
         }
-        if (differ)
-            snprintf(why, len, " %lld matrices differ from the twin run's (without the failing ones), first %lld",
-                     (long long)differ, (long long)first);
+        twin_why(differ, first, why, len);
     }
     free(ha1);
     free(ht1);
@@ -1631,49 +1718,24 @@ static void lq_print_header(void)
 static void lq_run(lcfg c)
 {
     ldata d;
-    c.batch = gpu_test_batch(c.batch); /* SHOAL_TEST_QUICK, SHOAL_TEST_MAX_BATCH */
-    if (c.pool <= 0)
-        c.pool = 256;
+    run_defaults(&c.batch, &c.pool);
     lq_setup(&c, &d);
-    const shoal_status vs = shoal_set_vendor_dispatch(g_h, c.vendor);
-    if (vs != SHOAL_STATUS_SUCCESS) {
-        printf("  shoal_set_vendor_dispatch(%d): %s FAILED\n", c.vendor, shoal_status_string(vs));
-        gpu_test_record(0);
-    }
+    set_vendor(c.vendor);
     for (int mode = MODE_STRIDED; mode <= MODE_ARRAY; ++mode) {
         if (!(c.modes & mode))
             continue;
         lq_fill_inputs(&c, &d, mode);
         lq_upload(&c, &d, mode);
-        /* the query answers every m, n >= 1: the driver's name up to 1024, NOT_SUPPORTED above */
-        const char *kernel = NULL;
-        shoal_status kst = SHOAL_STATUS_SUCCESS, kst_want = SHOAL_STATUS_SUCCESS;
-        if (c.m >= 1 && c.n >= 1) {
-            kst = shoal_lapack_kernel_name(g_h, "gelqf", c.prec, mode == MODE_ARRAY, 'n', c.m, c.n, 0, &kernel);
-            kst_want = c.m > GELS_MAX_N || c.n > GELS_MAX_N ? SHOAL_STATUS_NOT_SUPPORTED : SHOAL_STATUS_SUCCESS;
-        }
-        if (kst != SHOAL_STATUS_SUCCESS || !kernel)
-            kernel = "-";
-        CUDA_CHECK(cudaDeviceSynchronize());
-        cudaStream_t stream = 0;
-        shoal_get_stream(g_h, &stream);
-        CUDA_CHECK(cudaEventRecord(g_ev0, stream));
+        shoal_status kst, kst_want;
+        const char *kernel = query_kernel("gelqf", c.prec, mode == MODE_ARRAY, 'n', c.m, c.n, 0, &kst, &kst_want);
+        const cudaStream_t stream = timer_start();
         const shoal_status st = call_gelqf(&c, &d, mode);
-        CUDA_CHECK(cudaEventRecord(g_ev1, stream));
-        CUDA_CHECK(cudaDeviceSynchronize());
-        CUDA_CHECK(cudaGetLastError());
-        float ms = 0.0f;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, g_ev0, g_ev1));
+        const float ms = timer_stop(stream);
         lverdict v;
         memset(&v, 0, sizeof v);
         char extra[200] = "";
-        int ok;
-        if (st != c.expect) {
-            v.worst = INFINITY;
-            snprintf(v.why, sizeof v.why, " returned %s (expected %s)", shoal_status_string(st),
-                     shoal_status_string(c.expect));
-            ok = 0;
-        } else {
+        int ok = status_ok(st, c.expect, &v.worst, v.why, sizeof v.why);
+        if (ok) {
             lq_download(&d);
             lq_check_all(&c, &d, mode, &v);
             lq_verdict_why(&d, &v);
@@ -1681,40 +1743,15 @@ static void lq_run(lcfg c)
             if (c.twin && d.work && lq_twin_check(&c, &d, mode, extra, sizeof extra) != 0)
                 ok = 0;
         }
-        if (kst != kst_want) {
-            const size_t u = strlen(extra);
-            snprintf(extra + u, sizeof extra - u, " kernel_name: %s (expected %s)", shoal_status_string(kst),
-                     shoal_status_string(kst_want));
-            ok = 0;
-        }
+        ok &= kernel_status_ok(extra, sizeof extra, kst, kst_want);
         char notes[128];
-        size_t u = 0;
-        notes[0] = '\0';
-        if (c.gap)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " gap%lld", (long long)c.gap);
-        if (c.zero_at && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " zerorow%d", c.zero_at);
-        if (c.zero_every && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " zeroA/%d", c.zero_every);
-        if (c.nan_at >= 0 && c.nan_at < c.batch && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " NaN@%lld", (long long)c.nan_at);
-        if (c.tail && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " tail+%d", c.tail - 1);
-        if (c.page_end && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " page_end");
-        if (c.null_ops && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " NULL");
-        if (c.twin && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " twin");
-        if (c.expect != SHOAL_STATUS_SUCCESS && u < sizeof notes)
-            u += (size_t)snprintf(notes + u, sizeof notes - u, " expect=%s", shoal_status_string(c.expect));
+        run_notes(notes, sizeof notes, c.gap, "row", c.zero_at, c.zero_every, c.nan_at, c.batch, c.tail, c.page_end,
+                  c.null_ops, c.twin, c.expect);
         printf("  %-2c %-7s %4d %4d %8lld %5lld %5lld %-6s %10.4f %9.2e %-6s %s%s%s%s\n", c.prec,
                mode == MODE_ARRAY ? "array" : "strided", c.m, c.n, (long long)c.batch, (long long)d.lda,
                (long long)d.stt, c.vendor ? "on" : "off", ms, v.worst, ok ? "ok" : "FAILED", kernel, notes, v.why,
                extra);
-        fflush(stdout);
-        gpu_test_record(ok);
-        ++g_run_index;
+        end_run(ok);
     }
     shoal_set_vendor_dispatch(g_h, 1);
     lq_free(&d);
@@ -1789,10 +1826,8 @@ static void case_lq_large(char p)
 /* lda = m + 3 (NaN padding that must stay), gaps between matrices and tau vectors, batch 1 and 33. */
 static void case_lq_layout(char p)
 {
-    static const int shapes[][2] = {{5, 5}, {33, 33}, {40, 7}, {7, 40}, {100, 33}, {33, 100}, {129, 129}, {1, 9},
-                                    {9, 1}};
-    for (int i = 0; i < COUNT(shapes); ++i) {
-        lcfg c = lq_base(p, shapes[i][0], shapes[i][1], i % 2 ? 1 : 33);
+    for (int i = 0; i < COUNT(LAYOUT_SHAPES); ++i) {
+        lcfg c = lq_base(p, LAYOUT_SHAPES[i][0], LAYOUT_SHAPES[i][1], i % 2 ? 1 : 33);
         c.pad_a = 3;
         c.gap = i % 3 == 0 ? 2 : 0;
         c.gap_t = 1 + i % 2;
@@ -1821,10 +1856,8 @@ static void case_lq_batch_large(char p)
  * the row exactly 0), zero matrices and a NaN matrix among good ones, twin. */
 static void case_lq_rank(char p)
 {
-    static const int shapes[][2] = {{8, 8}, {33, 33}, {100, 100}, {40, 7}, {7, 40}, {300, 33}, {33, 300},
-                                    {256, 256}};
-    for (int i = 0; i < COUNT(shapes); ++i) {
-        const int m = shapes[i][0], n = shapes[i][1], k = imin(m, n);
+    for (int i = 0; i < COUNT(RANK_SHAPES); ++i) {
+        const int m = RANK_SHAPES[i][0], n = RANK_SHAPES[i][1], k = imin(m, n);
         const int js[4] = {1, 2, k / 2 + 1, k};
         lcfg c = lq_base(p, m, n, imax(m, n) > 200 ? 10 : 30);
         c.zero_at = js[i % 4];
@@ -1871,9 +1904,9 @@ static void case_lq_empty(char p)
 /* Vendor dispatch on: the driver runs shoal's geqrf either way; the results must still be right. */
 static void case_lq_vendor(char p)
 {
-    static const int shapes[][2] = {{8, 8}, {32, 16}, {16, 32}, {100, 100}, {300, 33}, {33, 300}};
-    for (int i = 0; i < COUNT(shapes); ++i) {
-        lcfg c = lq_base(p, shapes[i][0], shapes[i][1], imax(shapes[i][0], shapes[i][1]) > 64 ? 9 : 200);
+    for (int i = 0; i < COUNT(VENDOR_SHAPES); ++i) {
+        lcfg c = lq_base(p, VENDOR_SHAPES[i][0], VENDOR_SHAPES[i][1],
+                         imax(VENDOR_SHAPES[i][0], VENDOR_SHAPES[i][1]) > 64 ? 9 : 200);
         c.vendor = 1;
         c.modes = i % 2 ? MODE_ARRAY : MODE_STRIDED;
         lq_run(c);
@@ -1885,11 +1918,9 @@ static void case_lq_vendor(char p)
  * some batches. */
 static void case_lq_tail(char p)
 {
-    static const int shapes[][2] = {{1, 1}, {3, 3}, {5, 5}, {17, 17}, {33, 33}, {7, 3}, {3, 7}, {40, 17},
-                                    {17, 40}, {65, 33}, {1, 6}, {6, 1}};
     for (int tail = 1; tail <= 4; ++tail)
-        for (int i = 0; i < COUNT(shapes); ++i) {
-            const int m = shapes[i][0], n = shapes[i][1], k = imin(m, n);
+        for (int i = 0; i < COUNT(TAIL_SHAPES); ++i) {
+            const int m = TAIL_SHAPES[i][0], n = TAIL_SHAPES[i][1], k = imin(m, n);
             lcfg c = lq_base(p, m, n, 129);
             c.tail = tail;
             c.pad_a = (i + tail) % 2 ? tail : 0;
@@ -1907,9 +1938,8 @@ static void case_lq_page_end(char p)
 {
     if (!gpu_test_page_end_ready())
         return;
-    static const int shapes[][2] = {{1, 1}, {3, 3}, {17, 17}, {7, 3}, {3, 7}, {100, 33}, {33, 100}, {65, 65}};
-    for (int i = 0; i < COUNT(shapes); ++i) {
-        const int m = shapes[i][0], n = shapes[i][1], k = imin(m, n);
+    for (int i = 0; i < COUNT(PAGE_END_SHAPES); ++i) {
+        const int m = PAGE_END_SHAPES[i][0], n = PAGE_END_SHAPES[i][1], k = imin(m, n);
         lcfg c = lq_base(p, m, n, 5);
         c.page_end = 1;
         c.pad_a = i % 2 ? 1 + i % 3 : 0;
