@@ -252,8 +252,9 @@ SECTIONS = (
             "the H200's tuned geqrf and ormqr (s, d) and the H100's TRSM table. Against the best other "
             "method (cuBLAS, which torch's lstsq calls for a batch: their times agree) 5.2-13.5x at "
             "n = 64..512; at 8192 matrices of 3 x 3 cuBLAS is 5x faster (shoal's driver is five "
-            "launches, its TRSM and ormqr kernels for 3 x 3 took 15 and 9 us of the 45 us measured in "
-            "the profiler, its row kernel 16 us: made one flat loop after this run), at 16 x 16 even. "
+            "launches: in the profiler's 45 us, TRSM took 15 us, the portable default because the H200's "
+            "TRSM table held no d rules (tables are chosen per precision since), ormqr 9 us, its row kernel "
+            "16 us (made one flat loop after this run)); at 16 x 16 they are even. "
             "Wide matrices above 32 rows in pointer arrays failed on the GPU in this build (fixed after "
             "it, not yet run)."),
     Section("Multiplication by Q (ormqr), untuned (spec bench)", "h200-2026-11-29-spec-ormqr", "spec",
