@@ -64,9 +64,9 @@ _GENERIC = {
     "shoal_?orgqr_batched": "h i i i p l p l",
     "shoal_?orgqr_strided_batched": "h i i i p l l p l l",
     "shoal_?gels_batched": "h i i i i p l p l p l",
+    "shoal_?gels_strided_batched": "h i i i i p l l p l l p l",
     "shoal_?gelqf_batched": "h i i p l p l",
     "shoal_?gelqf_strided_batched": "h i i p l l p l l",
-    "shoal_?gels_strided_batched": "h i i i i p l l p l l p l",
 }
 
 # the generic entries that come in c and z too (the routines listing them in search_space/)

@@ -9,9 +9,8 @@
 #include "context.h"
 #include "gels_kernels.h"
 #include "lapack_chunk.h"
-#include "lapack_routines.h"
-#include "lapack_run.h"
 #include "lapack_steps.h"
+#include "solver_steps.h"
 #include "spec_run.h"
 
 static shoal_status factor_chunk(struct shoal_context *ctx, char prec, const shoal_lapack_params *q)
@@ -20,14 +19,8 @@ static shoal_status factor_chunk(struct shoal_context *ctx, char prec, const sho
     const shoal_operand W = {ctx->solver_ws, NULL, q->n, (long long)q->n * q->m};
     if (shoal_gels_conj_transpose(prec, A, W, q->m, q->n, q->batch, ctx->stream) != cudaSuccess)
         return SHOAL_STATUS_CUDA_ERROR;
-    shoal_lapack_params f = *q; /* tau as the caller gave it, A replaced by A^H */
-    f.m = q->n;
-    f.n = q->m;
-    f.A = W.ptr;
-    f.A_array = NULL;
-    f.lda = W.ld;
-    f.stride_a = W.stride;
-    const shoal_status st = shoal_lapack_run_ctx(ctx, SHOAL_GEQRF, prec, 0, &f);
+    const shoal_operand tau = {q->tau, q->tau_array, 1, q->stride_tau}; /* as the caller gave it */
+    const shoal_status st = shoal_solver_step_geqrf(ctx, prec, q->batch, q->n, q->m, W, tau);
     if (st != SHOAL_STATUS_SUCCESS) return st;
     return shoal_gels_conj_transpose(prec, W, A, q->n, q->m, q->batch, ctx->stream) == cudaSuccess
                ? SHOAL_STATUS_SUCCESS
@@ -39,8 +32,7 @@ shoal_status shoal_driver_gelqf_qr(struct shoal_context *ctx, char prec, int var
     (void)variant;
     if (p->m == 0 || p->n == 0) return SHOAL_STATUS_SUCCESS; /* nothing to factor */
     const long long elem = shoal_spec_elem_bytes(prec);
-    long long chunk = (long long)(SHOAL_SOLVER_WS_BYTES / (size_t)((long long)p->m * p->n * elem));
-    if (chunk > SHOAL_LAPACK_CHUNK) chunk = SHOAL_LAPACK_CHUNK;
+    const long long chunk = shoal_solver_chunk((long long)p->m * p->n * elem);
     if (chunk < 1) return SHOAL_STATUS_NOT_SUPPORTED; /* above max_n: the dispatch refuses it first */
     for (long long b0 = 0; b0 < p->batch; b0 += chunk) {
         const long long nb = p->batch - b0 < chunk ? p->batch - b0 : chunk;

@@ -19,9 +19,8 @@
 #include "context.h"
 #include "gels_kernels.h"
 #include "lapack_chunk.h"
-#include "lapack_routines.h"
-#include "lapack_run.h"
 #include "lapack_steps.h"
+#include "solver_steps.h"
 #include "spec_run.h"
 
 #define TRY_CUDA(x)                                                                                     \
@@ -69,18 +68,7 @@ static shoal_status solve_chunk(struct shoal_context *ctx, const gels_plan *g, c
         }
     }
     const shoal_operand tau = {ws, NULL, 1, g->fn};
-    shoal_lapack_params f = {0};
-    f.m = g->fm;
-    f.n = g->fn;
-    f.A = F.ptr;
-    f.A_array = F.array;
-    f.lda = F.ld;
-    f.stride_a = F.stride;
-    f.ldb = 1;
-    f.tau = tau.ptr;
-    f.stride_tau = tau.stride;
-    f.batch = nb;
-    TRY(shoal_lapack_run_ctx(ctx, SHOAL_GEQRF, prec, 0, &f));
+    TRY(shoal_solver_step_geqrf(ctx, prec, nb, g->fm, g->fn, F, tau));
     int *zero = ctx->step_info;
     TRY_CUDA(shoal_gels_info(prec, F, g->fn, nb, q->info, zero, ctx->stream));
     if (g->conj_b) TRY_CUDA(shoal_gels_rows(prec, B, 0, g->rows_b, nrhs, nb, NULL, SHOAL_ROWS_CONJ, ctx->stream));
@@ -114,8 +102,7 @@ shoal_status shoal_driver_gels_qr(struct shoal_context *ctx, char prec, int vari
     g.least = g.wide ? adjoint : !adjoint;
     g.conj_b = adjoint && shoal_spec_is_complex(prec) && !p->conj;
     const long long per = ((g.wide ? (long long)g.fm * g.fn : 0) + g.fn) * g.elem;
-    long long chunk = (long long)(SHOAL_SOLVER_WS_BYTES / (size_t)per);
-    if (chunk > SHOAL_LAPACK_CHUNK) chunk = SHOAL_LAPACK_CHUNK;
+    const long long chunk = shoal_solver_chunk(per);
     if (chunk < 1) return SHOAL_STATUS_NOT_SUPPORTED; /* above max_n: the dispatch refuses it first */
     for (long long b0 = 0; b0 < p->batch; b0 += chunk) {
         const long long nb = p->batch - b0 < chunk ? p->batch - b0 : chunk;

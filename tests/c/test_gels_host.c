@@ -66,6 +66,7 @@
 #endif
 #include SHOAL_TEST_GELS_DRIVER
 #include "../../runtime/drivers/gelqf_qr.c"
+#include "../../runtime/drivers/solver_steps.c"
 
 #include <math.h>
 #include <stdio.h>
