@@ -45,7 +45,7 @@ space := $(empty) $(empty)
 
 # runtime/drivers/: routines served by a sequence of dispatched steps (spec routines' drivers)
 RUNTIME_SRCS := $(wildcard runtime/*.c) $(wildcard runtime/drivers/*.c)
-RUNTIME_HDRS := $(wildcard runtime/*.h) $(wildcard runtime/drivers/*.h)
+RUNTIME_HDRS := $(wildcard runtime/*.h) $(wildcard runtime/*.cuh) $(wildcard runtime/drivers/*.h) $(wildcard runtime/drivers/*.cuh)
 RUNTIME_OBJS := $(patsubst runtime/%.c,$(BUILD)/obj/runtime/%.o,$(RUNTIME_SRCS)) \
                 $(patsubst runtime/%.cu,$(BUILD)/obj/runtime/%.cu.o,$(wildcard runtime/*.cu) $(wildcard runtime/drivers/*.cu))
 # oracle/: host references and checks and the device harness of the spec routines (tuner, tests, bench)

@@ -2,26 +2,12 @@
  * letter picks the instance (a complex element is a float2 / double2 pair). The transpose runs
  * problems along grid.y (looping past its 65535) and tiles along grid.x; the others are flat
  * grid-stride loops. */
-#include <cuComplex.h>
-
+#include "driver_elem.cuh"
 #include "gels_kernels.h"
 
 namespace {
 
-__device__ __forceinline__ float conj_of(float x) { return x; }
-__device__ __forceinline__ double conj_of(double x) { return x; }
-__device__ __forceinline__ float2 conj_of(float2 x) { return make_float2(x.x, -x.y); }
-__device__ __forceinline__ double2 conj_of(double2 x) { return make_double2(x.x, -x.y); }
-__device__ __forceinline__ bool is_zero(float x) { return x == 0.0f; }
-__device__ __forceinline__ bool is_zero(double x) { return x == 0.0; }
-__device__ __forceinline__ bool is_zero(float2 x) { return x.x == 0.0f && x.y == 0.0f; }
-__device__ __forceinline__ bool is_zero(double2 x) { return x.x == 0.0 && x.y == 0.0; }
-template <typename T> __device__ __forceinline__ T zero_of() { return T{}; }
-
-template <typename T> __device__ __forceinline__ T *problem(const shoal_operand &o, long long b)
-{
-    return o.array ? static_cast<T *>(o.array[b]) : static_cast<T *>(o.ptr) + b * o.stride;
-}
+using namespace shoal_elem;
 
 constexpr int TILE = 32, ROWS_PER_PASS = 8;
 constexpr unsigned MAX_GRID_Y = 65535;

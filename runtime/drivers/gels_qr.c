@@ -9,6 +9,9 @@
  *       R X = B(1:n) (TRSM); the rows below X keep Q^H B's, whose sum of squares is the residual's;
  *   F^H X = B underdetermined (A^H with m >= n, or A with m < n):  R^H Z = B(1:n) (TRSM),
  *       B(n+1:m) = 0, X = Q B (ormqr): the minimum-norm solution.
+ * Where F has at most shoal_gels_small_rows(prec) rows (32; z 16), everything after geqrf is one kernel
+ * (runtime/drivers/gels_small.h): at 3 x 3 the steps above cost five launches of a few
+ * microseconds each for a few bytes a problem.
  * op T in c and z (A^T, no conjugate) is op C on conj(B), whose solution is conj(X): B is
  * conjugated before and after. A zero A_i gets X_i = 0 and info_i = 0, as LAPACK.
  * The workspace holds per problem tau (min(m, n) elements) and, for m < n, A^H (with B in pointer
@@ -18,6 +21,7 @@
  * spec/routines/gels.toml names this driver (driver-only: runtime/lapack_drivers.h). */
 #include "context.h"
 #include "gels_kernels.h"
+#include "gels_small.h"
 #include "lapack_chunk.h"
 #include "lapack_steps.h"
 #include "solver_steps.h"
@@ -52,23 +56,30 @@ static shoal_status solve_chunk(struct shoal_context *ctx, const gels_plan *g, c
     const shoal_operand A = {q->A, q->A_array, q->lda, q->stride_a};
     const shoal_operand B = {q->B, q->B_array, q->ldb, q->stride_b};
     char *ws = ctx->solver_ws;
-    /* F as geqrf, the info and the transposes take it; Fb as the steps beside B take it, in B's
-     * form: the dispatched TRSM's driver and its GEMM steps take one form for all operands, so
-     * with B in pointer arrays, A^H in the workspace gets pointer arrays too */
-    shoal_operand F = A, Fb = A;
+    shoal_operand F = A; /* as geqrf, the info and the transposes take it */
     if (g->wide) {
-        const shoal_operand W = {ws, NULL, g->fm, (long long)g->fm * g->fn};
-        TRY_CUDA(shoal_gels_conj_transpose(prec, A, W, q->m, q->n, nb, ctx->stream));
-        F = Fb = W;
-        ws += nb * W.stride * g->elem;
-        if (B.array) {
-            const shoal_block_source src = {NULL, W.ptr, W.stride * g->elem, 0, 0};
-            Fb = (shoal_operand){NULL, ctx->lapack_ptrs, W.ld, 0};
-            TRY_CUDA(shoal_block_pointers(ctx->lapack_ptrs, &src, 1, nb, 1, ctx->stream));
-        }
+        F = (shoal_operand){ws, NULL, g->fm, (long long)g->fm * g->fn};
+        TRY_CUDA(shoal_gels_conj_transpose(prec, A, F, q->m, q->n, nb, ctx->stream));
+        ws += nb * F.stride * g->elem;
     }
     const shoal_operand tau = {ws, NULL, 1, g->fn};
     TRY(shoal_solver_step_geqrf(ctx, prec, nb, g->fm, g->fn, F, tau));
+    if (g->fm <= shoal_gels_small_rows(prec)) { /* the rest in one kernel */
+        const shoal_operand none = {NULL, NULL, 0, 0};
+        const shoal_gels_small_args s = {F, tau, B, g->wide ? A : none, g->fm, g->fn, nrhs, g->least, g->conj_b,
+                                         q->info, nb};
+        TRY_CUDA(shoal_gels_small(prec, &s, ctx->stream));
+        return SHOAL_STATUS_SUCCESS;
+    }
+    /* Fb: F as the steps beside B take it, in B's form: the dispatched TRSM's driver and its GEMM
+     * steps take one form for all operands, so with B in pointer arrays, A^H in the workspace
+     * gets pointer arrays too */
+    shoal_operand Fb = F;
+    if (g->wide && B.array) {
+        const shoal_block_source src = {NULL, F.ptr, F.stride * g->elem, 0, 0};
+        Fb = (shoal_operand){NULL, ctx->lapack_ptrs, F.ld, 0};
+        TRY_CUDA(shoal_block_pointers(ctx->lapack_ptrs, &src, 1, nb, 1, ctx->stream));
+    }
     int *zero = ctx->step_info;
     TRY_CUDA(shoal_gels_info(prec, F, g->fn, nb, q->info, zero, ctx->stream));
     if (g->conj_b) TRY_CUDA(shoal_gels_rows(prec, B, 0, g->rows_b, nrhs, nb, NULL, SHOAL_ROWS_CONJ, ctx->stream));

@@ -4,8 +4,11 @@
  * are written once over the element types. */
 #include "lu_steps.h"
 
-#include <cuComplex.h>
 #include <math.h>
+
+#include "driver_elem.cuh"
+
+using shoal_elem::is_zero;
 
 enum { SWAP_THREADS = 256, SWAP_WARPS = SWAP_THREADS / 32, SWAP_COLS_PER_WARP = 8 };
 
@@ -102,11 +105,7 @@ cudaError_t shoal_lu_panel_merge(int *ipiv, long long stride_ipiv, int *info, co
     return cudaGetLastError();
 }
 
-/* The element type's exact zero test, one and NaN */
-__device__ __forceinline__ bool is_zero(float v) { return v == 0.0f; }
-__device__ __forceinline__ bool is_zero(double v) { return v == 0.0; }
-__device__ __forceinline__ bool is_zero(float2 v) { return v.x == 0.0f && v.y == 0.0f; }
-__device__ __forceinline__ bool is_zero(double2 v) { return v.x == 0.0 && v.y == 0.0; }
+/* The element type's one and NaN (its zero test: driver_elem.cuh) */
 template <typename T> __device__ __forceinline__ T value_of(double re, double im);
 template <> __device__ __forceinline__ float value_of<float>(double re, double) { return (float)re; }
 template <> __device__ __forceinline__ double value_of<double>(double re, double) { return re; }

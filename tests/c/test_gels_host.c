@@ -5,7 +5,8 @@
  * to one problem per chunk for the wide matrices whose A^H fills the workspace (16 x 40 in z).
  * Their steps run on host memory: geqrf (shoal_lapack_run_ctx) by the oracle's Householder QR
  * (oracle_geqr2 / oracle_zgeqr2: LAPACK's layout and tau), the three kernels of gels_kernels.h
- * (conjugate transpose, info and zero flags, row blocks zeroed or conjugated) as host twins
+ * (conjugate transpose, info and zero flags, row blocks zeroed or conjugated) and the small solve
+ * (gels_small.h: everything after geqrf where F has at most 32 rows, 16 in z) as host twins
  * here, cudaMemsetAsync as memset, TRSM and ORMQR the shared host steps (tests/c/
  * host_lapack_steps.c; ORMQR forms Q by oracle_form_q / oracle_zform_q), the workspace's pointer
  * arrays by the host pointer launch (tests/c/host_block_pointers.c).
@@ -82,7 +83,8 @@ static const double LIMIT = 30.0;
 
 /* ---- host steps: geqrf, the gels kernels' twins, cudaMemsetAsync ---- */
 
-static int geqrf_calls, transpose_calls, info_calls, rows_calls[2], rows_only_calls, memset_calls, bad_step_calls;
+static int geqrf_calls, transpose_calls, info_calls, rows_calls[2], rows_only_calls, memset_calls, bad_step_calls,
+    small_calls;
 static long long geqrf_problems;   /* problems geqrf factored since the test last zeroed it */
 static int one_problem_chunks;     /* geqrf calls of one problem within a larger call */
 static long long g_call_batch;     /* the batch of the driver call under way */
@@ -176,6 +178,79 @@ cudaError_t shoal_gels_rows(char prec, shoal_operand B, int row0, int row1, int 
         for (int c = 0; c < cols; ++c)
             for (int i = row0; i < row1; ++i)
                 host_put(prec, x, i + c * B.ld, op == SHOAL_ROWS_ZERO ? 0.0 : conj(host_get(prec, x, i + c * B.ld)));
+    }
+    return cudaSuccess;
+}
+
+/* The small solve (runtime/drivers/gels_small.h) in double complex, step for step as its kernel:
+ * H_k^H (least: k ascending) or H_k (k descending) applied to each right-hand side, R's back
+ * substitution or R^H's forward substitution, the info and zero-matrix rules, A = F^H. */
+static void small_reflect(char prec, const void *F, long long ldf, int fm, int k, zval tk, zval *x)
+{
+    zval s = x[k];
+    for (int i = k + 1; i < fm; ++i) s += conj(host_get(prec, F, i + k * ldf)) * x[i];
+    x[k] -= tk * s;
+    for (int i = k + 1; i < fm; ++i) x[i] -= tk * s * host_get(prec, F, i + k * ldf);
+}
+
+cudaError_t shoal_gels_small(char prec, const shoal_gels_small_args *a, cudaStream_t stream)
+{
+    (void)stream;
+    if (a->fm < a->fn || a->fn < 1 || a->fm > shoal_gels_small_rows(prec)) {
+        ++bad_step_calls;
+        return cudaErrorInvalidValue;
+    }
+    ++small_calls;
+    const int fm = a->fm, fn = a->fn;
+    const long long ldf = a->F.ld;
+    for (long long b = 0; b < a->batch; ++b) {
+        const void *F = host_problem(prec, &a->F, b), *tau = host_problem(prec, &a->tau, b);
+        void *B = host_problem(prec, &a->B, b);
+        int info = 0, all_zero = 1;
+        for (int j = 0; j < fn; ++j)
+            for (int i = 0; i <= j; ++i) {
+                const zval v = host_get(prec, F, i + j * ldf);
+                if (v != 0.0) all_zero = 0;
+                if (i == j && v == 0.0 && !info) info = j + 1;
+            }
+        if (all_zero) info = 0;
+        a->info[b] = info;
+        if (a->A.ptr || a->A.array) {
+            void *A = host_problem(prec, &a->A, b);
+            for (int i = 0; i < fm; ++i)
+                for (int k = 0; k < fn; ++k) host_put(prec, A, k + i * a->A.ld, conj(host_get(prec, F, i + k * ldf)));
+        }
+        for (int c = 0; c < a->nrhs; ++c) {
+            zval x[32], q[32];
+            for (int i = 0; i < fm; ++i) {
+                x[i] = host_get(prec, B, i + c * a->B.ld);
+                if (a->conj_b) x[i] = conj(x[i]);
+            }
+            int store = 1;
+            if (a->least) {
+                for (int k = 0; k < fn; ++k) small_reflect(prec, F, ldf, fm, k, conj(host_get(prec, tau, k)), x);
+                memcpy(q, x, sizeof x);
+                for (int j = fn - 1; j >= 0; --j) {
+                    x[j] /= host_get(prec, F, j + j * ldf);
+                    for (int i = 0; i < j; ++i) x[i] -= host_get(prec, F, i + j * ldf) * x[j];
+                }
+                if (info) memcpy(x, q, sizeof x);
+            } else {
+                for (int j = 0; j < fn; ++j) {
+                    for (int i = 0; i < j; ++i) x[j] -= conj(host_get(prec, F, i + j * ldf)) * x[i];
+                    x[j] /= conj(host_get(prec, F, j + j * ldf));
+                }
+                for (int i = fn; i < fm; ++i) x[i] = 0.0;
+                for (int k = fn - 1; k >= 0; --k) small_reflect(prec, F, ldf, fm, k, host_get(prec, tau, k), x);
+                store = !info;
+            }
+            if (all_zero) {
+                for (int i = 0; i < fm; ++i) x[i] = 0.0;
+                store = 1;
+            }
+            if (store)
+                for (int i = 0; i < fm; ++i) host_put(prec, B, i + c * a->B.ld, a->conj_b ? conj(x[i]) : x[i]);
+        }
     }
     return cudaSuccess;
 }
@@ -785,6 +860,8 @@ int main(void)
                 case_gels_special(prec, 8, 20, 2, trans, array, 1);   /* wide: zero row 1 */
                 case_gels_special(prec, 8, 20, 3, trans, array, 7);   /* the last */
                 case_gels_special(prec, 12, 30, 1, trans, array, 0);  /* the first */
+                case_gels_special(prec, 36, 12, 2, trans, array, 5);  /* above the small solve's rows */
+                case_gels_special(prec, 10, 36, 1, trans, array, 3);
                 case_gels_empty(prec, 0, 5, 2, trans, array);
                 case_gels_empty(prec, 5, 0, 3, trans, array);
             }
@@ -802,12 +879,13 @@ int main(void)
     const int steps_ok = host_spec_calls[HOST_TRSM] > 0 && host_spec_calls[HOST_ORMQR] > 0 && transpose_calls > 0 &&
                          info_calls > 0 && rows_calls[SHOAL_ROWS_ZERO] > 0 && rows_calls[SHOAL_ROWS_CONJ] > 0 &&
                          rows_only_calls > 0 && memset_calls > 0 && host_block_pointer_launches > 0 &&
-                         one_problem_chunks > 0 && bad_step_calls == 0;
+                         one_problem_chunks > 0 && small_calls > 0 && bad_step_calls == 0;
     host_verdict(steps_ok, "steps: TRSM %d, ORMQR %d, transposes %d, info %d, rows %d / %d (only %d), memsets %d, "
-                           "pointer launches %d, one-problem chunks %d, refused steps %d, GEMM steps %d",
+                           "pointer launches %d, one-problem chunks %d, small solves %d, refused steps %d, "
+                           "GEMM steps %d",
                  host_spec_calls[HOST_TRSM], host_spec_calls[HOST_ORMQR], transpose_calls, info_calls,
                  rows_calls[SHOAL_ROWS_ZERO], rows_calls[SHOAL_ROWS_CONJ], rows_only_calls, memset_calls,
-                 host_block_pointer_launches, one_problem_chunks, bad_step_calls, host_gemm_calls);
+                 host_block_pointer_launches, one_problem_chunks, small_calls, bad_step_calls, host_gemm_calls);
     printf("largest errors (limit %g): normal equations %.3g, residual rows %.3g, minimum-norm residual %.3g, row space "
            "%.3g, Gram %.3g, A - L Q %.3g, I - Q Q^H %.3g (%d full-rank gels problems)\n",
            LIMIT, worst.normal, worst.rows, worst.resid, worst.rowspace, worst.gram, worst.lq, worst.orth, g_cases_gels);
