@@ -5,10 +5,11 @@
 #include <string.h>
 
 /* Each family of routines defines its oracles in its own file (oracle/blas3.c: trsm, syrk, herk;
- * oracle/house.c: ormqr, orgqr). */
-extern const oracle oracle_trsm, oracle_syrk, oracle_herk, oracle_ormqr, oracle_orgqr;
+ * oracle/house.c: ormqr, orgqr; oracle/bidiag.c: gebrd). */
+extern const oracle oracle_trsm, oracle_syrk, oracle_herk, oracle_ormqr, oracle_orgqr, oracle_gebrd;
 
-static const oracle *const oracles[] = {&oracle_trsm, &oracle_syrk, &oracle_herk, &oracle_ormqr, &oracle_orgqr};
+static const oracle *const oracles[] = {&oracle_trsm,  &oracle_syrk,  &oracle_herk,
+                                        &oracle_ormqr, &oracle_orgqr, &oracle_gebrd};
 
 const oracle *oracle_find(const char *name)
 {

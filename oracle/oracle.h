@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define ORACLE_MAX_OPERANDS 4
+#define ORACLE_MAX_OPERANDS 5 /* gebrd: A, d, e, tauq, taup */
 
 /* One problem as a check sees it: the spec's dims, options and scalars, and per operand
  * (spec order) its shape, the input before the call and the output after it. */

@@ -1,4 +1,5 @@
-/* The trsm, syrk and herk oracles (oracle/blas3.c) and ormqr and orgqr's (oracle/house.c) on the CPU: each check accepts solutions and
+/* The trsm, syrk and herk oracles (oracle/blas3.c), ormqr and orgqr's (oracle/house.c) and
+ * gebrd's (oracle/bidiag.c) on the CPU: each check accepts solutions and
  * products computed here in single and in double precision (its bound holds for the data its
  * generator makes), and rejects a perturbed element, a non-finite one, a changed input, a
  * touched other triangle and solutions that read what must not be read.
@@ -887,6 +888,230 @@ static void orgqr_accepts_q_and_refuses_wrong_ones(void)
         }
 }
 
+/* ---- gebrd (oracle/bidiag.c) --------------------------------------------------------------- */
+
+/* The reference: LAPACK's unblocked xGEBD2 in double complex (real data: imaginary parts 0),
+ * written from LAPACK's conventions, not from the oracle. single rounds the working matrix and
+ * every output to float after each step, as float storage between the steps would. */
+
+/* xLARFG on (alpha, x(0:len-1) at stride): alpha becomes beta, x the vector's tail, returns tau;
+ * tau = 0 (H = I, beta = alpha) when x is 0 and alpha real */
+static zc ref_larfg(zc *alpha, zc *x, int len, int stride)
+{
+    double xn2 = 0.0;
+    for (int j = 0; j < len; ++j) xn2 += creal(x[j * stride]) * creal(x[j * stride]) + cimag(x[j * stride]) * cimag(x[j * stride]);
+    const double ar = creal(*alpha), ai = cimag(*alpha);
+    if (xn2 == 0.0 && ai == 0.0) return 0.0;
+    const double beta = -copysign(sqrt(ar * ar + ai * ai + xn2), ar);
+    const zc scale = 1.0 / (*alpha - beta);
+    for (int j = 0; j < len; ++j) x[j * stride] *= scale;
+    *alpha = beta;
+    return (beta - ar) / beta - I * (ai / beta);
+}
+
+/* W(r0:m-1, c0:n-1) <- (I - t v v^H) W(r0:m-1, c0:n-1), v(0) = 1, v(1:) = W(r0+1:m-1, vc) */
+static void ref_left(zc *W, int m, int n, int r0, int c0, int vc, zc t)
+{
+    for (int c = c0; c < n; ++c) {
+        zc s = W[r0 + c * m];
+        for (int r = r0 + 1; r < m; ++r) s += conj(W[r + vc * m]) * W[r + c * m];
+        W[r0 + c * m] -= t * s;
+        for (int r = r0 + 1; r < m; ++r) W[r + c * m] -= t * W[r + vc * m] * s;
+    }
+}
+
+/* W(r0:m-1, c0:n-1) <- W(r0:m-1, c0:n-1) (I - t u u^H), u(0) = 1, u(1:) = W(ur, c0+1:n-1) */
+static void ref_right(zc *W, int m, int n, int r0, int c0, int ur, zc t)
+{
+    for (int r = r0; r < m; ++r) {
+        zc s = W[r + c0 * m];
+        for (int c = c0 + 1; c < n; ++c) s += W[r + c * m] * W[ur + c * m];
+        s *= t;
+        W[r + c0 * m] -= s;
+        for (int c = c0 + 1; c < n; ++c) W[r + c * m] -= s * conj(W[ur + c * m]);
+    }
+}
+
+static void conj_row(zc *W, int m, int row, int c0, int n)
+{
+    for (int c = c0; c < n; ++c) W[row + c * m] = conj(W[row + c * m]);
+}
+
+/* xGEBD2 on W (m x n): W's output, d, e (real), tauq, taup */
+static void ref_gebd2(zc *W, int m, int n, double *d, double *e, zc *tauq, zc *taup, int single)
+{
+    const int k = m < n ? m : n;
+    for (int i = 0; i < k; ++i) {
+        zc alpha;
+        if (m >= n) {
+            /* H(i) annihilates W(i+1:m-1, i); H(i)^H from the left */
+            alpha = W[i + i * m];
+            tauq[i] = ref_larfg(&alpha, &W[i + 1 + i * m], m - i - 1, 1);
+            d[i] = creal(alpha);
+            ref_left(W, m, n, i, i + 1, i, conj(tauq[i]));
+            W[i + i * m] = d[i];
+            if (i < n - 1) {
+                /* G(i) annihilates row i right of i + 1: conjugated around larfg as zgebd2 does */
+                conj_row(W, m, i, i + 1, n);
+                alpha = W[i + (i + 1) * m];
+                taup[i] = ref_larfg(&alpha, &W[i + (i + 2) * m], n - i - 2, m);
+                e[i] = creal(alpha);
+                ref_right(W, m, n, i + 1, i + 1, i, taup[i]);
+                conj_row(W, m, i, i + 2, n);
+                W[i + (i + 1) * m] = e[i];
+            } else {
+                taup[i] = 0.0;
+            }
+        } else {
+            conj_row(W, m, i, i, n);
+            alpha = W[i + i * m];
+            taup[i] = ref_larfg(&alpha, &W[i + (i + 1) * m], n - i - 1, m);
+            d[i] = creal(alpha);
+            ref_right(W, m, n, i + 1, i, i, taup[i]);
+            conj_row(W, m, i, i + 1, n);
+            W[i + i * m] = d[i];
+            if (i < m - 1) {
+                alpha = W[i + 1 + i * m];
+                tauq[i] = ref_larfg(&alpha, &W[i + 2 + i * m], m - i - 2, 1);
+                e[i] = creal(alpha);
+                ref_left(W, m, n, i + 1, i + 1, i, conj(tauq[i]));
+                W[i + 1 + i * m] = e[i];
+            } else {
+                tauq[i] = 0.0;
+            }
+        }
+        for (int x = 0; x < m * n; ++x) W[x] = zrnd(W[x], single);
+        tauq[i] = zrnd(tauq[i], single);
+        taup[i] = zrnd(taup[i], single);
+        d[i] = rnd(d[i], single);
+        if (i + 1 < k) e[i] = rnd(e[i], single);
+    }
+}
+
+typedef struct {
+    oracle_problem p;
+    double *in[5], *out[5];
+    int m, n, k, cx;
+} gebrd_data;
+
+/* A problem of the oracle's layout (A m x n, d k, e max(k - 1, 0) real, tauq and taup k of the
+ * element type), its input from the generator (rounded to float for s and c) and its output the
+ * reference's */
+static gebrd_data gebrd_make(int m, int n, int cx, int single, unsigned long long seed)
+{
+    gebrd_data g;
+    memset(&g, 0, sizeof g);
+    const int k = m < n ? m : n, w = cx ? 2 : 1;
+    g.m = m, g.n = n, g.k = k, g.cx = cx;
+    g.p.dims[0] = m, g.p.dims[1] = n;
+    g.p.is_complex = cx;
+    const int rows[5] = {m, k, k > 1 ? k - 1 : 0, k, k}, per[5] = {w, 1, 1, w, w};
+    for (int o = 0; o < 5; ++o) {
+        g.p.rows[o] = rows[o];
+        g.p.cols[o] = o == 0 ? n : 1;
+        const size_t bytes = sizeof(double) * (size_t)per[o] * rows[o] * g.p.cols[o] + 8;
+        g.in[o] = malloc(bytes), g.out[o] = malloc(bytes);
+    }
+    oracle_find("gebrd")->generate(&g.p, seed, g.in);
+    for (int o = 0; o < 5; ++o) {
+        for (int x = 0; x < per[o] * rows[o] * g.p.cols[o]; ++x) g.in[o][x] = rnd(g.in[o][x], single);
+        g.p.in[o] = g.in[o], g.p.out[o] = g.out[o];
+    }
+    zc *W = malloc(sizeof(zc) * m * n), *tq = malloc(sizeof(zc) * k), *tp = malloc(sizeof(zc) * k);
+    for (int x = 0; x < m * n; ++x) W[x] = g.in[0][w * x] + (cx ? I * g.in[0][w * x + 1] : 0.0);
+    ref_gebd2(W, m, n, g.out[1], g.out[2], tq, tp, single);
+    for (int x = 0; x < m * n; ++x) {
+        g.out[0][w * x] = creal(W[x]);
+        if (cx) g.out[0][w * x + 1] = cimag(W[x]);
+    }
+    for (int i = 0; i < k; ++i) {
+        g.out[3][w * i] = creal(tq[i]), g.out[4][w * i] = creal(tp[i]);
+        if (cx) g.out[3][w * i + 1] = cimag(tq[i]), g.out[4][w * i + 1] = cimag(tp[i]);
+    }
+    free(W), free(tq), free(tp);
+    return g;
+}
+
+static void gebrd_free(gebrd_data *g)
+{
+    for (int o = 0; o < 5; ++o) free(g->in[o]), free(g->out[o]);
+}
+
+static double gebrd_err(const gebrd_data *g, double eps) { return oracle_find("gebrd")->check(&g->p, eps); }
+
+/* err passes no bound: a number above the limit, INFINITY or NaN */
+static int refused(double err) { return !(err <= ORACLE_ERROR_LIMIT); }
+
+/* s, d, c, z at every shape: the reference passes; each of these refused, alone: d[0] off by
+ * 1e-3 ||A||, one stored reflector element changed, the tau LAPACK zeroes nonzero (0.5: outside
+ * larfg's range too; 1.5: inside it, so that only the exact-zero rule catches it), a NaN in e,
+ * re(tauq(0)) = 3, and (c, z) the stored row of a G reflector not conjugated. */
+static void gebrd_accepts_lapack_and_refuses_wrong_ones(void)
+{
+    static const int shapes[][2] = {{1, 1}, {3, 3}, {5, 2}, {2, 5}, {8, 8}, {17, 9}, {9, 17}, {32, 32}};
+    const char *precs = "sdcz";
+    for (int pr = 0; pr < 4; ++pr) {
+        const int single = pr % 2 == 0, cx = pr >= 2, w = cx ? 2 : 1;
+        const double eps = single ? EPS_S : EPS_D;
+        for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); ++s) {
+            const int m = shapes[s][0], n = shapes[s][1];
+            gebrd_data g = gebrd_make(m, n, cx, single, 90u + 10u * (unsigned)s + (unsigned)pr);
+            const int k = g.k;
+            const double err = gebrd_err(&g, eps);
+            if (!(err <= ORACLE_ERROR_LIMIT)) printf("  %c m %d n %d: error %g\n", precs[pr], m, n, err);
+            CHECK(err <= ORACLE_ERROR_LIMIT);
+
+            double na = 0.0;
+            for (int x = 0; x < w * m * n; ++x) na += g.in[0][x] * g.in[0][x];
+            const double keep_d = g.out[1][0];
+            g.out[1][0] += 1e-3 * sqrt(na);
+            CHECK(refused(gebrd_err(&g, eps)));
+            g.out[1][0] = keep_d;
+
+            /* a reflector element: of H(0) (m > 1, m >= n) or of G(0) (n > 1, m < n) */
+            const int el = m >= n ? (m > 1 ? m - 1 : -1) : (n - 1) * m;
+            if (el >= 0) {
+                const double keep = g.out[0][w * el];
+                g.out[0][w * el] += 1e-3;
+                CHECK(refused(gebrd_err(&g, eps)));
+                g.out[0][w * el] = keep;
+            }
+
+            double *zero_tau = m >= n ? g.out[4] : g.out[3]; /* taup(k-1) or tauq(k-1) */
+            for (int t = 0; t < 2; ++t) {
+                zero_tau[w * (k - 1)] = t ? 1.5 : 0.5;
+                const double e = gebrd_err(&g, eps);
+                CHECK(refused(e) && !isfinite(e));
+                zero_tau[w * (k - 1)] = 0.0;
+            }
+
+            if (k > 1) {
+                const double keep = g.out[2][0];
+                g.out[2][0] = NAN;
+                const double e = gebrd_err(&g, eps);
+                CHECK(refused(e) && !isfinite(e));
+                g.out[2][0] = keep;
+            }
+
+            const double keep_t = g.out[3][0];
+            g.out[3][0] = 3.0;
+            const double e3 = gebrd_err(&g, eps);
+            CHECK(refused(e3) && !isfinite(e3));
+            g.out[3][0] = keep_t;
+
+            /* the row of G(0) as the reflector's vector itself, not its conjugate (zlacgv lost) */
+            const int c0 = m >= n ? 2 : 1;
+            if (cx && n > c0) {
+                for (int c = c0; c < n; ++c) g.out[0][2 * (c * m) + 1] = -g.out[0][2 * (c * m) + 1];
+                CHECK(refused(gebrd_err(&g, eps)));
+                for (int c = c0; c < n; ++c) g.out[0][2 * (c * m) + 1] = -g.out[0][2 * (c * m) + 1];
+            }
+            CHECK(gebrd_err(&g, eps) == err); /* every change undone */
+            gebrd_free(&g);
+        }
+    }
+}
+
 #define CASE(fn) {#fn, fn}
 static const test_case cases[] = {
     CASE(trsm_accepts_solutions),
@@ -907,6 +1132,7 @@ static const test_case cases[] = {
     CASE(ormqr_accepts_products_and_refuses_wrong_ones),
     CASE(ormqr_generator_and_unread_diagonal),
     CASE(orgqr_accepts_q_and_refuses_wrong_ones),
+    CASE(gebrd_accepts_lapack_and_refuses_wrong_ones),
 };
 
 int main(int argc, char **argv)
