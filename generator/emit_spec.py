@@ -90,9 +90,15 @@ def _opt_value(o: Option, index: str) -> str:
     return f"((const {o.type.c_type}[]){{{', '.join(o.type.values)}}})[{index}]"
 
 
+def _elem_type(o: Operand, prec: str) -> str:
+    """An operand's public element type: shoal_complex_float / _double for c and z
+    (include/shoal.h), float / double for a real vector in every precision."""
+    p = precision_mod.get(prec)
+    return p.R if o.real else p.api
+
+
 def _params(r: Routine, prec: str, form: str) -> list[str]:
-    # the public element type: shoal_complex_float / _double for c and z (include/shoal.h)
-    spec, T = r.spec, precision_mod.get(prec).api
+    spec = r.spec
     S = _scalar_type(spec, prec)
     out = ["shoal_handle handle"]
     out += [f"{o.type.c_type} {o.name}" for o in spec.options]
@@ -104,6 +110,7 @@ def _params(r: Routine, prec: str, form: str) -> list[str]:
         if o.name == beta_at:
             out.append(f"{S} beta")
         const = "const " if o.access == "in" else ""
+        T = _elem_type(o, prec)
         if form == "batched":
             out.append(f"{const}{T} *const {o.name}[]")
             out += [] if o.is_vector else [f"int64_t {o.ld}"]
@@ -122,7 +129,7 @@ def _ld_value(o: Operand) -> str:
 
 def _shape_doc(spec: Spec, o: Operand) -> str:
     if o.is_vector:
-        return f"{o.name} is a vector of {_doc(o.rows)} ({o.access})"
+        return f"{o.name} is a {'real ' if o.real else ''}vector of {_doc(o.rows)} ({o.access})"
     return f"{o.name} is {_doc(o.rows)} x {_doc(o.cols)} ({o.access}), {o.ld} >= max(1, {_doc(o.rows)})"
 
 
@@ -399,7 +406,7 @@ def registry_c(routines: list[Routine]) -> str:
                    f"{spec.variant_index}, {len(spec.dims)}, "
                    f"{len(spec.options)}, {len(spec.operands)}, \"{''.join(spec.dims)}\", "
                    f"\"{''.join(o.name for o in spec.operands)}\", "
-                   f"\"{access}\", \"{''.join('v' if o.is_vector else 'm' for o in spec.operands)}\", \"{spec.oracle}\", \"{' '.join(d.name for d in r.space.designs)}\",")
+                   f"\"{access}\", \"{''.join(o.kind_letter for o in spec.operands)}\", \"{spec.oracle}\", \"{' '.join(d.name for d in r.space.designs)}\",")
         out.append(f"     shoal_{n}_kernels, &shoal_{n}_n_kernels, shoal_{n}_tables, &shoal_{n}_n_tables, "
                    f"shoal_{n}_default_kernel, \"{''.join(r.precisions)}\",")
         out.append(f"     {n}_slots, {n}_quick_return, {n}_kernels_serve, {n}_driver_serves, {n}_fits, {n}_grid_y, "
@@ -421,7 +428,6 @@ def _valid_args(r: Routine, prec: str, form: str, size: int = SIZE) -> dict[str,
     """A valid call of size `size` in every dimension, with fake operand addresses (never
     dereferenced: argument errors return before anything is touched) and a NULL handle."""
     spec = r.spec
-    T = precision_mod.get(prec).api
     args: dict[str, str] = {"handle": "NULL"}
     for o in spec.options:
         args[o.name] = f"({o.type.c_type})0"
@@ -430,7 +436,7 @@ def _valid_args(r: Routine, prec: str, form: str, size: int = SIZE) -> dict[str,
     for s in spec.scalars:
         args[s] = _scalar_arg(spec, prec, "1", "0")
     for o in spec.operands:
-        args[o.name] = f"({'const ' if o.access == 'in' else ''}{T} *{'const *' if form == 'batched' else ''})fake"
+        args[o.name] = f"({'const ' if o.access == 'in' else ''}{_elem_type(o, prec)} *{'const *' if form == 'batched' else ''})fake"
         if not o.is_vector:
             args[o.ld] = str(size)
         if form == "strided_batched":
@@ -494,7 +500,6 @@ def invoke_c(routines: list[Routine]) -> str:
     for ri, r in enumerate(routines):
         spec = r.spec
         for prec in r.precisions:
-            T = precision_mod.get(prec).api
             for form in ("batched", "strided_batched"):
                 mode = "SHOAL_MODE_ARRAY" if form == "batched" else "SHOAL_MODE_STRIDED"
                 args = ["handle"]
@@ -506,7 +511,7 @@ def invoke_c(routines: list[Routine]) -> str:
                 for i, o in enumerate(spec.operands):
                     if o.name == beta_at:
                         args.append(_scalar_arg(spec, prec, "p->beta", "p->beta_im"))
-                    const = "const " if o.access == "in" else ""
+                    const, T = "const " if o.access == "in" else "", _elem_type(o, prec)
                     ld = [] if o.is_vector else [f"p->op[{i}].ld"]
                     if form == "batched":
                         args += [f"({const}{T} *const *)p->op[{i}].array", *ld]

@@ -83,6 +83,14 @@ class Operand:
     # a rows x 1 matrix to everything past the entry point, its ld = max(1, rows)
     kind: str = "matrix"
     stride_name: str = ""          # a vector's stride argument (default: stride + name)
+    # a vector of the precision's real type in every precision (LAPACK gebrd's d and e: real
+    # in zgebrd too); its registry kind is 'r'
+    real: bool = False
+
+    @property
+    def kind_letter(self) -> str:
+        """The registry's operand kind (runtime/spec_run.h): m matrix, v vector, r real vector."""
+        return "r" if self.real else "v" if self.is_vector else "m"
 
     @property
     def is_vector(self) -> bool:
@@ -315,10 +323,13 @@ def load(path: str | Path) -> Spec:
             rows, cols = str(_need(o, "length", ow, str)), "1"
         else:
             raise SpecError(f"{ow}: kind must be matrix or vector")
+        real = o.get("real", False)
+        if not isinstance(real, bool) or (real and kind != "vector"):
+            raise SpecError(f"{ow}: real (true or false) is for vectors")
         operands.append(Operand(str(_need(o, "name", ow, str)), str(acc),
                                 compile_expr(rows, names, f"{ow} rows"),
                                 compile_expr(cols, names, f"{ow} cols"),
-                                kind, str(o.get("stride", ""))))
+                                kind, str(o.get("stride", "")), real))
     requires = []
     for i, rq in enumerate(t.get("requires", [])):
         rw = f"{where} requires[{i}]"
@@ -327,8 +338,8 @@ def load(path: str | Path) -> Spec:
             raise SpecError(f"{rw}: broken_by must change dims or options")
         requires.append((compile_expr(str(_need(rq, "rule", rw, str)), names, f"{rw} rule"),
                          tuple((str(a), str(v)) for a, v in broken.items())))
-    if len(operands) > 4:
-        raise SpecError(f"{where}: at most 4 operands (runtime/spec_abi.h)")
+    if len(operands) > 5:
+        raise SpecError(f"{where}: at most 5 operands (runtime/spec_abi.h)")
     variant = str(t.get("variant", ""))
     if (variant or options) and variant not in {o.name for o in options}:
         raise SpecError(f"{where}: variant must name an option")

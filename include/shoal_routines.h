@@ -395,6 +395,38 @@ shoal_status shoal_dgemm_vbatched(shoal_handle handle, shoal_operation transa, s
 shoal_status shoal_cgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m, const int *n, const int *k, int max_m, int max_n, int max_k, shoal_complex_float alpha, const shoal_complex_float *const A[], const int *lda, const shoal_complex_float *const B[], const int *ldb, shoal_complex_float beta, shoal_complex_float *const C[], const int *ldc, int64_t batch);
 shoal_status shoal_zgemm_vbatched(shoal_handle handle, shoal_operation transa, shoal_operation transb, const int *m, const int *n, const int *k, int max_m, int max_n, int max_k, shoal_complex_double alpha, const shoal_complex_double *const A[], const int *lda, const shoal_complex_double *const B[], const int *ldb, shoal_complex_double beta, shoal_complex_double *const C[], const int *ldc, int64_t batch);
 
+/* gebrd: Q_i^H A_i P_i = B_i, B_i real bidiagonal (upper for m >= n, lower for m < n), by Householder reflectors from the left (Q) and the right (P), in LAPACK's layout.
+ * As LAPACK's gebrd (k = min(m, n)): d_i (k) gets B's diagonal and e_i (k - 1) its
+ * off-diagonal, both real in every precision (float in c, double in z); A_i gets B's elements in
+ * their places and the reflectors: m >= n, H(j) = I - tauq[j] v v^H with v(j) = 1 and v(j+1:m-1)
+ * in A(j+1:m-1, j), G(j) = I - taup[j] u u^H with u(j+1) = 1 and conj(u(j+2:n-1)) in
+ * A(j, j+2:n-1), taup[k-1] = 0; m < n, G(j) with u(j) = 1 and conj(u(j+1:n-1)) in A(j, j+1:n-1),
+ * H(j) with v(j+1) = 1 and v(j+2:m-1) in A(j+2:m-1, j), tauq[k-1] = 0. Q = H(0) H(1) ...,
+ * P = G(0) G(1) .... The tau of a reflector that has nothing to annihilate is 0 (real
+ * precisions), as LAPACK's larfg. Served up to max(m, n) = 32 (larger calls return
+ * SHOAL_STATUS_NOT_SUPPORTED): a team of threads per matrix reduces it in shared memory.
+ * minmn = min(m, n).
+ * A is m x n (inout), lda >= max(1, m).
+ * d is a real vector of minmn (out).
+ * e is a real vector of (max(minmn - 1, 0)) (out).
+ * tauq is a vector of minmn (out).
+ * taup is a vector of minmn (out).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements); a written
+ * non-empty operand's stride must keep problems apart (>= ldX * cols when batch > 1).
+ * Errors, in order: an option out of range, a negative dimension or batch, a leading
+ * dimension below its bound, a negative or overlapping stride, a NULL operand where work
+ * is to be done (a vector only where it has elements) -> SHOAL_STATUS_INVALID_VALUE; then a
+ * NULL handle -> NOT_INITIALIZED; then
+ * no work (m == 0 or n == 0, or batch == 0) -> SUCCESS at once. */
+shoal_status shoal_sgebrd_batched(shoal_handle handle, int m, int n, float *const A[], int64_t lda, float *const d[], float *const e[], float *const tauq[], float *const taup[], int64_t batch);
+shoal_status shoal_sgebrd_strided_batched(shoal_handle handle, int m, int n, float *A, int64_t lda, int64_t strideA, float *d, int64_t strideD, float *e, int64_t strideE, float *tauq, int64_t strideTauq, float *taup, int64_t strideTaup, int64_t batch);
+shoal_status shoal_dgebrd_batched(shoal_handle handle, int m, int n, double *const A[], int64_t lda, double *const d[], double *const e[], double *const tauq[], double *const taup[], int64_t batch);
+shoal_status shoal_dgebrd_strided_batched(shoal_handle handle, int m, int n, double *A, int64_t lda, int64_t strideA, double *d, int64_t strideD, double *e, int64_t strideE, double *tauq, int64_t strideTauq, double *taup, int64_t strideTaup, int64_t batch);
+shoal_status shoal_cgebrd_batched(shoal_handle handle, int m, int n, shoal_complex_float *const A[], int64_t lda, float *const d[], float *const e[], shoal_complex_float *const tauq[], shoal_complex_float *const taup[], int64_t batch);
+shoal_status shoal_cgebrd_strided_batched(shoal_handle handle, int m, int n, shoal_complex_float *A, int64_t lda, int64_t strideA, float *d, int64_t strideD, float *e, int64_t strideE, shoal_complex_float *tauq, int64_t strideTauq, shoal_complex_float *taup, int64_t strideTaup, int64_t batch);
+shoal_status shoal_zgebrd_batched(shoal_handle handle, int m, int n, shoal_complex_double *const A[], int64_t lda, double *const d[], double *const e[], shoal_complex_double *const tauq[], shoal_complex_double *const taup[], int64_t batch);
+shoal_status shoal_zgebrd_strided_batched(shoal_handle handle, int m, int n, shoal_complex_double *A, int64_t lda, int64_t strideA, double *d, int64_t strideD, double *e, int64_t strideE, shoal_complex_double *tauq, int64_t strideTauq, shoal_complex_double *taup, int64_t strideTaup, int64_t batch);
+
 /* herk: Hermitian rank-k update of one triangle: C = alpha op(A) op(A)^H + beta C, op(A) n x k, alpha and beta real.
  * Only the uplo triangle of C is read and written; the imaginary parts of C's diagonal are
  * not read and are set to zero (LAPACK's zherk), except when nothing changes C (alpha == 0 or

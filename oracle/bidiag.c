@@ -28,7 +28,8 @@
  *   ||A - Q_k B P_k^H||_F / (||A||_F max(m, n) eps)   (||A||_F = 0 counts as 1)
  *   ||I - Q^H Q||_F / (m eps),   ||I - P^H P||_F / (n eps).
  * INFINITY, whatever the residuals, for what no rounding excuses where A is finite: a non-finite
- * output, a nonzero tau where LAPACK writes 0, or a tau outside what xLARFG makes: 0 exactly, or
+ * output, B's diagonal or off-diagonal in A other than d and e exactly (LAPACK writes them there),
+ * a nonzero tau where LAPACK writes 0, or a tau outside what xLARFG makes: 0 exactly, or
  * 1 <= re(tau) <= 2 and |tau - 1| <= 1 (beta real with |beta| >= |alpha| and the sign opposite
  * to re(alpha)), with a slack of 64 eps on the bounds. A non-finite A: nothing to judge (0). */
 #include "oracle.h"
@@ -147,6 +148,17 @@ static int taus_ok(const double complex *tauq, const double complex *taup, int m
     return (m >= n ? taup[k - 1] : tauq[k - 1]) == 0.0;
 }
 
+/* B's elements in A's places, exactly as LAPACK writes them: A(i, i) = d(i) and A(i, i+1)
+ * (upper) or A(i+1, i) (lower) = e(i), imaginary parts 0. */
+static int bidiagonal_in_place(const double complex *A, int m, const double *d, const double *e, int k, int upper)
+{
+    for (int i = 0; i < k; ++i) {
+        if (A[i + (long long)i * m] != d[i]) return 0;
+        if (i + 1 < k && A[(upper ? i : i + 1) + (long long)(upper ? i + 1 : i) * m] != e[i]) return 0;
+    }
+    return 1;
+}
+
 /* A, d, e, tauq, taup; the generator fills the outputs' inputs with random values too (nothing
  * may read them). d and e: one double per element in every precision. */
 static void gebrd_generate(const oracle_problem *sh, unsigned long long seed, double *const in[])
@@ -182,10 +194,10 @@ static double gebrd_check(const oracle_problem *p, double eps)
     load(tau + k, p->out[4], k, w);
     int finite = all_finite(A, mn) && all_finite(tau, 2 * k);
     for (int i = 0; i < k; ++i) finite = finite && isfinite(d[i]) && (i + 1 == k || isfinite(e[i]));
-    result = INFINITY;
-    if (!finite || !taus_ok(tau, tau + k, m, n, k, eps)) goto done;
-
     const int upper = m >= n;
+    result = INFINITY;
+    if (!finite || !taus_ok(tau, tau + k, m, n, k, eps) || !bidiagonal_in_place(A, m, d, e, k, upper)) goto done;
+
     const reflectors fq = {A, m, m, k, upper ? 0 : 1, 0, tau};
     const reflectors fp = {A, m, n, k, upper ? 1 : 0, 1, tau + k};
     accumulate(&fq, Q, v);

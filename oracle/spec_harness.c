@@ -14,6 +14,20 @@ spec_harness_page_allocator spec_harness_page_end = {NULL, NULL};
 
 static int is_page_end(const spec_harness *h) { return h->tail_offset == SPEC_HARNESS_PAGE_END; }
 
+/* The precision operand o is stored in: the call's, or for a real vector (kind 'r': gebrd's d, e)
+ * the call's real type (s for c, d for z). */
+static char prec_of(const spec_harness *h, int o)
+{
+    const char p = h->call.prec;
+    if (h->ri->operand_kinds[o] != 'r') return p;
+    return p == 'c' ? 's' : p == 'z' ? 'd' : p;
+}
+
+static size_t elem_of(const spec_harness *h, int o) { return (size_t)shoal_spec_elem_bytes(prec_of(h, o)); }
+
+/* doubles per element on the host: 2 for a complex operand, 1 for a real one */
+static long long w_of(const spec_harness *h, int o) { return shoal_spec_is_complex(prec_of(h, o)) ? 2 : 1; }
+
 static long long stride_of(const spec_harness *h, int o) { return h->ld[o] * (h->cols[o] > 0 ? h->cols[o] : 1); }
 
 /* Elements of operand o from its first problem's first element to its last problem's last. */
@@ -50,7 +64,6 @@ cudaError_t spec_harness_init_complex(spec_harness *h, int routine, char prec, i
     memset(h, 0, sizeof *h);
     h->tail_offset = tail_offset;
     h->w = shoal_spec_is_complex(prec) ? 2 : 1;
-    const long long w = h->w;
     h->ri = &shoal_spec_routines[routine];
     h->orc = oracle_find(h->ri->oracle);
     if (!h->orc) return cudaErrorInvalidValue;
@@ -64,10 +77,9 @@ cudaError_t spec_harness_init_complex(spec_harness *h, int routine, char prec, i
      * (an operand that must not change) and judge results against what the kernel was given */
     c->p.alpha = tuner_round(alpha, prec);
     c->p.beta = tuner_round(beta, prec);
-    c->p.alpha_im = w == 2 ? tuner_round(alpha_im, prec) : 0.0;
-    c->p.beta_im = w == 2 ? tuner_round(beta_im, prec) : 0.0;
+    c->p.alpha_im = h->w == 2 ? tuner_round(alpha_im, prec) : 0.0;
+    c->p.beta_im = h->w == 2 ? tuner_round(beta_im, prec) : 0.0;
     c->p.batch = batch;
-    const size_t elem = (size_t)shoal_spec_elem_bytes(prec);
     h->distinct = batch < SPEC_HARNESS_DISTINCT_MAX ? batch : SPEC_HARNESS_DISTINCT_MAX;
     if (h->distinct < 1) h->distinct = 1;
     oracle_problem shape;
@@ -78,11 +90,12 @@ cudaError_t spec_harness_init_complex(spec_harness *h, int routine, char prec, i
     shape.beta = c->p.beta;
     shape.alpha_im = c->p.alpha_im;
     shape.beta_im = c->p.beta_im;
-    shape.is_complex = w == 2;
+    shape.is_complex = h->w == 2;
     for (int o = 0; o < h->ri->n_operands; ++o) {
+        const long long w = w_of(h, o);
         h->ri->operand_shape(c, o, &h->rows[o], &h->cols[o]);
         /* a vector (tau) has no ld in the call: its elements are contiguous */
-        h->ld[o] = (h->rows[o] > 1 ? h->rows[o] : 1) + (h->ri->operand_kinds[o] == 'v' ? 0 : ld_pad);
+        h->ld[o] = (h->rows[o] > 1 ? h->rows[o] : 1) + (h->ri->operand_kinds[o] != 'm' ? 0 : ld_pad);
         shape.rows[o] = (int)h->rows[o];
         shape.cols[o] = (int)h->cols[o];
         h->h_in[o] = malloc(sizeof(double) * (size_t)(w * h->rows[o] * h->cols[o] * h->distinct + 1));
@@ -91,13 +104,15 @@ cudaError_t spec_harness_init_complex(spec_harness *h, int routine, char prec, i
     /* the distinct problems, packed */
     for (long long i = 0; i < h->distinct; ++i) {
         double *in[ORACLE_MAX_OPERANDS] = {0};
-        for (int o = 0; o < h->ri->n_operands; ++o) in[o] = h->h_in[o] + w * i * h->rows[o] * h->cols[o];
+        for (int o = 0; o < h->ri->n_operands; ++o) in[o] = h->h_in[o] + w_of(h, o) * i * h->rows[o] * h->cols[o];
         h->orc->generate(&shape, seed + 0x9e3779b97f4a7c15ULL * (unsigned long long)(i + 1), in);
     }
     for (int o = 0; o < h->ri->n_operands; ++o)
-        for (long long i = 0; i < w * h->rows[o] * h->cols[o] * h->distinct; ++i) h->h_in[o][i] = tuner_round(h->h_in[o][i], prec);
+        for (long long i = 0; i < w_of(h, o) * h->rows[o] * h->cols[o] * h->distinct; ++i)
+            h->h_in[o][i] = tuner_round(h->h_in[o][i], prec_of(h, o));
     for (int o = 0; o < h->ri->n_operands; ++o) {
-        const long long st = stride_of(h, o), per = h->rows[o] * h->cols[o];
+        const long long st = stride_of(h, o), per = h->rows[o] * h->cols[o], w = w_of(h, o);
+        const size_t elem = elem_of(h, o);
         const int tail = tail_offset >= 0, page_end = is_page_end(h);
         h->bytes[o] = (tail ? extent_of(h, o, batch) : batch * st) * (long long)elem;
         cudaError_t e = cudaSuccess;
@@ -123,7 +138,7 @@ cudaError_t spec_harness_init_complex(spec_harness *h, int routine, char prec, i
             for (long long j = 0; j < h->cols[o]; ++j)
                 memcpy(lay + w * (i * st + j * h->ld[o]), h->h_in[o] + w * (i * per + j * h->rows[o]),
                        sizeof(double) * (size_t)(w * h->rows[o]));
-        e = tuner_upload(h->d_op[o], lay, up / (long long)elem, prec);
+        e = tuner_upload(h->d_op[o], lay, up / (long long)elem, prec_of(h, o));
         free(lay);
         /* byte units: a tail layout's last copy may end inside a problem */
         if (e == cudaSuccess) e = tuner_tile(h->d_op[o], up, h->bytes[o], 1);
@@ -171,14 +186,14 @@ cudaError_t spec_harness_poison_at(spec_harness *h, int o, long long i, long lon
     const long long last = h->rows[o] > 0 && h->cols[o] > 0 ? (h->cols[o] - 1) * h->ld[o] + h->rows[o] : 0;
     if (o < 0 || o >= h->ri->n_operands || element < 0 || element >= last || element % h->ld[o] >= h->rows[o])
         return cudaErrorInvalidValue;
-    const size_t elem = (size_t)shoal_spec_elem_bytes(h->call.prec);
+    const size_t elem = elem_of(h, o);
     char *dst = (char *)h->d_op[o] + (size_t)(i * stride_of(h, o) + element) * elem;
     /* the element as it is, one of its parts made NaN (a real element has only part 0) */
     double v[2] = {0.0, 0.0};
-    cudaError_t e = tuner_download(v, dst, 1, h->call.prec);
+    cudaError_t e = tuner_download(v, dst, 1, prec_of(h, o));
     if (e != cudaSuccess) return e;
-    v[h->w == 2 && part == 1 ? 1 : 0] = NAN;
-    e = tuner_upload(dst, v, 1, h->call.prec);
+    v[w_of(h, o) == 2 && part == 1 ? 1 : 0] = NAN;
+    e = tuner_upload(dst, v, 1, prec_of(h, o));
     if (e == cudaSuccess && h->d_orig[o])
         e = cudaMemcpy((char *)h->d_orig[o] + (dst - (char *)h->d_op[o]), dst, elem, cudaMemcpyDeviceToDevice);
     return e;
@@ -196,8 +211,6 @@ double spec_harness_check(spec_harness *h, long long first, long long count, con
                           long long *bad)
 {
     const char prec = h->call.prec;
-    const size_t elem = (size_t)shoal_spec_elem_bytes(prec);
-    const long long w = h->w;
     /* the unit roundoff of the real type: float for s and c */
     const double eps = prec == 's' || prec == 'c' ? ldexp(1.0, -24) : ldexp(1.0, -53);
     *bad = -1;
@@ -206,20 +219,22 @@ double spec_harness_check(spec_harness *h, long long first, long long count, con
     double *out[ORACLE_MAX_OPERANDS] = {0};
     double worst = 0.0;
     for (int o = 0; o < h->ri->n_operands; ++o) {
-        const long long st = stride_of(h, o);
+        const long long st = stride_of(h, o), w = w_of(h, o);
+        const size_t elem = elem_of(h, o);
         /* a tail layout ends before the last problem's stride does: what is not there reads as padding */
         const long long have_el = h->bytes[o] / (long long)elem - first * st;
         const long long n_el = st * count < have_el ? st * count : have_el;
         out[o] = malloc(sizeof(double) * (size_t)(w * st * count + 1));
         if (!out[o] || n_el < 0 ||
-            tuner_download(out[o], (char *)h->d_op[o] + (size_t)(first * st) * elem, n_el, prec) != cudaSuccess) {
+            tuner_download(out[o], (char *)h->d_op[o] + (size_t)(first * st) * elem, n_el, prec_of(h, o)) != cudaSuccess) {
             worst = INFINITY;
             goto done;
         }
         for (long long i = w * n_el; i < w * st * count; ++i) out[o][i] = PAD_VALUE;
     }
     double *packed[ORACLE_MAX_OPERANDS] = {0};
-    for (int o = 0; o < h->ri->n_operands; ++o) packed[o] = malloc(sizeof(double) * (size_t)(w * h->rows[o] * h->cols[o] + 1));
+    for (int o = 0; o < h->ri->n_operands; ++o)
+        packed[o] = malloc(sizeof(double) * (size_t)(w_of(h, o) * h->rows[o] * h->cols[o] + 1));
     for (long long i = 0; i < count; ++i) {
         const long long p = first + i;
         int skipped = 0;
@@ -233,10 +248,10 @@ double spec_harness_check(spec_harness *h, long long first, long long count, con
         pr.beta = h->call.p.beta;
         pr.alpha_im = h->call.p.alpha_im;
         pr.beta_im = h->call.p.beta_im;
-        pr.is_complex = w == 2;
+        pr.is_complex = h->w == 2;
         int padding_touched = 0;
         for (int o = 0; o < h->ri->n_operands; ++o) {
-            const long long st = stride_of(h, o), d = p % h->distinct;
+            const long long st = stride_of(h, o), d = p % h->distinct, w = w_of(h, o);
             pr.rows[o] = (int)h->rows[o];
             pr.cols[o] = (int)h->cols[o];
             pr.in[o] = h->h_in[o] + w * d * h->rows[o] * h->cols[o];

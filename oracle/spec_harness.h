@@ -21,8 +21,10 @@ typedef struct spec_harness {
     long long rows[ORACLE_MAX_OPERANDS], cols[ORACLE_MAX_OPERANDS], ld[ORACLE_MAX_OPERANDS];
     long long distinct;                /* distinct problems, repeated over the batch */
     double *h_in[ORACLE_MAX_OPERANDS]; /* the distinct inputs, packed (ld = rows), double; complex:
-                                          (re, im) pairs */
-    int w;                             /* doubles per element on the host: 2 complex, 1 real */
+                                          (re, im) pairs, but one double per element of a real
+                                          vector (operand kind 'r') */
+    int w;                             /* doubles per element of the call's type on the host: 2
+                                          complex, 1 real */
     void *d_op[ORACLE_MAX_OPERANDS];   /* the batch's operands (ld-padded, stride ld * cols) */
     void *d_orig[ORACLE_MAX_OPERANDS]; /* pristine copies of written operands */
     void **d_ptrs[ORACLE_MAX_OPERANDS];/* pointer arrays over d_op (made in both forms) */

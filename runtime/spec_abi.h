@@ -13,7 +13,7 @@
 #ifndef SHOAL_SPEC_ABI_H
 #define SHOAL_SPEC_ABI_H
 
-#define SHOAL_SPEC_MAX_OPERANDS 4
+#define SHOAL_SPEC_MAX_OPERANDS 5
 
 typedef struct shoal_operand {
     void *ptr;                      /* strided form: problem 0 */

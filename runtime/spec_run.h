@@ -38,7 +38,8 @@ typedef struct shoal_spec_routine {
     const char *dim_names;          /* one letter per dim, e.g. "mn": its slot in the rule's (m, n, k) */
     const char *operand_names;      /* e.g. "AB" */
     const char *operand_access;     /* per operand: 'i' in, 'o' out, 'b' in and out */
-    const char *operand_kinds;      /* per operand: 'm' matrix, 'v' vector (no ld in the call: max(1, rows)) */
+    const char *operand_kinds;      /* per operand: 'm' matrix, 'v' vector (no ld in the call: max(1, rows)),
+                                       'r' vector of the real type in every precision (gebrd's d, e) */
     const char *oracle;             /* oracle/oracle.h name */
     const char *designs;            /* kernel designs, space-separated: SHOAL_DESIGN_SPEC + index */
     const shoal_kernel_desc *kernels;

@@ -1099,6 +1099,15 @@ static void gebrd_accepts_lapack_and_refuses_wrong_ones(void)
             CHECK(refused(e3) && !isfinite(e3));
             g.out[3][0] = keep_t;
 
+            /* A's diagonal one ulp off d: the residual cannot see it, the in-place rule must */
+            {
+                const double keep = g.out[0][0];
+                g.out[0][0] = nextafter(keep, INFINITY);
+                const double e = gebrd_err(&g, eps);
+                CHECK(refused(e) && !isfinite(e));
+                g.out[0][0] = keep;
+            }
+
             /* the row of G(0) as the reflector's vector itself, not its conjugate (zlacgv lost) */
             const int c0 = m >= n ? 2 : 1;
             if (cx && n > c0) {
