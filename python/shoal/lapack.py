@@ -311,6 +311,38 @@ def _householder(routine: str, A: Any, tau: Any, stream: Any) -> Any:
     return t.obj
 
 
+def gebrd(A: Any, *, stream: Any = None) -> tuple[Any, Any, Any, Any]:
+    """Bidiagonal reduction in place, Q^H A P = B (LAPACK gebrd: B upper bidiagonal for m >= n,
+    lower for m < n; A gets B and the reflectors of Q and P in LAPACK's layout). Returns
+    (d, e, tauq, taup): B's diagonal (batch, k) and off-diagonal (batch, k - 1), real (float32 /
+    float64 also for the complex dtypes), and the reflectors' scalars (batch, k) of A's dtype,
+    k = min(m, n). Served up to max(m, n) = 32 so far."""
+    a = operand(A, "A", stream)
+    call = Call(flat(a), stream)
+    p = precision(a, complex_ok=True)
+    Am = matrices(a, "A")
+    require_column_major(Am, _WHY_FACTORS)
+    batch = common_batch([Am], [])
+    k = min(Am.rows, Am.cols)
+    dtype = a[0].dtype if isinstance(a, list) else a.dtype
+    real = {"complex64": "float32", "complex128": "float64"}.get(dtype, dtype)
+    lead = batch_shape(Am.single, batch)
+    d = output(call, None, lead + (k,), real, "d")
+    e = output(call, None, lead + (max(k - 1, 0),), real, "e")
+    tq = output(call, None, lead + (k,), dtype, "tauq")
+    tp = output(call, None, lead + (k,), dtype, "taup")
+    if not _pointer_form(Am):
+        call(f"shoal_{p}gebrd_strided_batched", Am.rows, Am.cols, Am.ptr, Am.ld, Am.stride, d.ptr, k,
+             e.ptr, max(k - 1, 0), tq.ptr, k, tp.ptr, k, batch)
+    else:
+        def rows(x: Any, n: int) -> list[int]:
+            return [x.ptr + i * n * x.itemsize for i in range(batch)]
+        pa, pd, pe, pq, pp = call.device_arrays([Am.addresses(batch), rows(d, k), rows(e, max(k - 1, 0)),
+                                                rows(tq, k), rows(tp, k)])
+        call(f"shoal_{p}gebrd_batched", Am.rows, Am.cols, pa, Am.ld, pd, pe, pq, pp, batch)
+    return d.obj, e.obj, tq.obj, tp.obj
+
+
 def ormqr(A: Any, tau: Any, C: Any, *, side: str = "L", trans: str = "N", stream: Any = None) -> Any:
     """C <- op(Q) C (side 'L') or C op(Q) (side 'R') in place; returns C. Q = H_1 ... H_k, the
     reflectors geqrf left in A (q x k: q = C's rows for 'L', its columns for 'R'; k <= q) and

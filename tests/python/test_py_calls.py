@@ -640,6 +640,24 @@ def test_gels_in_place_and_shapes(fake):
         shoal.gels(row_batch(3, 6, 4), col_batch(3, 6, 2))
 
 
+def test_gebrd_outputs_and_forms(fake):
+    A = col_batch(3, 6, 4)
+    d, e, tq, tp = shoal.gebrd(A)
+    assert (tuple(d.shape), tuple(e.shape), tuple(tq.shape), tuple(tp.shape)) == ((3, 4), (3, 3), (3, 4), (3, 4))
+    assert args_of(fake.last()) == ("shoal_dgebrd_strided_batched", [
+        "6", "4", P(A.ptr), "6", "24", P(d.ptr), "4", P(e.ptr), "3", P(tq.ptr), "4", P(tp.ptr), "4", "3"])
+    # complex matrices: d and e real of the matching width, one pointer per matrix each
+    As = [FakeArray((2, 5), (1, 2), dtype="c8") for _ in range(2)]
+    d, e, tq, tp = shoal.gebrd(As)
+    assert d.dtype == "f4" and e.dtype == "f4" and tq.dtype == "c8" and tuple(e.shape) == (2, 1)
+    name, a = args_of(fake.last())
+    assert name == "shoal_cgebrd_batched" and a[:2] == ["2", "5"]
+    assert ints(upload(fake, int(a[4], 16))[:16]) == [d.ptr, d.ptr + 2 * 4]
+    assert ints(upload(fake, int(a[7], 16))[:16]) == [tp.ptr, tp.ptr + 2 * 8]
+    with pytest.raises(ValueError, match="column-major"):
+        shoal.gebrd(row_batch(3, 6, 4))
+
+
 def test_getrs_real_op_c_is_t(fake):
     LU, ipiv, B = col_batch(2, 3, 3), FakeArray((2, 3), dtype="i4"), col_batch(2, 3, 2)
     shoal.getrs(LU, ipiv, B, trans="c")
