@@ -243,20 +243,21 @@ SECTIONS = (
             "method at n = 64..512 with 1000 matrices and >= 100x at 8192 matrices of 3 x 3 and 16 x 16: "
             "met everywhere but d at 256 x 256 (7.97x; orgqr there is still the untuned default, geqrf and "
             "orgqr were not timed apart)."),
-    Section("Least squares (gels) against PyTorch and cuBLAS (issue 23's bar)", "h200-2026-11-29-gels-torch",
+    Section("Least squares (gels) against PyTorch and cuBLAS (issue 23's bar)", "h200-2026-11-29-gels-torch-rerun",
             "qr-torch",
             "shoal.gels (the driver: geqrf, ormqr with Q^T, TRSM; nrhs 1) against `torch.linalg.lstsq` "
             "(its CUDA driver, gels) and `cublas{S,D}gelsBatched` called through ctypes on pointer arrays, "
             "square A, the same data in one process, CUDA events around the calls (Python included), "
-            "every method checked first by the normal equations. The first run of gels: its steps are "
-            "the H200's tuned geqrf and ormqr (s, d) and the H100's TRSM table. Against the best other "
-            "method (cuBLAS, which torch's lstsq calls for a batch: their times agree) 5.2-13.5x at "
-            "n = 64..512; at 8192 matrices of 3 x 3 cuBLAS is 5x faster (shoal's driver is five "
-            "launches: in the profiler's 45 us, TRSM took 15 us, the portable default because the H200's "
-            "TRSM table held no d rules (tables are chosen per precision since), ormqr 9 us, its row kernel "
-            "16 us (made one flat loop after this run)); at 16 x 16 they are even. "
-            "Wide matrices above 32 rows in pointer arrays failed on the GPU in this build (fixed after "
-            "it, not yet run)."),
+            "every method checked first by the normal equations. The second run (13:22), with dispatch "
+            "tables chosen per precision (TRSM in d now the H100's tuned rules, where the first run, "
+            "10:50, took the portable default) and the row kernel as one flat loop; the tuned geqrf "
+            "and ormqr of the H200 (s, d). Against the best other method (cuBLAS, which torch's lstsq "
+            "calls for a batch) 5.2-13.8x at n = 64..512; 1.45x (s) and 1.53x (d) at 8192 matrices of "
+            "16 x 16 (0.95x and 1.13x in the first run); at 3 x 3 cuBLAS is still 3x faster (0.33x, "
+            "0.35x; 0.21x, 0.20x in the first): the driver's five launches, which the one-kernel solve "
+            "after geqrf for factors of at most 32 rows (runtime/drivers/gels_small.cu, after this run) "
+            "replaces. The same build passed the 96 gels and gelqf GPU cases (the wide pointer-array "
+            "fix and gelqf's first run) and memcheck on them."),
     Section("Multiplication by Q (ormqr), untuned (spec bench)", "h200-2026-11-29-spec-ormqr", "spec",
             "The first run of ormqr, m = n = k (Q of order n applied to n columns, side l, or rows, side r), "
             "trans N, strided, before any tuning: every size ran the portable default kernel (1024 rows, "
