@@ -131,3 +131,12 @@ QR_TORCH_BENCH_OUT ?= bench/results/qr-torch.csv
 bench-qr-torch: $(LIB_SHARED)
 	PYTHONPATH=python SHOAL_LIBRARY=$(abspath $(LIB_SHARED)) $(PYTHON) bench/run_qr_torch_bench.py \
 	    --out $(QR_TORCH_BENCH_OUT) $(QR_TORCH_BENCH_ARGS)
+
+# Bidiagonal reduction against cuSOLVER (a loop over 8 streams) and LAPACKE on 16 host threads
+# (bench/run_gebrd_bench.py; issue 25): needs a GPU and PyTorch in $(PYTHON), liblapacke for the
+# cpu rows; GEBRD_BENCH_ARGS e.g. --precisions s,d,c,z.
+GEBRD_BENCH_OUT ?= bench/results/gebrd.csv
+.PHONY: bench-gebrd
+bench-gebrd: $(LIB_SHARED)
+	PYTHONPATH=python SHOAL_LIBRARY=$(abspath $(LIB_SHARED)) $(PYTHON) bench/run_gebrd_bench.py \
+	    --out $(GEBRD_BENCH_OUT) $(GEBRD_BENCH_ARGS)
