@@ -95,10 +95,18 @@ def header_blocks(routines: list[LapackRoutine]) -> list[str]:
         out.append(" * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written")
         out.append(" * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);")
         out.append(" * an input's must not be negative.")
-        out.append(" * Errors, in order: an option out of range, a negative dimension or batch, a leading")
-        out.append(f" * dimension below its bound, a NULL operand where {spec.work.source} and batch > 0, a")
-        out.append(" * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->")
-        out.append(f" * NOT_INITIALIZED; then no work ({_no_work(spec)}, or batch == 0) -> SUCCESS at once;")
+        if spec.requires:
+            errors = ("Errors, in order: an option out of range, a negative dimension, dimensions that break "
+                      + " or that break ".join(f"({r.source})" for r, _ in spec.requires) + ", a negative batch, a leading"
+                      f" dimension below its bound, a NULL operand where {spec.work.source} and batch > 0, a"
+                      " negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->"
+                      f" NOT_INITIALIZED; then no work ({_no_work(spec)}, or batch == 0) -> SUCCESS at once;")
+            out += [f" * {line}" for line in textwrap.wrap(errors, 95)]
+        else:
+            out.append(" * Errors, in order: an option out of range, a negative dimension or batch, a leading")
+            out.append(f" * dimension below its bound, a NULL operand where {spec.work.source} and batch > 0, a")
+            out.append(" * negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle ->")
+            out.append(f" * NOT_INITIALIZED; then no work ({_no_work(spec)}, or batch == 0) -> SUCCESS at once;")
         last = (f"then {size_limit(spec)}."
                 + "".join(f" Where {rt.when.source}, the call is {rt.routine}'s." for rt in spec.routes) + " */")
         out += [f" * {line}" for line in textwrap.wrap(last, 95)]
@@ -159,6 +167,8 @@ def _checks(r: LapackRoutine, prec: str, form: str) -> list[str]:
     out += conj_alias(spec.options, prec)
     for d in spec.dims:
         out.append(f"    if ({d} < 0) return BAD;")
+    for rule, _ in spec.requires:
+        out.append(f"    if (!{c_expr(rule)}) return BAD;")
     out.append("    if (batch < 0) return BAD;")
     for o in spec.operands:
         if o.kind == "matrix":
@@ -265,6 +275,7 @@ def rules(r: LapackRoutine, form: str) -> list[Rule]:
     out: list[Rule] = [("valid, NULL handle", {}, ok)]
     out += option_rules(spec.options)
     out += [(f"{d} < 0", {d: "-1"}, bad) for d in spec.dims]
+    out += [(f"not {rule.source}", dict(broken), bad) for rule, broken in spec.requires]
     out.append(("batch < 0", {"batch": "-1"}, bad))
     for o in spec.operands:
         if o.kind == "matrix":

@@ -61,6 +61,8 @@ OPTION_TYPES: dict[str, OptionType] = {
                           "SHOAL_OP_N or SHOAL_OP_C", enum_values=(0, 2), refused=("SHOAL_OP_T",)),
     "diag": OptionType("shoal_diag", ("SHOAL_DIAG_NON_UNIT", "SHOAL_DIAG_UNIT"), "nu",
                        "SHOAL_DIAG_NON_UNIT or SHOAL_DIAG_UNIT"),
+    # LAPACK orgbr's vect: Q (the left reflectors of gebrd) or P (the right ones, P^H formed)
+    "vect": OptionType("shoal_vect", ("SHOAL_VECT_Q", "SHOAL_VECT_P"), "qp", "SHOAL_VECT_Q or SHOAL_VECT_P"),
 }
 ACCESS = ("in", "out", "inout")
 # the dispatch dimensions of a rule, in the runtime's order (dims[3] of runtime/dispatch.h)
@@ -266,6 +268,20 @@ def typed_options(t: dict, where: str) -> list[Option]:
     return options
 
 
+def parse_requires(t: dict, names: set[str], where: str) -> tuple[tuple[Expr, tuple[tuple[str, str], ...]], ...]:
+    """A spec's `requires`: conditions between its dims and options that a call must meet, each
+    with the arguments that break it from the argument tests' valid call (size 3 in every dim)."""
+    requires = []
+    for i, rq in enumerate(t.get("requires", [])):
+        rw = f"{where} requires[{i}]"
+        broken = _need(rq, "broken_by", rw, dict)
+        if not broken or any(a not in names for a in broken):
+            raise SpecError(f"{rw}: broken_by must change dims or options")
+        requires.append((compile_expr(str(_need(rq, "rule", rw, str)), names, f"{rw} rule"),
+                         tuple((str(a), str(v)) for a, v in broken.items())))
+    return tuple(requires)
+
+
 def check_c_spellings(exprs: list[Expr]) -> None:
     for e in exprs:
         c_expr(e)  # every expression must have a C spelling
@@ -330,14 +346,7 @@ def load(path: str | Path) -> Spec:
                                 compile_expr(rows, names, f"{ow} rows"),
                                 compile_expr(cols, names, f"{ow} cols"),
                                 kind, str(o.get("stride", "")), real))
-    requires = []
-    for i, rq in enumerate(t.get("requires", [])):
-        rw = f"{where} requires[{i}]"
-        broken = _need(rq, "broken_by", rw, dict)
-        if not broken or any(a not in names for a in broken):
-            raise SpecError(f"{rw}: broken_by must change dims or options")
-        requires.append((compile_expr(str(_need(rq, "rule", rw, str)), names, f"{rw} rule"),
-                         tuple((str(a), str(v)) for a, v in broken.items())))
+    requires = parse_requires(t, names, where)
     if len(operands) > 5:
         raise SpecError(f"{where}: at most 5 operands (runtime/spec_abi.h)")
     variant = str(t.get("variant", ""))
@@ -359,7 +368,7 @@ def load(path: str | Path) -> Spec:
         driver=str(t.get("driver", "none")),
         driver_serves=compile_expr(str(t.get("driver_serves", f"not ({kernels})")), names,
                                    f"{where} driver_serves"),
-        real_scalars=bool(t.get("real_scalars", False)), requires=tuple(requires))
+        real_scalars=bool(t.get("real_scalars", False)), requires=requires)
     for e in (*(r for r, _ in spec.requires), spec.flops, spec.bytes, spec.quick_return, spec.kernels, spec.driver_serves,
               *(x for _, x in spec.derived), *(o.rows for o in spec.operands),
               *(o.cols for o in spec.operands)):

@@ -38,11 +38,12 @@ from pathlib import Path
 
 from .expr import Expr, compile_expr
 from .spec import (ACCESS, check_c_spellings, discover_abi, only_keys, Option, read_spec, require_abi,
-                   routine_name, SpecError, str_key, typed_options)
+                   parse_requires, routine_name, SpecError, str_key, typed_options)
 
 KINDS = ("matrix", "pivots", "vector", "info")
-# the dimensions a factorization may take, and the fields of shoal_lapack_params they fill
-DIM_NAMES = ("m", "n", "nrhs")
+# the dimensions a factorization may take (k: orgbr's reflector count), and the fields of
+# shoal_lapack_params the shape fills from them
+DIM_NAMES = ("m", "n", "nrhs", "k")
 SHAPE_FIELDS = ("m", "n", "nrhs")
 MATRIX_SLOTS = ("A", "B")
 
@@ -107,9 +108,12 @@ class LapackSpec:
     routes: tuple[Route, ...]
     driver: Driver | None = None
     precisions: tuple[str, ...] = ()       # a driver-only routine's (all_sizes); else its search space's
+    # conditions between the dims and options a call must meet, checked right after the dims, each
+    # with the arguments that break it (generator/spec.py parse_requires)
+    requires: tuple[tuple[Expr, tuple[tuple[str, str], ...]], ...] = ()
 
     def expressions(self) -> list[Expr]:
-        out = [e for _, e in self.shape] + [self.work] + [r.when for r in self.routes]
+        out = [e for _, e in self.shape] + [self.work] + [r.when for r in self.routes] + [r for r, _ in self.requires]
         for o in self.operands:
             out += [e for e in (o.rows, o.cols, o.length, o.needed, o.stride_when) if e is not None]
         return out
@@ -231,14 +235,14 @@ def load(path: str | Path) -> LapackSpec:
     routes = tuple(Route(compile_expr(str_key(r, "when", where), names, f"{where} routes"), str_key(r, "routine", where))
                    for r in t.get("routes", []))
     only_keys(t, {"name", "abi", "summary", "notes", "options", "dims", "shape", "work", "operands",
-                        "variant", "routes", "driver", "precisions"}, where)
+                        "variant", "routes", "driver", "precisions", "requires"}, where)
     driver = _driver(t, where)
     precisions = _precisions(t, where, driver)
     spec = LapackSpec(path=path, name=name, summary=str_key(t, "summary", where), notes=str(t.get("notes", "")).strip(),
                       options=tuple(options), dims=dims, shape=shape,
                       work=compile_expr(str_key(t, "work", where), names, f"{where} work"),
                       operands=operands, variant=variant, routes=routes,
-                      driver=driver, precisions=precisions)
+                      driver=driver, precisions=precisions, requires=parse_requires(t, names, where))
     check_c_spellings(spec.expressions())
     return spec
 

@@ -125,6 +125,12 @@ typedef enum shoal_fill_mode {
     SHOAL_FILL_UPPER = 1            /* uplo = 'U' */
 } shoal_fill_mode;
 
+/* Which orthogonal (unitary) factor of a bidiagonal reduction orgbr forms (LAPACK's vect). */
+typedef enum shoal_vect {
+    SHOAL_VECT_Q = 0,               /* vect = 'Q': Q, from gebrd's tauq */
+    SHOAL_VECT_P = 1                /* vect = 'P': P^H, from gebrd's taup */
+} shoal_vect;
+
 /* The factorizations' prototypes, shoal_<p>{getrf, getrs, gesv, getri, getri_fused, potrf, potrs,
  * posv, geqrf}_batched and _strided_batched, with their doc comments, are generated from
  * spec/routines/<r>.toml into shoal_routines.h (included at the end of this file). */

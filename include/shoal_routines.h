@@ -210,6 +210,38 @@ shoal_status shoal_cgetrs_strided_batched(shoal_handle handle, shoal_operation t
 shoal_status shoal_zgetrs_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const shoal_complex_double *const A[], int64_t lda, const int *ipiv, shoal_complex_double *const B[], int64_t ldb, int64_t batch);
 shoal_status shoal_zgetrs_strided_batched(shoal_handle handle, shoal_operation trans, int n, int nrhs, const shoal_complex_double *A, int64_t lda, int64_t strideA, const int *ipiv, int64_t strideP, shoal_complex_double *B, int64_t ldb, int64_t strideB, int64_t batch);
 
+/* orgbr: A_i <- Q_i (vect Q, m x n) or P_i^H (vect P, m x n) of a bidiagonal reduction Q^H B P = A by gebrd, from the reflectors gebrd left in A_i and tau_i (tauq or taup), k the columns (Q) or rows (P) of the matrix gebrd reduced.
+ * As LAPACK's orgbr. vect Q: m >= n >= min(m, k); where m >= k, Q = H(0) ... H(k-1) and A
+ * gets its first n columns (gebrd's m >= n layout, reflector j in column j below the diagonal);
+ * where m < k, Q = H(0) ... H(m-2), m x m (gebrd's m < n layout, reflector j below the
+ * subdiagonal). vect P: n >= m >= min(n, k); where k < n, P^H = G(k-1)^H ... G(0)^H and A gets its
+ * first m rows (the conj(u_j) in row j right of the diagonal); where k >= n, P^H = G(n-2)^H ...
+ * G(0)^H, n x n (the conj(u_j) right of the superdiagonal). The reflectors in the columns (Q) are
+ * formed by orgqr in place; the ones in the rows (P) are A^H's columns: A^H goes into the
+ * handle's workspace, orgqr forms Q there and A gets its conjugate transpose, so a P call runs as
+ * many matrices at a time as fit the workspace. The pointer-array call takes one tau pointer per
+ * matrix.
+ * A is m x n (inout), lda >= max(1, m).
+ * tau: (min(m, k) if vect == 0 else min(n, k)) elements per problem (in): tau[i] (_batched) or tau + i * strideTau (strided).
+ * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written
+ * operand's stride must keep problems apart when batch > 1 (>= ldX * cols, or its length);
+ * an input's must not be negative.
+ * Errors, in order: an option out of range, a negative dimension, dimensions that break (vect ==
+ * 1 or (m >= n and n >= min(m, k))) or that break (vect == 0 or (n >= m and m >= min(n, k))), a
+ * negative batch, a leading dimension below its bound, a NULL operand where m > 0 and n > 0 and
+ * batch > 0, a negative or overlapping stride -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle
+ * -> NOT_INITIALIZED; then no work (not (m > 0 and n > 0), or batch == 0) -> SUCCESS at once;
+ * then every call is served by the driver orgbr_qr (a sequence of dispatched steps: orgqr) up to
+ * 1024; above that -> SHOAL_STATUS_NOT_SUPPORTED. */
+shoal_status shoal_sorgbr_batched(shoal_handle handle, shoal_vect vect, int m, int n, int k, float *const A[], int64_t lda, const float *const tau[], int64_t batch);
+shoal_status shoal_sorgbr_strided_batched(shoal_handle handle, shoal_vect vect, int m, int n, int k, float *A, int64_t lda, int64_t strideA, const float *tau, int64_t strideTau, int64_t batch);
+shoal_status shoal_dorgbr_batched(shoal_handle handle, shoal_vect vect, int m, int n, int k, double *const A[], int64_t lda, const double *const tau[], int64_t batch);
+shoal_status shoal_dorgbr_strided_batched(shoal_handle handle, shoal_vect vect, int m, int n, int k, double *A, int64_t lda, int64_t strideA, const double *tau, int64_t strideTau, int64_t batch);
+shoal_status shoal_corgbr_batched(shoal_handle handle, shoal_vect vect, int m, int n, int k, shoal_complex_float *const A[], int64_t lda, const shoal_complex_float *const tau[], int64_t batch);
+shoal_status shoal_corgbr_strided_batched(shoal_handle handle, shoal_vect vect, int m, int n, int k, shoal_complex_float *A, int64_t lda, int64_t strideA, const shoal_complex_float *tau, int64_t strideTau, int64_t batch);
+shoal_status shoal_zorgbr_batched(shoal_handle handle, shoal_vect vect, int m, int n, int k, shoal_complex_double *const A[], int64_t lda, const shoal_complex_double *const tau[], int64_t batch);
+shoal_status shoal_zorgbr_strided_batched(shoal_handle handle, shoal_vect vect, int m, int n, int k, shoal_complex_double *A, int64_t lda, int64_t strideA, const shoal_complex_double *tau, int64_t strideTau, int64_t batch);
+
 /* posv: Cholesky factor and solve in one call; A_i <- factor, B_i <- X_i.
  * Where info_i > 0, A_i is as potrf leaves it; B_i is unchanged for n <= 32 (one kernel
  * factors and solves) and holds intermediate values above (the blocked driver's solve runs on

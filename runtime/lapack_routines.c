@@ -8,7 +8,7 @@
     {#r, variants, n_variants, has_nrhs, shoal_##r##_kernels, &shoal_##r##_n_kernels, shoal_##r##_tables,          \
      &shoal_##r##_n_tables, shoal_##r##_default_kernel, shoal_##r##_precisions}
 
-/* a routine its driver serves whole (gels, gelqf): no kernels, no tables */
+/* a routine its driver serves whole (gels, gelqf, orgbr): no kernels, no tables */
 static const int no_kernels = 0;
 #define DRIVER_ONLY(r, variants, n_variants, has_nrhs, precisions)                                     \
     {#r, variants, n_variants, has_nrhs, NULL, &no_kernels, NULL, &no_kernels, NULL, precisions}
@@ -25,6 +25,8 @@ const shoal_lapack_routine_info shoal_lapack_routines[SHOAL_LAPACK_N_ROUTINES] =
     [SHOAL_GEQRF] = ROUTINE(geqrf, "n", 1, 0),
     [SHOAL_GELS] = DRIVER_ONLY(gels, "n t", 2, 1, "sdcz"),
     [SHOAL_GELQF] = DRIVER_ONLY(gelqf, "n", 1, 0, "sdcz"),
+    /* k (in nrhs) = 0 is work: the identity's columns */
+    [SHOAL_ORGBR] = DRIVER_ONLY(orgbr, "q p", 2, 0, "sdcz"),
     [SHOAL_GEMV] = ROUTINE(gemv, "n t", 2, 0),
     [SHOAL_TRSV] = ROUTINE(trsv, "ln lt un ut", 4, 0),
     [SHOAL_GEMV_VBATCHED] = ROUTINE(gemv_vbatched, "n t", 2, 0),

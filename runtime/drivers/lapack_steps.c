@@ -89,6 +89,18 @@ shoal_status shoal_lapack_step_ormqr(struct shoal_context *ctx, char prec, long 
     return shoal_spec_run(ctx, &c);
 }
 
+shoal_status shoal_lapack_step_orgqr(struct shoal_context *ctx, char prec, long long batch, int m, int n, int k,
+                                     shoal_operand A, shoal_operand tau)
+{
+    shoal_spec_call c = spec_call("orgqr", prec, batch, A, tau);
+    if (c.routine < 0) return SHOAL_STATUS_NOT_SUPPORTED; /* a build without the spec */
+    c.p.op[1].ld = k > 1 ? k : 1; /* a k x 1 matrix to the kernels */
+    c.p.dims[0] = m;
+    c.p.dims[1] = n;
+    c.p.dims[2] = k;
+    return shoal_spec_run(ctx, &c);
+}
+
 shoal_status shoal_lapack_step_rank_k(struct shoal_context *ctx, char prec, long long batch, int uplo, int trans,
                                       int n, int k, shoal_operand A, shoal_operand C)
 {

@@ -54,6 +54,12 @@ shoal_status shoal_lapack_step_trsm(struct shoal_context *ctx, char prec, long l
 shoal_status shoal_lapack_step_ormqr(struct shoal_context *ctx, char prec, long long batch, int side, int op, int m,
                                      int n, int k, shoal_operand A, shoal_operand tau, shoal_operand C);
 
+/* A <- the first n columns of Q = H_0 ... H_{k-1} (m >= n >= k) on `batch` problems, from the k
+ * reflectors in A's first columns below the diagonal and tau (k per problem), by the dispatched
+ * ORGQR. */
+shoal_status shoal_lapack_step_orgqr(struct shoal_context *ctx, char prec, long long batch, int m, int n, int k,
+                                     shoal_operand A, shoal_operand tau);
+
 /* C -= A B (A m x k, B k x n, no transposes) on `batch` problems (one form: A.array set or not)
  * by the dispatched GEMM of the precision (runtime/drivers/lapack_step_gemm.c). */
 shoal_status shoal_lapack_step_gemm(struct shoal_context *ctx, char prec, long long batch, int m, int n, int k,

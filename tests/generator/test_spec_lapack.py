@@ -25,7 +25,8 @@ from generator.spec import load as load_spec_abi
 from generator.spec_lapack import abi_of, load
 
 SPECS = spec_paths("lapack")
-FACTORIZATIONS = ["gelqf", "gels", "geqrf", "gesv", "getrf", "getri", "getri_fused", "getrs", "posv", "potrf", "potrs"]
+FACTORIZATIONS = ["gelqf", "gels", "geqrf", "gesv", "getrf", "getri", "getri_fused", "getrs", "orgbr", "posv", "potrf",
+                  "potrs"]
 
 
 def _routines() -> list[emit_lapack.LapackRoutine]:
@@ -76,7 +77,8 @@ def test_c_expressions_agree_with_python(path: Path, tmp_path: Path) -> None:
 
 
 def test_every_argument_rule_has_a_test() -> None:
-    """Per precision and form: the valid call, options twice (and SHOAL_OP_C accepted), dims, batch, matrix leading
+    """Per precision and form: the valid call, options twice (and SHOAL_OP_C accepted), dims, each rule between
+    them (orgbr's), batch, matrix leading
     dimensions twice, NULL operands, (strided) negative strides and overlapping written ones,
     the no-work call, and an operand needed only sometimes given NULL where it is not."""
     for r in _routines():
@@ -85,7 +87,7 @@ def test_every_argument_rule_has_a_test() -> None:
         mats = [o for o in s.operands if o.kind == "matrix"]
         strided = [o for o in s.operands if o.has_stride]
         aliases = sum(o.type.real_alias is not None for o in s.options)
-        base = 1 + 2 * len(s.options) + aliases + len(s.dims) + 1 + 2 * len(mats) + len(s.operands) + 1
+        base = 1 + 2 * len(s.options) + aliases + len(s.dims) + len(s.requires) + 1 + 2 * len(mats) + len(s.operands) + 1
         base += sum(o.needed is not None for o in s.operands)
         per_form = {"batched": base, "strided_batched": base + len(strided) + sum(o.access != "in" for o in strided)}
         assert text.count("expect(") - 1 == len(r.precisions) * sum(per_form.values()), r.name
@@ -220,7 +222,7 @@ def test_spec_rejects_bad_files(tmp_path: Path) -> None:
         ('{ name = "info", kind = "info" }', '{ name = "info", kind = "info", access = "in" }', "info is one written"),
         ('variant = "uplo"', 'variant = "trans"', "variant must name an option"),
         ('shape = { m = "n", n = "n", nrhs = "nrhs" }', 'shape = { m = "n", n = "n" }', "shape must give"),
-        ('dims = ["n", "nrhs"]', 'dims = ["n", "k"]', "dims must be"),
+        ('dims = ["n", "nrhs"]', 'dims = ["n", "q"]', "dims must be"),
         ('abi = "lapack"', 'abi = "fortran"', "abi must be"),
     ]:
         assert old in GOOD
@@ -290,7 +292,7 @@ def test_the_lu_cholesky_and_qr_routines_name_their_drivers() -> None:
     # getri_fused has none: it stops at the kernels' 32
     drivers = {r.name: r.spec.driver for r in _routines()}
     assert {n for n, d in drivers.items() if d} == {"getrf", "getrs", "gesv", "getri", "potrf", "potrs", "posv",
-                                                     "geqrf", "gels", "gelqf"}
+                                                     "geqrf", "gels", "gelqf", "orgbr"}
     assert all(d.max_n == 1024 for d in drivers.values() if d)
     table = emit_lapack.drivers_c(_routines())
     assert '[SHOAL_POTRF] = {"potrf_blocked", shoal_driver_potrf_blocked, 1024, 0},' in table
@@ -298,3 +300,4 @@ def test_the_lu_cholesky_and_qr_routines_name_their_drivers() -> None:
     assert '[SHOAL_GEQRF] = {"geqrf_blocked", shoal_driver_geqrf_blocked, 1024, 0},' in table
     assert '[SHOAL_GELS] = {"gels_qr", shoal_driver_gels_qr, 1024, 1},' in table
     assert '[SHOAL_GELQF] = {"gelqf_qr", shoal_driver_gelqf_qr, 1024, 1},' in table
+    assert '[SHOAL_ORGBR] = {"orgbr_qr", shoal_driver_orgbr_qr, 1024, 1},' in table
