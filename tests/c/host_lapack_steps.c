@@ -54,6 +54,7 @@ int shoal_spec_routine_id(const char *name)
            : !strcmp(name, "syrk")  ? HOST_SYRK
            : !strcmp(name, "herk")  ? HOST_HERK
            : !strcmp(name, "ormqr") ? HOST_ORMQR
+           : !strcmp(name, "orgqr") ? HOST_ORGQR
                                     : -1;
 }
 
@@ -117,6 +118,50 @@ static void host_rank_k(const shoal_spec_call *c, long long b)
         }
 }
 
+/* Q (q x q, w doubles an element) = H_0 ... H_{k-1} formed in double by the oracle
+ * (oracle_form_q / oracle_zform_q) from the k reflectors below a's diagonal (lda) and t; V and
+ * tau: q x k and k elements of scratch, zeroed by the caller. */
+static void form_q(char prec, const void *a, long long lda, const void *t, int q, int k, double *V, double *tau,
+                   double *Q)
+{
+    const int w = shoal_spec_is_complex(prec) ? 2 : 1;
+    for (int j = 0; j < k; ++j) {
+        const zval tj = host_get(prec, t, j);
+        tau[w * j] = creal(tj);
+        if (w == 2) tau[w * j + 1] = cimag(tj);
+        for (int i = j + 1; i < q; ++i) {
+            const zval v = host_get(prec, a, i + j * lda);
+            V[w * (i + (size_t)j * q)] = creal(v);
+            if (w == 2) V[w * (i + (size_t)j * q) + 1] = cimag(v);
+        }
+    }
+    (w == 2 ? oracle_zform_q : oracle_form_q)(q, k, V, q, tau, Q);
+}
+
+/* A <- the first n columns of Q = H_0 ... H_{k-1} (m >= n >= k), from the reflectors below A's
+ * diagonal and tau (form_q) */
+static void host_orgqr(const shoal_spec_call *c, long long b)
+{
+    const char prec = c->prec;
+    const int m = c->p.dims[0], n = c->p.dims[1], k = c->p.dims[2], w = shoal_spec_is_complex(prec) ? 2 : 1;
+    void *a = host_problem(prec, &c->p.op[0], b);
+    const void *t = host_problem(prec, &c->p.op[1], b);
+    const long long lda = c->p.op[0].ld;
+    double *V = calloc((size_t)w * m * (k > 0 ? k : 1), sizeof *V), *tau = calloc((size_t)w * (k > 0 ? k : 1), sizeof *tau);
+    double *Q = malloc(sizeof *Q * w * (size_t)m * m);
+    if (!V || !tau || !Q) {
+        host_verdict(0, "orgqr: host memory");
+        free(V), free(tau), free(Q);
+        return;
+    }
+    form_q(prec, a, lda, t, m, k, V, tau, Q);
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i)
+            host_put(prec, a, i + j * lda,
+                     Q[w * (i + (size_t)j * m)] + (w == 2 ? I * Q[w * (i + (size_t)j * m) + 1] : 0.0));
+    free(V), free(tau), free(Q);
+}
+
 /* C = op(Q) C (side 0, C m x n, Q of order m) or C op(Q) (side 1, order n), op 0 N, 1 T, 2 C;
  * Q = H_0 ... H_{k-1} formed in double by the oracle (oracle_form_q / oracle_zform_q: LAPACK's
  * reflectors below A's diagonal, v(j) = 1 implied, H_j = I - tau_j v_j v_j^H) from the
@@ -137,17 +182,7 @@ static void host_ormqr(const shoal_spec_call *c, long long b)
         free(V), free(tau), free(Q), free(Y);
         return;
     }
-    for (int j = 0; j < k; ++j) {
-        const zval tj = host_get(prec, t, j);
-        tau[w * j] = creal(tj);
-        if (w == 2) tau[w * j + 1] = cimag(tj);
-        for (int i = j + 1; i < q; ++i) {
-            const zval v = host_get(prec, a, i + j * lda);
-            V[w * (i + (size_t)j * q)] = creal(v);
-            if (w == 2) V[w * (i + (size_t)j * q) + 1] = cimag(v);
-        }
-    }
-    (w == 2 ? oracle_zform_q : oracle_form_q)(q, k, V, q, tau, Q);
+    form_q(prec, a, lda, t, q, k, V, tau, Q);
     /* op(Q)(i, j) */
 #define OPQ(i, j)                                                                                                    \
     (op == 0 ? Q[w * ((i) + (size_t)(j) * q)] + (w == 2 ? I * Q[w * ((i) + (size_t)(j) * q) + 1] : 0.0)             \
@@ -169,15 +204,16 @@ static const char *form(const shoal_operand *o) { return o->array ? "pointer arr
 
 shoal_status shoal_spec_run(shoal_handle handle, const shoal_spec_call *c)
 {
-    static const char *const names[HOST_N_SPEC] = {"trsm", "syrk", "herk", "ormqr"};
+    static const char *const names[HOST_N_SPEC] = {"trsm", "syrk", "herk", "ormqr", "orgqr"};
     (void)handle;
     if (c->routine < 0 || c->routine >= HOST_N_SPEC) return SHOAL_STATUS_INVALID_VALUE;
     if ((c->routine == HOST_SYRK || c->routine == HOST_HERK) &&
         (c->routine == HOST_SYRK) == (shoal_spec_is_complex(c->prec) != 0))
         return SHOAL_STATUS_INVALID_VALUE; /* SYRK in s, d; HERK in c, z */
     /* one form for all operands: A's and the matrix it works on (TRSM's B, SYRK / HERK's and
-     * ORMQR's C; ORMQR's tau vector may be either), and the mode A's */
-    const shoal_operand *a = &c->p.op[0], *other = &c->p.op[c->routine == HOST_ORMQR ? 2 : 1];
+     * ORMQR's C; ORMQR's and ORGQR's tau vector may be either), and the mode A's */
+    const shoal_operand *a = &c->p.op[0];
+    const shoal_operand *other = c->routine == HOST_ORGQR ? a : &c->p.op[c->routine == HOST_ORMQR ? 2 : 1];
     if ((c->mode == SHOAL_MODE_ARRAY) != (a->array != NULL) || !a->array != !other->array) {
         host_verdict(0, "%s %c: operand A %s beside %s %s (mode %s): the dispatched routine takes one form for all "
                         "operands", names[c->routine], c->prec, form(a), c->routine == HOST_TRSM ? "B" : "C", form(other),
@@ -193,10 +229,18 @@ shoal_status shoal_spec_run(shoal_handle handle, const shoal_spec_call *c)
             return SHOAL_STATUS_INVALID_VALUE;
         if (c->p.dims[0] == 0 || c->p.dims[1] == 0 || c->p.dims[2] == 0) return SHOAL_STATUS_SUCCESS; /* quick return */
     }
+    if (c->routine == HOST_ORGQR) { /* the spec's rules: m >= n >= k, m up to 1024 */
+        const int m = c->p.dims[0], n = c->p.dims[1], k = c->p.dims[2];
+        if (n < 0 || k < 0 || n > m || k > n || m > 1024) return SHOAL_STATUS_INVALID_VALUE;
+        if (n == 0) return SHOAL_STATUS_SUCCESS; /* quick return */
+    }
     ++host_spec_calls[c->routine];
     if (c->routine == HOST_TRSM && c->p.opts[3]) ++host_trsm_unit_calls;
     void (*const step)(const shoal_spec_call *, long long) =
-        c->routine == HOST_TRSM ? host_trsm : c->routine == HOST_ORMQR ? host_ormqr : host_rank_k;
+        c->routine == HOST_TRSM    ? host_trsm
+        : c->routine == HOST_ORMQR ? host_ormqr
+        : c->routine == HOST_ORGQR ? host_orgqr
+                                   : host_rank_k;
     for (long long b = 0; b < c->p.batch; ++b) step(c, b);
     return SHOAL_STATUS_SUCCESS;
 }

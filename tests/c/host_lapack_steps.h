@@ -1,11 +1,11 @@
 /* What the host-only tests of the factorizations' drivers share (tests/c/test_chol_blocked_host.c,
  * test_lu_blocked_host.c, test_gels_host.c): elements of s, d, c, z on host memory, host
  * versions of the shared steps of runtime/drivers/lapack_steps.h (the dispatched TRSM, SYRK /
- * HERK and ORMQR through shoal_spec_run, and the GEMM step), the drivers' workspace in host
+ * HERK, ORMQR and ORGQR through shoal_spec_run, and the GEMM step), the drivers' workspace in host
  * memory, a seeded generator, and the verdict counters. Each test compiles its driver and
  * lapack_steps.c into its own program (with a small SHOAL_LAPACK_CHUNK) and links this file's
  * host_lapack_steps.c, runtime/lapack_chunk.c, tests/c/host_block_pointers.c and the oracle's
- * oracle/lapack_ref.c and oracle/host_math.c (the host ORMQR's Q).
+ * oracle/lapack_ref.c and oracle/host_math.c (the host ORMQR's and ORGQR's Q).
  * The host TRSM reads only the stored triangle of A, and not its diagonal where it is unit, as
  * the kernels do; the host ORMQR only the reflectors below A's diagonal and tau; every step runs
  * at once (stream order is program order).
@@ -40,7 +40,7 @@ void *host_problem(char prec, const shoal_operand *op, long long b);
 
 /* The spec routine ids shoal_spec_routine_id gives (others: -1), and the calls shoal_spec_run
  * and shoal_lapack_step_gemm served since the test last zeroed them. */
-enum { HOST_TRSM = 0, HOST_SYRK = 1, HOST_HERK = 2, HOST_ORMQR = 3, HOST_N_SPEC = 4 };
+enum { HOST_TRSM = 0, HOST_SYRK = 1, HOST_HERK = 2, HOST_ORMQR = 3, HOST_ORGQR = 4, HOST_N_SPEC = 5 };
 extern int host_spec_calls[HOST_N_SPEC];
 extern int host_gemm_calls;
 /* TRSM calls with opts[3] = 1 (unit diagonal) among them */

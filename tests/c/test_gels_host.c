@@ -1,5 +1,6 @@
-/* The least-squares driver (runtime/drivers/gels_qr.c) and the LQ driver (runtime/drivers/
- * gelqf_qr.c) on the CPU (no GPU): both compiled into this program with lapack_steps.c, a chunk
+/* The least-squares driver (runtime/drivers/gels_qr.c), the LQ driver (runtime/drivers/
+ * gelqf_qr.c) and orgbr's (runtime/drivers/orgbr_qr.c) on the CPU (no GPU): all compiled into
+ * this program with lapack_steps.c, a chunk
  * of 3 problems (SHOAL_LAPACK_CHUNK) and a 20 KiB solver workspace (SHOAL_SOLVER_WS_BYTES; the
  * handle's is 32 MiB), so that a batch of 5 crosses chunks: 3 + 2 where tau alone is kept, down
  * to one problem per chunk for the wide matrices whose A^H fills the workspace (16 x 40 in z).
@@ -53,6 +54,12 @@
  * the row exactly 0; a zero matrix: A still 0, every tau 0; the twin call; everything outside A's
  * m x n and tau's k entries bit-identical; m or n = 0: nothing touched; the chunks (m n
  * elements a problem) and a matrix above the workspace (NOT_SUPPORTED, nothing touched).
+ * orgbr (the same precisions and forms; vect Q and P in each of LAPACK's layouts: unshifted,
+ * shifted (Q where m < k, P where k >= n), k = 0, a 1 x 1 shifted Q): the reflectors made of
+ * random entries with tau = 2 / ||u||^2 (unitary), the result against Q (or P^H) formed here by
+ * applying the reflectors to the identity one by one, at most 30 eps max(m, n) an element; A's
+ * padding and tau bit-identical; ORGQR (the host step: oracle_form_q), the shift (its host twin
+ * here, LAPACK's loop) and the transposes once per chunk; m = n = 0; P above the workspace.
  * Last, one verdict that every step kind ran (TRSM, ORMQR, the transposes, info, the row blocks'
  * zeroing, conjugation and zero-flag zeroing, the empty sizes' memset, the pointer launch of A^H's
  * arrays), that some chunks held one problem, and that no step was refused for its arguments.
@@ -67,6 +74,7 @@
 #endif
 #include SHOAL_TEST_GELS_DRIVER
 #include "../../runtime/drivers/gelqf_qr.c"
+#include "../../runtime/drivers/orgbr_qr.c"
 #include "../../runtime/drivers/solver_steps.c"
 
 #include <math.h>
@@ -84,7 +92,7 @@ static const double LIMIT = 30.0;
 /* ---- host steps: geqrf, the gels kernels' twins, cudaMemsetAsync ---- */
 
 static int geqrf_calls, transpose_calls, info_calls, rows_calls[2], rows_only_calls, memset_calls, bad_step_calls,
-    small_calls;
+    small_calls, shift_calls;
 static long long geqrf_problems;   /* problems geqrf factored since the test last zeroed it */
 static int one_problem_chunks;     /* geqrf calls of one problem within a larger call */
 static long long g_call_batch;     /* the batch of the driver call under way */
@@ -251,6 +259,24 @@ cudaError_t shoal_gels_small(char prec, const shoal_gels_small_args *a, cudaStre
             if (store)
                 for (int i = 0; i < fm; ++i) host_put(prec, B, i + c * a->B.ld, a->conj_b ? conj(x[i]) : x[i]);
         }
+    }
+    return cudaSuccess;
+}
+
+/* orgbr's shift (runtime/drivers/orgbr_kernels.h), as LAPACK's orgbr writes it: column by
+ * column from the last, then the first row and column e_0's */
+cudaError_t shoal_orgbr_shift(char prec, shoal_operand A, int n, long long batch, cudaStream_t stream)
+{
+    (void)stream;
+    ++shift_calls;
+    for (long long b = 0; b < batch; ++b) {
+        void *a = host_problem(prec, &A, b);
+        for (int j = n - 1; j >= 1; --j) {
+            host_put(prec, a, j * A.ld, 0.0);
+            for (int i = j + 1; i < n; ++i) host_put(prec, a, i + j * A.ld, host_get(prec, a, i + (j - 1) * A.ld));
+        }
+        host_put(prec, a, 0, 1.0);
+        for (int i = 1; i < n; ++i) host_put(prec, a, i, 0.0);
     }
     return cudaSuccess;
 }
@@ -598,6 +624,115 @@ static shoal_status run_gelqf(call_data *d)
     return st;
 }
 
+/* ---- orgbr cases ---- */
+
+/* Y (q x q) <- (I - tau u u^H) Y */
+static void reflect(zval *Y, int q, const zval *u, zval tau)
+{
+    for (int c = 0; c < q; ++c) {
+        zval s = 0.0;
+        for (int i = 0; i < q; ++i) s += conj(u[i]) * Y[i + (size_t)c * q];
+        for (int i = 0; i < q; ++i) Y[i + (size_t)c * q] -= tau * u[i] * s;
+    }
+}
+
+/* The reflectors of orgbr's input in LAPACK's four layouts (spec/routines/orgbr.toml), as gebrd
+ * leaves them: u_j of order q with its unit at row j + s (s = 1 in the shifted layouts), read
+ * from column j (Q) or as the conjugates in row j (P) of A. */
+static void reflector(const call_data *d, const char *a, int vect, int s, int j, zval *u)
+{
+    const int q = vect ? d->n : d->m;
+    for (int i = 0; i < q; ++i) u[i] = 0.0;
+    u[j + s] = 1.0;
+    for (int i = j + s + 1; i < q; ++i)
+        u[i] = vect ? conj(host_get(d->prec, a, j + (long long)i * d->lda)) : host_get(d->prec, a, i + (long long)j * d->lda);
+}
+
+/* orgbr of batch problems: the reflectors from random entries with tau = 2 / ||u||^2 (unitary
+ * H, so that every product stays of order 1), against Q or P^H formed here by applying the
+ * reflectors to the identity one by one (the driver's route: the shift, the transposes, the
+ * offsets into A(1:, 1:), the chunks, and the host ORGQR's oracle_form_q); A's padding and tau
+ * untouched; ORGQR once a chunk (not at all for a 1 x 1 shifted Q) */
+static void case_orgbr(char prec, int vect, int m, int n, int k, int array, long long batch)
+{
+    call_data d;
+    make(&d, prec, m, n, 0, 0, array, 1, batch, NULL, 0);
+    const int q = vect ? n : m, s = vect ? k >= n : m < k, nr = s ? q - 1 : k, eps_n = imax(m, n);
+    zval *u = malloc(sizeof *u * (size_t)q), *Y = malloc(sizeof *Y * (size_t)q * q);
+    for (long long b = 0; b < batch; ++b) {
+        char *a = a_of(&d, d.A, b), *t = b_of(&d, d.B, b);
+        for (int j = 0; j < nr; ++j) {
+            reflector(&d, a, vect, s, j, u);
+            double nu = 0.0;
+            for (int i = 0; i < q; ++i) nu += sq(u[i]);
+            host_put(prec, t, j, 2.0 / nu);
+        }
+        for (int j = nr; j < imin(m, n); ++j) host_put(prec, t, j, 0.0); /* taup[k-1] of a square gebrd */
+    }
+    memcpy(d.B0, d.B, d.b_elems * es_of(&d));
+    memcpy(d.A0, d.A, d.a_elems * es_of(&d));
+    shoal_lapack_params p = params(&d);
+    p.nrhs = k;
+    host_spec_calls[HOST_ORGQR] = 0, shift_calls = 0;
+    const int before = transpose_calls;
+    const shoal_status st = shoal_driver_orgbr_qr(&g_ctx, prec, vect, &p);
+    char why[240] = "";
+    int ok = st == SHOAL_STATUS_SUCCESS;
+    if (!ok) snprintf(why, sizeof why, "status %d", (int)st);
+    if (!guard_intact()) {
+        ok = 0, snprintf(why, sizeof why, "written past the solver workspace");
+        memset(g_solver_ws + SHOAL_SOLVER_WS_BYTES, GUARD_BYTE, WS_GUARD);
+    }
+    double worst_err = 0.0;
+    for (long long b = 0; ok && b < batch; ++b) {
+        const char *a0 = a_of(&d, d.A0, b), *f = a_of(&d, d.A, b), *t = b_of(&d, d.B0, b);
+        for (int c = 0; c < q; ++c)
+            for (int i = 0; i < q; ++i) Y[i + (size_t)c * q] = i == c;
+        for (int j = nr - 1; j >= 0; --j) { /* Y = H_0 ... H_{nr-1} */
+            reflector(&d, a0, vect, s, j, u);
+            reflect(Y, q, u, host_get(prec, t, j));
+        }
+        for (int c = 0; c < n; ++c)
+            for (int i = 0; i < m; ++i) { /* Q(i, c), or P^H(i, c) = conj(P(c, i)) */
+                const zval want = vect ? conj(Y[c + (size_t)i * q]) : Y[i + (size_t)c * q];
+                const double e = cabs(host_get(prec, f, i + (long long)c * d.lda) - want) / (eps_n * eps_of(prec));
+                if (!(e <= worst_err)) worst_err = e;
+            }
+    }
+    if (ok && !(worst_err <= LIMIT)) ok = 0, snprintf(why, sizeof why, "error %.3g eps", worst_err);
+    if (ok && (!outside_untouched(&d) || memcmp(d.B, d.B0, d.b_elems * es_of(&d))))
+        ok = 0, snprintf(why, sizeof why, "an element outside A's m x n, or tau, changed");
+    const long long chunks = vect ? chunks_of(batch, (long long)m * n * es_of(&d)) : chunks_of(batch, 1);
+    const long long orgqr_want = s && q == 1 ? 0 : chunks;
+    if (ok && (host_spec_calls[HOST_ORGQR] != orgqr_want || shift_calls != (s ? chunks : 0) ||
+               transpose_calls - before != (vect ? 2 * chunks : 0)))
+        ok = 0, snprintf(why, sizeof why, "orgqr %d (want %lld), shifts %d, transposes %d for %lld chunks",
+                         host_spec_calls[HOST_ORGQR], orgqr_want, shift_calls, transpose_calls - before, chunks);
+    host_verdict(ok, "orgbr %c %c m=%d n=%d k=%d %s batch %lld: %s", prec, vect ? 'P' : 'Q', m, n, k,
+                 array ? "array" : "strided", batch, why);
+    free(u), free(Y);
+    release(&d);
+}
+
+/* m or n = 0: nothing touched; a P matrix above the workspace: NOT_SUPPORTED, nothing touched */
+static void case_orgbr_edges(char prec, int array)
+{
+    call_data d;
+    make(&d, prec, 0, 0, 0, 0, array, 1, 2, NULL, 0);
+    shoal_lapack_params p = params(&d);
+    int ok = shoal_driver_orgbr_qr(&g_ctx, prec, 0, &p) == SHOAL_STATUS_SUCCESS && outside_untouched(&d);
+    release(&d);
+    const int big = (int)(SHOAL_SOLVER_WS_BYTES / (40 * (size_t)shoal_spec_elem_bytes(prec))) + 1;
+    make(&d, prec, 40, big, 0, 0, array, 1, 2, NULL, 0);
+    p = params(&d);
+    p.nrhs = 40;
+    ok = ok && shoal_driver_orgbr_qr(&g_ctx, prec, 1, &p) == SHOAL_STATUS_NOT_SUPPORTED &&
+         !memcmp(d.A, d.A0, d.a_elems * es_of(&d)) && !memcmp(d.B, d.B0, d.b_elems * es_of(&d));
+    release(&d);
+    host_verdict(ok, "orgbr edges %c %s: m = n = 0 touched something, or P above the workspace was not refused", prec,
+                 array ? "array" : "strided");
+}
+
 /* ---- gels cases ---- */
 
 static int g_cases_gels; /* full-rank problems judged */
@@ -873,6 +1008,17 @@ int main(void)
             case_gelqf_special(prec, 24, 10, array, 4);
             case_gelqf_special(prec, 12, 12, array, 11);
             case_gelqf_edges(prec, array);
+            /* orgbr: each of LAPACK's four layouts, k = 0, a 1 x 1 shifted Q, P's chunks by the
+             * workspace (30 x 30 in z: one problem a chunk) */
+            static const int qs[][3] = {{7, 4, 4}, {9, 5, 3}, {6, 6, 6}, {5, 1, 1}, {4, 3, 0}, {5, 5, 8}, {1, 1, 3},
+                                        {10, 10, 30}};
+            static const int ps[][3] = {{4, 7, 4}, {3, 8, 2}, {1, 5, 1}, {3, 4, 0}, {6, 6, 6}, {5, 5, 9}, {1, 1, 1},
+                                        {30, 30, 40}};
+            for (int i = 0; i < 8; ++i) {
+                case_orgbr(prec, 0, qs[i][0], qs[i][1], qs[i][2], array, i % 2 ? 5 : 4);
+                case_orgbr(prec, 1, ps[i][0], ps[i][1], ps[i][2], array, i % 2 ? 5 : 4);
+            }
+            case_orgbr_edges(prec, array);
         }
     }
     /* every step ran where it should, and some chunks held one problem */
@@ -880,6 +1026,7 @@ int main(void)
                          info_calls > 0 && rows_calls[SHOAL_ROWS_ZERO] > 0 && rows_calls[SHOAL_ROWS_CONJ] > 0 &&
                          rows_only_calls > 0 && memset_calls > 0 && host_block_pointer_launches > 0 &&
                          one_problem_chunks > 0 && small_calls > 0 && bad_step_calls == 0;
+    /* (orgbr's cases judge their own ORGQR, shift and transpose counts) */
     host_verdict(steps_ok, "steps: TRSM %d, ORMQR %d, transposes %d, info %d, rows %d / %d (only %d), memsets %d, "
                            "pointer launches %d, one-problem chunks %d, small solves %d, refused steps %d, "
                            "GEMM steps %d",
