@@ -68,6 +68,8 @@ _GENERIC = {
     "shoal_?gelqf_batched": "h i i p l p l",
     "shoal_?gelqf_strided_batched": "h i i p l l p l l",
     "shoal_?gebrd_batched": "h i i p l p p p p l",
+    "shoal_?orgbr_batched": "h i i i i p l p l",
+    "shoal_?orgbr_strided_batched": "h i i i i p l l p l l",
     "shoal_?gebrd_strided_batched": "h i i p l l p l p l p l p l l",
 }
 
@@ -81,6 +83,7 @@ _GENERIC_COMPLEX = ("shoal_?gemm_batched", "shoal_?gemm_strided_batched",
                     "shoal_?gels_batched", "shoal_?gels_strided_batched",
                     "shoal_?gelqf_batched", "shoal_?gelqf_strided_batched",
                     "shoal_?gebrd_batched", "shoal_?gebrd_strided_batched",
+                    "shoal_?orgbr_batched", "shoal_?orgbr_strided_batched",
                     *(f"shoal_?{r}_{form}" for r in ("getrf", "getrs", "gesv", "getri", "getri_fused",
                                                       "potrf", "potrs", "posv", "geqrf")
                       for form in ("batched", "strided_batched")))

@@ -343,6 +343,39 @@ def gebrd(A: Any, *, stream: Any = None) -> tuple[Any, Any, Any, Any]:
     return d.obj, e.obj, tq.obj, tp.obj
 
 
+def orgbr(A: Any, tau: Any, *, vect: str = "Q", k: int, stream: Any = None) -> Any:
+    """A (batch, m, n) <- Q (vect 'Q') or P^H (vect 'P') of a bidiagonal reduction in place, from
+    the reflectors gebrd left in A and tau (batch, kq): tauq for 'Q', taup for 'P' (LAPACK orgbr;
+    ungbr in the complex dtypes); returns A. k: the columns (Q) or rows (P) of the matrix gebrd
+    reduced. 'Q' needs m >= n >= min(m, k) (kq = min(m, k)); 'P' needs n >= m >= min(n, k)
+    (kq = min(n, k)). After gebrd of an M x N matrix with M >= N: Q by orgbr(A, tauq, vect='Q',
+    k=N) on A (M x N: Q's first N columns), P^H by orgbr(A[:N], taup, vect='P', k=M) on a copy of
+    A's first N rows. A column-major per matrix (gebrd's output is)."""
+    v = 0 if flag(vect, "QP", "vect") == "Q" else 1
+    if tau is None:
+        raise ValueError("orgbr: tau is required (gebrd returns tauq and taup)")
+    a = operand(A, "A", stream)
+    call = Call(flat(a), stream)
+    p = precision(a, complex_ok=True)
+    Am = matrices(a, "A")
+    require_column_major(Am, _WHY_FACTORS)
+    m, n = Am.rows, Am.cols
+    if k < 0 or (v == 0 and not m >= n >= min(m, k)) or (v == 1 and not n >= m >= min(n, k)):
+        raise ValueError(f"orgbr: vect {vect!r} with A {m} x {n} and k = {k}: LAPACK needs "
+                         + ("m >= n >= min(m, k)" if v == 0 else "n >= m >= min(n, k)"))
+    kq = min(m, k) if v == 0 else min(n, k)
+    batch = common_batch([Am], [])
+    dtype = a[0].dtype if isinstance(a, list) else a.dtype
+    tv = output(call, tau, batch_shape(Am.single, batch) + (kq,), dtype, "tau")
+    if not _pointer_form(Am):
+        call(f"shoal_{p}orgbr_strided_batched", v, m, n, k, Am.ptr, Am.ld, Am.stride, tv.ptr, kq, batch)
+    else:
+        taus = [tv.ptr + i * kq * tv.itemsize for i in range(batch)]
+        pa, pt = call.device_arrays([Am.addresses(batch), taus])
+        call(f"shoal_{p}orgbr_batched", v, m, n, k, pa, Am.ld, pt, batch)
+    return A
+
+
 def ormqr(A: Any, tau: Any, C: Any, *, side: str = "L", trans: str = "N", stream: Any = None) -> Any:
     """C <- op(Q) C (side 'L') or C op(Q) (side 'R') in place; returns C. Q = H_1 ... H_k, the
     reflectors geqrf left in A (q x k: q = C's rows for 'L', its columns for 'R'; k <= q) and

@@ -658,6 +658,28 @@ def test_gebrd_outputs_and_forms(fake):
         shoal.gebrd(row_batch(3, 6, 4))
 
 
+def test_orgbr_vects_and_rules(fake):
+    A, tq = col_batch(3, 6, 4), FakeArray((3, 4))
+    assert shoal.orgbr(A, tq, vect="q", k=4) is A
+    assert args_of(fake.last()) == ("shoal_dorgbr_strided_batched", [
+        "0", "6", "4", "4", P(A.ptr), "6", "24", P(tq.ptr), "4", "3"])
+    # P of a square reduction (k >= n: the shifted layout), complex, pointer arrays
+    As = [FakeArray((5, 5), (1, 5), dtype="c16") for _ in range(2)]
+    tp = FakeArray((2, 5), dtype="c16")
+    shoal.orgbr(As, tp, vect="P", k=7)
+    name, a = args_of(fake.last())
+    assert name == "shoal_zorgbr_batched" and a[:4] == ["1", "5", "5", "7"]
+    assert ints(upload(fake, int(a[6], 16))[:16]) == [tp.ptr, tp.ptr + 5 * 16]
+    with pytest.raises(ValueError, match="m >= n >= min"):
+        shoal.orgbr(col_batch(3, 4, 6), FakeArray((3, 4)), k=6)
+    with pytest.raises(ValueError, match="n >= m >= min"):
+        shoal.orgbr(col_batch(3, 6, 4), FakeArray((3, 4)), vect="P", k=4)
+    with pytest.raises(ValueError, match="tau has shape"):
+        shoal.orgbr(col_batch(3, 6, 4), FakeArray((3, 3)), k=4)
+    with pytest.raises(ValueError, match="vect="):
+        shoal.orgbr(A, tq, vect="X", k=4)
+
+
 def test_getrs_real_op_c_is_t(fake):
     LU, ipiv, B = col_batch(2, 3, 3), FakeArray((2, 3), dtype="i4"), col_batch(2, 3, 2)
     shoal.getrs(LU, ipiv, B, trans="c")

@@ -412,6 +412,46 @@ def test_gelqf(xp, dtype, m, n):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("m, n", [(1, 1), (8, 8), (12, 5), (5, 12), (32, 32), (40, 40), (100, 37), (37, 100)])
+def test_gebrd_and_orgbr(xp, dtype, m, n):
+    """A = Q B P^H with B from gebrd's d and e, Q and P^H formed by orgbr from copies of A's
+    first k = min(m, n) columns (Q) and rows (P^H), as LAPACK's users do; Q's columns and P^H's
+    rows orthonormal; B's diagonal in A's."""
+    import numpy
+    a = rand((BATCH, m, n), dtype, 6)
+    A = xp.from_numpy(a)
+    d, e, tq, tp = shoal.gebrd(A)
+    f = xp.to_numpy(A)
+    k = min(m, n)
+    assert tuple(d.shape) == (BATCH, k) and tuple(e.shape) == (BATCH, max(k - 1, 0))
+    dd, ee = xp.to_numpy(d).astype("float64"), xp.to_numpy(e).astype("float64")
+    # Q: m x n (m >= n) or m x m (m < n: the shifted layout); P^H: n x n (m >= n: shifted) or m x n
+    Aq = xp.from_numpy(numpy.ascontiguousarray(f[:, :, :k]))
+    shoal.orgbr(Aq, tq, vect="Q", k=n)
+    Ap = xp.from_numpy(numpy.ascontiguousarray(f[:, :k, :]))
+    shoal.orgbr(Ap, tp, vect="P", k=m)
+    q, ph = xp.to_numpy(Aq).astype("float64"), xp.to_numpy(Ap).astype("float64")
+    b = numpy.zeros((BATCH, k, k))
+    i = numpy.arange(k)
+    b[:, i, i] = dd
+    if k > 1:
+        j = numpy.arange(k - 1)
+        if m >= n:
+            b[:, j, j + 1] = ee
+        else:
+            b[:, j + 1, j] = ee
+    worst = 0.0
+    for x in range(BATCH):
+        a0 = a[x].astype("float64")
+        rec = q[x][:, :k] @ b[x] @ ph[x][:k, :]
+        worst = max(worst, norm(rec - a0) / (max(m, n) * norm(a0) * eps(dtype)))
+        worst = max(worst, norm(q[x].T @ q[x] - numpy.eye(q.shape[2])) / (m * eps(dtype)))
+        worst = max(worst, norm(ph[x] @ ph[x].T - numpy.eye(ph.shape[1])) / (n * eps(dtype)))
+        assert (numpy.diagonal(f[x])[:k] == dd[x].astype(dtype)).all()
+    assert worst < TOL, worst
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_lists_of_matrices(xp, dtype):
     a = spd(6, dtype)[:4]
     b = rand((4, 6, 2), dtype, 2)
