@@ -8,10 +8,9 @@ before each call."""
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
-import glob
-import os
 from typing import Any
+
+from ctypes_libs import candidates, load_first
 
 _FN = {"s": "cublasSgelsBatched", "d": "cublasDgelsBatched", "c": "cublasCgelsBatched", "z": "cublasZgelsBatched"}
 _lib: Any = None
@@ -23,26 +22,11 @@ def _load() -> Any:
     global _lib
     if _lib is not None:
         return _lib
-    candidates = []
-    try:
-        import nvidia.cublas  # type: ignore[import-not-found]  (PyTorch's CUDA wheels)
-        for root in nvidia.cublas.__path__:
-            candidates += sorted(glob.glob(os.path.join(root, "lib", "libcublas.so*")))
-    except ImportError:
-        pass
-    found = ctypes.util.find_library("cublas")
-    candidates += [found] if found else []
-    candidates += ["libcublas.so"]
-    for path in candidates:
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError:
-            continue
-        if lib.cublasCreate_v2(ctypes.byref(_handle)) != 0:
-            raise RuntimeError(f"cublasCreate failed ({path})")
-        _lib = lib
-        return lib
-    raise RuntimeError("no libcublas found")
+    lib, path = load_first(candidates("cublas", "cublas"), "libcublas")
+    if lib.cublasCreate_v2(ctypes.byref(_handle)) != 0:
+        raise RuntimeError(f"cublasCreate failed ({path})")
+    _lib = lib
+    return lib
 
 
 def gels(prec: str, stream_handle: int, m: int, n: int, nrhs: int, a_ptrs: int, lda: int, c_ptrs: int, ldc: int,

@@ -18,11 +18,10 @@ here imports torch: the caller passes stream handles and device addresses as int
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
-import glob
-import os
 from collections.abc import Sequence
 from typing import Any
+
+from ctypes_libs import candidates, load_first
 
 _P = "SDCZ"
 _lib: Any = None
@@ -31,45 +30,26 @@ _fns: dict[str, Any] = {}
 _sizes: dict[str, Any] = {}
 
 
-def _candidates() -> list[str]:
-    paths = []
-    try:
-        import nvidia.cusolver  # type: ignore[import-not-found]  (PyTorch's CUDA wheels)
-        for root in nvidia.cusolver.__path__:
-            paths += sorted(glob.glob(os.path.join(root, "lib", "libcusolver.so*")))
-    except ImportError:
-        pass
-    found = ctypes.util.find_library("cusolver")
-    return paths + ([found] if found else []) + ["libcusolver.so"]
-
-
 def load() -> str:
     """Loads libcusolver once and binds the gebrd functions; returns the path loaded. Raises
     RuntimeError (every place tried, and why) when none loads."""
     global _lib, _path
     if _lib is not None:
         return _path
-    tried = []
-    for path in _candidates():
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError as e:
-            tried.append(f"{path}: {e}")
-            continue
-        vp, i = ctypes.c_void_p, ctypes.c_int
-        for p in _P:
-            fn = getattr(lib, f"cusolverDn{p}gebrd")
-            fn.argtypes = [vp, i, i, vp, i, vp, vp, vp, vp, vp, i, vp]
-            fn.restype = i
-            size = getattr(lib, f"cusolverDn{p}gebrd_bufferSize")
-            size.argtypes = [vp, i, i, ctypes.POINTER(i)]
-            size.restype = i
-            _fns[p.lower()], _sizes[p.lower()] = fn, size
-        lib.cusolverDnCreate.argtypes = [ctypes.POINTER(vp)]
-        lib.cusolverDnSetStream.argtypes = [vp, vp]
-        _lib, _path = lib, path
-        return path
-    raise RuntimeError("no libcusolver loaded (" + "; ".join(tried) + ")")
+    lib, path = load_first(candidates("cusolver", "cusolver"), "libcusolver")
+    vp, i = ctypes.c_void_p, ctypes.c_int
+    for p in _P:
+        fn = getattr(lib, f"cusolverDn{p}gebrd")
+        fn.argtypes = [vp, i, i, vp, i, vp, vp, vp, vp, vp, i, vp]
+        fn.restype = i
+        size = getattr(lib, f"cusolverDn{p}gebrd_bufferSize")
+        size.argtypes = [vp, i, i, ctypes.POINTER(i)]
+        size.restype = i
+        _fns[p.lower()], _sizes[p.lower()] = fn, size
+    lib.cusolverDnCreate.argtypes = [ctypes.POINTER(vp)]
+    lib.cusolverDnSetStream.argtypes = [vp, vp]
+    _lib, _path = lib, path
+    return path
 
 
 def create_handles(stream_handles: Sequence[int]) -> list[int]:

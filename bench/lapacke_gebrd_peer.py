@@ -18,11 +18,12 @@ addresses as ints."""
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from typing import Any
+
+from ctypes_libs import candidates, load_first
 
 LAPACK_COL_MAJOR = 102
 _lib: Any = None
@@ -42,33 +43,25 @@ def load() -> str:
     # process, e.g. by another library, keeps its own setting; the call below covers that one
     # where it is the same library)
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    found = ctypes.util.find_library("lapacke")
-    tried = []
-    for path in ([found] if found else []) + ["liblapacke.so.3", "liblapacke.so"]:
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError as e:
-            tried.append(f"{path}: {e}")
-            continue
-        vp, i = ctypes.c_void_p, ctypes.c_int
-        for p in "sdcz":
-            fn = getattr(lib, f"LAPACKE_{p}gebrd")
-            fn.argtypes = [i, i, i, vp, i, vp, vp, vp, vp]
-            fn.restype = i
-            _fns[p] = fn
-        _single = "OPENBLAS_NUM_THREADS=1"
-        try:   # dlsym on the handle searches liblapacke's dependencies too (OpenBLAS, if it is the LAPACK)
-            setter = lib.openblas_set_num_threads
-        except AttributeError:
-            _single += "; no openblas_set_num_threads in its dependencies"
-        else:
-            setter.argtypes = [i]
-            setter.restype = None
-            setter(1)
-            _single += ", openblas_set_num_threads(1)"
-        _lib, _path = lib, path
-        return f"{path} ({_single})"
-    raise RuntimeError("no liblapacke loaded (" + "; ".join(tried) + ")")
+    lib, path = load_first(candidates("lapacke", "", ("liblapacke.so.3", "liblapacke.so")), "liblapacke")
+    vp, i = ctypes.c_void_p, ctypes.c_int
+    for p in "sdcz":
+        fn = getattr(lib, f"LAPACKE_{p}gebrd")
+        fn.argtypes = [i, i, i, vp, i, vp, vp, vp, vp]
+        fn.restype = i
+        _fns[p] = fn
+    _single = "OPENBLAS_NUM_THREADS=1"
+    try:   # dlsym on the handle searches liblapacke's dependencies too (OpenBLAS, if it is the LAPACK)
+        setter = lib.openblas_set_num_threads
+    except AttributeError:
+        _single += "; no openblas_set_num_threads in its dependencies"
+    else:
+        setter.argtypes = [i]
+        setter.restype = None
+        setter(1)
+        _single += ", openblas_set_num_threads(1)"
+    _lib, _path = lib, path
+    return f"{path} ({_single})"
 
 
 def slices(batch: int, workers: int) -> list[tuple[int, int]]:

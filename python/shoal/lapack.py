@@ -290,16 +290,23 @@ def gelqf(A: Any, *, tau: Any = None, stream: Any = None) -> Any:
     return _householder("gelqf", A, tau, stream)
 
 
-def _householder(routine: str, A: Any, tau: Any, stream: Any) -> Any:
-    """geqrf and gelqf: the same call, A in place and min(m, n) tau per matrix."""
+def _factors_in_place(A: Any, stream: Any) -> tuple[Call, str, Any, int, str]:
+    """What the routines that work on one matrix A in place (geqrf, gelqf, gebrd, orgbr) read of
+    it: the call, the precision letter, A's matrices (column-major required), the batch, A's
+    dtype."""
     a = operand(A, "A", stream)
     call = Call(flat(a), stream)
     p = precision(a, complex_ok=True)
     Am = matrices(a, "A")
     require_column_major(Am, _WHY_FACTORS)
     batch = common_batch([Am], [])
+    return call, p, Am, batch, a[0].dtype if isinstance(a, list) else a.dtype
+
+
+def _householder(routine: str, A: Any, tau: Any, stream: Any) -> Any:
+    """geqrf and gelqf: the same call, A in place and min(m, n) tau per matrix."""
+    call, p, Am, batch, dtype = _factors_in_place(A, stream)
     kmin = min(Am.rows, Am.cols)
-    dtype = a[0].dtype if isinstance(a, list) else a.dtype
     t = output(call, tau, batch_shape(Am.single, batch) + (kmin,), dtype, "tau")
     if not _pointer_form(Am):
         call(f"shoal_{p}{routine}_strided_batched", Am.rows, Am.cols, Am.ptr, Am.ld, Am.stride,
@@ -317,14 +324,8 @@ def gebrd(A: Any, *, stream: Any = None) -> tuple[Any, Any, Any, Any]:
     (d, e, tauq, taup): B's diagonal (batch, k) and off-diagonal (batch, k - 1), real (float32 /
     float64 also for the complex dtypes), and the reflectors' scalars (batch, k) of A's dtype,
     k = min(m, n). Served up to max(m, n) = 128 (64 in complex128) so far."""
-    a = operand(A, "A", stream)
-    call = Call(flat(a), stream)
-    p = precision(a, complex_ok=True)
-    Am = matrices(a, "A")
-    require_column_major(Am, _WHY_FACTORS)
-    batch = common_batch([Am], [])
+    call, p, Am, batch, dtype = _factors_in_place(A, stream)
     k = min(Am.rows, Am.cols)
-    dtype = a[0].dtype if isinstance(a, list) else a.dtype
     real = {"complex64": "float32", "complex128": "float64"}.get(dtype, dtype)
     lead = batch_shape(Am.single, batch)
     d = output(call, None, lead + (k,), real, "d")
@@ -354,18 +355,12 @@ def orgbr(A: Any, tau: Any, *, vect: str = "Q", k: int, stream: Any = None) -> A
     v = 0 if flag(vect, "QP", "vect") == "Q" else 1
     if tau is None:
         raise ValueError("orgbr: tau is required (gebrd returns tauq and taup)")
-    a = operand(A, "A", stream)
-    call = Call(flat(a), stream)
-    p = precision(a, complex_ok=True)
-    Am = matrices(a, "A")
-    require_column_major(Am, _WHY_FACTORS)
+    call, p, Am, batch, dtype = _factors_in_place(A, stream)
     m, n = Am.rows, Am.cols
     if k < 0 or (v == 0 and not m >= n >= min(m, k)) or (v == 1 and not n >= m >= min(n, k)):
         raise ValueError(f"orgbr: vect {vect!r} with A {m} x {n} and k = {k}: LAPACK needs "
                          + ("m >= n >= min(m, k)" if v == 0 else "n >= m >= min(n, k)"))
     kq = min(m, k) if v == 0 else min(n, k)
-    batch = common_batch([Am], [])
-    dtype = a[0].dtype if isinstance(a, list) else a.dtype
     tv = output(call, tau, batch_shape(Am.single, batch) + (kq,), dtype, "tau")
     if not _pointer_form(Am):
         call(f"shoal_{p}orgbr_strided_batched", v, m, n, k, Am.ptr, Am.ld, Am.stride, tv.ptr, kq, batch)
