@@ -78,6 +78,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cusolver_gebrd_peer  # noqa: E402
 import lapacke_gebrd_peer  # noqa: E402
 from run_qr_torch_bench import Method, fmt, parse_list, time_method  # noqa: E402  (the same timing rules)
+from run_qr_torch_bench import parse_shapes as qr_parse_shapes  # noqa: E402
 from torch_lapack_peer import dtype_of, fill_uniform, quotient, runs_within, wide  # noqa: E402
 
 PRECISIONS = ("s", "d", "c", "z")
@@ -97,20 +98,7 @@ BAD = ("FAIL", "ERROR")      # the statuses that make the exit status 1 (UNSUPPO
 def parse_shapes(text: str) -> list[tuple[int, int, int]]:
     """'MxN:BATCH,...' -> [(m, n, batch)], m, n, batch >= 1 (m < n allowed: gebrd reduces to a
     lower bidiagonal there)."""
-    shapes = []
-    for item in (x.strip() for x in text.split(",") if x.strip()):
-        try:
-            dims, batch = item.split(":")
-            m, n = (int(v) for v in dims.lower().split("x"))
-            shape = (m, n, int(batch))
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"shapes are MxN:BATCH: not {item!r}") from None
-        if min(shape) < 1:
-            raise argparse.ArgumentTypeError(f"{item!r}: need m, n and batch >= 1")
-        shapes.append(shape)
-    if not shapes:
-        raise argparse.ArgumentTypeError("no shapes")
-    return shapes
+    return qr_parse_shapes(text, tall=False)
 
 
 def flops(m: int, n: int, prec: str) -> float:

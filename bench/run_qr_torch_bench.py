@@ -124,8 +124,9 @@ def parse_list(text: str, allowed: Sequence[str], what: str) -> list[str]:
     return [x for x in allowed if x in items]
 
 
-def parse_shapes(text: str) -> list[tuple[int, int, int]]:
-    """'MxN:BATCH,...' -> [(m, n, batch)], m >= n >= 1 (orgqr and ormqr's k = n need it)."""
+def parse_shapes(text: str, tall: bool = True) -> list[tuple[int, int, int]]:
+    """'MxN:BATCH,...' -> [(m, n, batch)], m >= n >= 1 (orgqr and ormqr's k = n need it); with
+    tall False any m, n >= 1 (bench/run_gebrd_bench.py: gebrd's m < n is the lower form)."""
     shapes = []
     for item in (x.strip() for x in text.split(",") if x.strip()):
         try:
@@ -134,8 +135,10 @@ def parse_shapes(text: str) -> list[tuple[int, int, int]]:
             shape = (m, n, int(batch))
         except ValueError:
             raise argparse.ArgumentTypeError(f"shapes are MxN:BATCH: not {item!r}") from None
-        if not (shape[0] >= shape[1] >= 1 and shape[2] >= 1):
+        if tall and not (shape[0] >= shape[1] >= 1 and shape[2] >= 1):
             raise argparse.ArgumentTypeError(f"{item!r}: need m >= n >= 1 and batch >= 1")
+        if not tall and min(shape) < 1:
+            raise argparse.ArgumentTypeError(f"{item!r}: need m, n and batch >= 1")
         shapes.append(shape)
     if not shapes:
         raise argparse.ArgumentTypeError("no shapes")
