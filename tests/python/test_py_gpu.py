@@ -411,14 +411,16 @@ def test_gelqf(xp, dtype, m, n):
     assert worst < TOL, worst
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("m, n", [(1, 1), (8, 8), (12, 5), (5, 12), (32, 32), (40, 40), (100, 37), (37, 100)])
+@pytest.mark.parametrize("dtype", DTYPES + CDTYPES)
+@pytest.mark.parametrize("m, n", [(1, 1), (8, 8), (12, 5), (5, 12), (32, 32), (40, 40), (100, 37), (37, 100),
+                                  (200, 150), (150, 200)])
 def test_gebrd_and_orgbr(xp, dtype, m, n):
     """A = Q B P^H with B from gebrd's d and e, Q and P^H formed by orgbr from copies of A's
     first k = min(m, n) columns (Q) and rows (P^H), as LAPACK's users do; Q's columns and P^H's
     rows orthonormal; B's diagonal in A's."""
     import numpy
-    a = rand((BATCH, m, n), dtype, 6)
+    cx = dtype.startswith("complex")
+    a = crand((BATCH, m, n), dtype, 6) if cx else rand((BATCH, m, n), dtype, 6)
     A = xp.from_numpy(a)
     d, e, tq, tp = shoal.gebrd(A)
     f = xp.to_numpy(A)
@@ -430,7 +432,8 @@ def test_gebrd_and_orgbr(xp, dtype, m, n):
     shoal.orgbr(Aq, tq, vect="Q", k=n)
     Ap = xp.from_numpy(numpy.ascontiguousarray(f[:, :k, :]))
     shoal.orgbr(Ap, tp, vect="P", k=m)
-    q, ph = xp.to_numpy(Aq).astype("float64"), xp.to_numpy(Ap).astype("float64")
+    wide = "complex128" if cx else "float64"
+    q, ph = xp.to_numpy(Aq).astype(wide), xp.to_numpy(Ap).astype(wide)
     b = numpy.zeros((BATCH, k, k))
     i = numpy.arange(k)
     b[:, i, i] = dd
@@ -442,11 +445,11 @@ def test_gebrd_and_orgbr(xp, dtype, m, n):
             b[:, j + 1, j] = ee
     worst = 0.0
     for x in range(BATCH):
-        a0 = a[x].astype("float64")
+        a0 = a[x].astype(wide)
         rec = q[x][:, :k] @ b[x] @ ph[x][:k, :]
         worst = max(worst, norm(rec - a0) / (max(m, n) * norm(a0) * eps(dtype)))
-        worst = max(worst, norm(q[x].T @ q[x] - numpy.eye(q.shape[2])) / (m * eps(dtype)))
-        worst = max(worst, norm(ph[x] @ ph[x].T - numpy.eye(ph.shape[1])) / (n * eps(dtype)))
+        worst = max(worst, norm(q[x].conj().T @ q[x] - numpy.eye(q.shape[2])) / (m * eps(dtype)))
+        worst = max(worst, norm(ph[x] @ ph[x].conj().T - numpy.eye(ph.shape[1])) / (n * eps(dtype)))
         assert (numpy.diagonal(f[x])[:k] == dd[x].astype(dtype)).all()
     assert worst < TOL, worst
 
