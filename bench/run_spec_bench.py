@@ -21,7 +21,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SIZES = ["2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"]
 # the form the peer takes: cuBLAS's batched TRSM takes pointer arrays; the peer of SYRK and HERK,
 # the full product by strided batched GEMM, takes strided operands
-RUNS = [("trsm", "array"), ("syrk", "strided"), ("herk", "strided"), ("ormqr", "strided"), ("orgqr", "strided")]
+RUNS = [("trsm", "array"), ("syrk", "strided"), ("herk", "strided"), ("ormqr", "strided"), ("orgqr", "strided"),
+        ("gebrd", "strided")]
+# the largest n a routine serves, where below 1024 (spec/routines/<r>.toml's kernels rule)
+MAX_N = {"gebrd": 512}
 
 
 def table(rows: list[dict]) -> str:
@@ -64,8 +67,8 @@ def main() -> int:
         # the precisions the routine lists (search_space/<r>.toml): herk has only c and z
         listed = tomllib.loads((ROOT / "search_space" / f"{routine}.toml").read_text())["routine"]["precisions"]
         for p in (p for p in args.precisions.split(",") if p in listed):
-            proc = subprocess.run([str(exe), routine, p, form, *args.sizes.split(",")], capture_output=True,
-                                  text=True)
+            sizes = [x for x in args.sizes.split(",") if int(x) <= MAX_N.get(routine, 1024)]
+            proc = subprocess.run([str(exe), routine, p, form, *sizes], capture_output=True, text=True)
             sys.stderr.write(proc.stderr)
             notes += [ln for ln in proc.stderr.splitlines() if ln.startswith("# ")]
             if proc.returncode != 0:

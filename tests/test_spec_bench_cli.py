@@ -15,9 +15,11 @@ HEADER = "routine,prec,form,variant,n,batch,method,served_by,median_ms,gflops,gb
 
 def run(monkeypatch, tmp_path, *argv):
     calls = []
+    sizes = run.sizes = []
 
     def fake_run(cmd, capture_output, text):
         calls.append(cmd[1:3])
+        sizes.append(cmd[4:])
         row = f"{cmd[1]},{cmd[2]},{cmd[3]},n,4,10,shoal,k,1.0,1.0,1.0,1.0,0.1\n"
         return subprocess.CompletedProcess(cmd, 0, HEADER + row, "# GPU, copy bandwidth 1 GB/s\n")
     monkeypatch.setattr(run_spec_bench.subprocess, "run", fake_run)
@@ -28,7 +30,9 @@ def run(monkeypatch, tmp_path, *argv):
 def test_routines_and_precisions_select_the_runs(monkeypatch, tmp_path):
     rc, calls = run(monkeypatch, tmp_path)
     assert rc == 0 and calls == [["trsm", "s"], ["trsm", "d"], ["syrk", "s"], ["syrk", "d"], ["ormqr", "s"],
-                          ["ormqr", "d"], ["orgqr", "s"], ["orgqr", "d"]], calls
+                          ["ormqr", "d"], ["orgqr", "s"], ["orgqr", "d"], ["gebrd", "s"], ["gebrd", "d"]], calls
+    # gebrd stops at 512: its sizes leave 1024 out, the others keep it
+    assert run.sizes[0][-1] == "1024" and run.sizes[-1][-1] == "512", run.sizes
     rc, calls = run(monkeypatch, tmp_path, "--routines", "syrk", "--precisions", "d,c")
     # a precision the routine's search space does not list is left out
     assert rc == 0 and calls == [["syrk", "d"]], calls
