@@ -60,6 +60,7 @@ CASE_PROGRAMS = {
     "gpu_lu_case": "test_lu_gpu",
     "gpu_chol_qr_case": "test_chol_qr_gpu",
     "gpu_gels_case": "test_gels_gpu",
+    "gpu_orgbr_case": "test_orgbr_gpu",
     "gpu_blas2_case": "test_blas2_gpu",
     "blas2_args_case": "test_blas2_args",
     "gpu_vbatched_gemm_case": "test_vbatched_gemm_gpu",

@@ -80,6 +80,12 @@ $(TEST_BIN_DIR)/test_gels_gpu: tests/gpu/test_gels_gpu.c $(LAPACK_ORACLE_SRCS) $
                                tests/gpu/host_elems.h include/shoal.h $(GPU_TEST_OBJ) $(LIB_SHARED)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fopenmp -Itests/gpu $< $(LAPACK_ORACLE_SRCS) $(GPU_TEST_OBJ) -o $@ $(LDLIBS_SHOAL) -lm
+# orgbr: judged against tests/c/orgbr_ref.h (the reflectors applied to the identity one by one)
+TEST_BINS += $(TEST_BIN_DIR)/test_orgbr_gpu
+$(TEST_BIN_DIR)/test_orgbr_gpu: tests/gpu/test_orgbr_gpu.c tests/c/orgbr_ref.h tests/gpu/host_elems.h include/shoal.h \
+                                $(GPU_TEST_OBJ) $(LIB_SHARED)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Itests/gpu -Itests/c $< $(GPU_TEST_OBJ) -o $@ $(LDLIBS_SHOAL) -lm
 
 # Spec routines: the generated argument tests (no GPU) and the GPU cases through the public entry
 # points, judged by the shared oracle harness.

@@ -85,6 +85,7 @@
 #include "host_block_pointers.h"
 #include "host_lapack_steps.h"
 #include "lapack_ref.h"
+#include "orgbr_ref.h"
 
 enum { MAXB = 8 };
 static const double LIMIT = 30.0;
@@ -626,46 +627,32 @@ static shoal_status run_gelqf(call_data *d)
 
 /* ---- orgbr cases ---- */
 
-/* Y (q x q) <- (I - tau u u^H) Y */
-static void reflect(zval *Y, int q, const zval *u, zval tau)
+/* problem b of A (m x n) as double complex, packed with ld = m */
+static void load_problem(const call_data *d, const char *base, long long b, double complex *out)
 {
-    for (int c = 0; c < q; ++c) {
-        zval s = 0.0;
-        for (int i = 0; i < q; ++i) s += conj(u[i]) * Y[i + (size_t)c * q];
-        for (int i = 0; i < q; ++i) Y[i + (size_t)c * q] -= tau * u[i] * s;
-    }
+    const char *a = a_of(d, base, b);
+    for (int c = 0; c < d->n; ++c)
+        for (int i = 0; i < d->m; ++i) out[i + (size_t)c * d->m] = host_get(d->prec, a, i + (long long)c * d->lda);
 }
 
-/* The reflectors of orgbr's input in LAPACK's four layouts (spec/routines/orgbr.toml), as gebrd
- * leaves them: u_j of order q with its unit at row j + s (s = 1 in the shifted layouts), read
- * from column j (Q) or as the conjugates in row j (P) of A. */
-static void reflector(const call_data *d, const char *a, int vect, int s, int j, zval *u)
-{
-    const int q = vect ? d->n : d->m;
-    for (int i = 0; i < q; ++i) u[i] = 0.0;
-    u[j + s] = 1.0;
-    for (int i = j + s + 1; i < q; ++i)
-        u[i] = vect ? conj(host_get(d->prec, a, j + (long long)i * d->lda)) : host_get(d->prec, a, i + (long long)j * d->lda);
-}
-
-/* orgbr of batch problems: the reflectors from random entries with tau = 2 / ||u||^2 (unitary
- * H, so that every product stays of order 1), against Q or P^H formed here by applying the
- * reflectors to the identity one by one (the driver's route: the shift, the transposes, the
- * offsets into A(1:, 1:), the chunks, and the host ORGQR's oracle_form_q); A's padding and tau
+/* orgbr of batch problems: the reflectors from random entries with unitary taus, against Q (or
+ * P^H) formed by tests/c/orgbr_ref.h (the reflectors applied to the identity one by one; the
+ * driver's route is the shift, the transposes, the offsets into A(1:, 1:), the chunks, and the
+ * host ORGQR's oracle_form_q), at most 30 eps max(m, n) an element; A's padding and tau
  * untouched; ORGQR once a chunk (not at all for a 1 x 1 shifted Q) */
 static void case_orgbr(char prec, int vect, int m, int n, int k, int array, long long batch)
 {
     call_data d;
     make(&d, prec, m, n, 0, 0, array, 1, batch, NULL, 0);
-    const int q = vect ? n : m, s = vect ? k >= n : m < k, nr = s ? q - 1 : k, eps_n = imax(m, n);
-    zval *u = malloc(sizeof *u * (size_t)q), *Y = malloc(sizeof *Y * (size_t)q * q);
+    const int q = vect ? n : m, s = orgbr_ref_shifted(vect, m, n, k), nr = orgbr_ref_count(vect, m, n, k);
+    double complex *u = malloc(sizeof *u * (size_t)q), *Y = malloc(sizeof *Y * (size_t)q * q);
+    double complex *A = malloc(sizeof *A * (size_t)m * n), *tau = malloc(sizeof *tau * (size_t)imax(q, 1));
     for (long long b = 0; b < batch; ++b) {
-        char *a = a_of(&d, d.A, b), *t = b_of(&d, d.B, b);
+        char *t = b_of(&d, d.B, b);
+        load_problem(&d, d.A, b, A);
         for (int j = 0; j < nr; ++j) {
-            reflector(&d, a, vect, s, j, u);
-            double nu = 0.0;
-            for (int i = 0; i < q; ++i) nu += sq(u[i]);
-            host_put(prec, t, j, 2.0 / nu);
+            orgbr_ref_reflector(A, m, m, n, vect, k, j, u);
+            host_put(prec, t, j, orgbr_ref_unitary_tau(u, q));
         }
         for (int j = nr; j < imin(m, n); ++j) host_put(prec, t, j, 0.0); /* taup[k-1] of a square gebrd */
     }
@@ -685,17 +672,14 @@ static void case_orgbr(char prec, int vect, int m, int n, int k, int array, long
     }
     double worst_err = 0.0;
     for (long long b = 0; ok && b < batch; ++b) {
-        const char *a0 = a_of(&d, d.A0, b), *f = a_of(&d, d.A, b), *t = b_of(&d, d.B0, b);
-        for (int c = 0; c < q; ++c)
-            for (int i = 0; i < q; ++i) Y[i + (size_t)c * q] = i == c;
-        for (int j = nr - 1; j >= 0; --j) { /* Y = H_0 ... H_{nr-1} */
-            reflector(&d, a0, vect, s, j, u);
-            reflect(Y, q, u, host_get(prec, t, j));
-        }
+        const char *f = a_of(&d, d.A, b), *t = b_of(&d, d.B0, b);
+        load_problem(&d, d.A0, b, A);
+        for (int j = 0; j < imin(m, n); ++j) tau[j] = host_get(prec, t, j);
+        orgbr_ref_form(A, m, m, n, vect, k, tau, Y, u);
         for (int c = 0; c < n; ++c)
-            for (int i = 0; i < m; ++i) { /* Q(i, c), or P^H(i, c) = conj(P(c, i)) */
-                const zval want = vect ? conj(Y[c + (size_t)i * q]) : Y[i + (size_t)c * q];
-                const double e = cabs(host_get(prec, f, i + (long long)c * d.lda) - want) / (eps_n * eps_of(prec));
+            for (int i = 0; i < m; ++i) {
+                const double complex want = orgbr_ref_want(Y, m, n, vect, i, c);
+                const double e = cabs(host_get(prec, f, i + (long long)c * d.lda) - want) / (imax(m, n) * eps_of(prec));
                 if (!(e <= worst_err)) worst_err = e;
             }
     }
@@ -710,7 +694,7 @@ static void case_orgbr(char prec, int vect, int m, int n, int k, int array, long
                          host_spec_calls[HOST_ORGQR], orgqr_want, shift_calls, transpose_calls - before, chunks);
     host_verdict(ok, "orgbr %c %c m=%d n=%d k=%d %s batch %lld: %s", prec, vect ? 'P' : 'Q', m, n, k,
                  array ? "array" : "strided", batch, why);
-    free(u), free(Y);
+    free(u), free(Y), free(A), free(tau);
     release(&d);
 }
 
