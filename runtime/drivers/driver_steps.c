@@ -1,5 +1,8 @@
 #include "driver_steps.h"
 
+/* Every operand in the precision's element: no routine with a real vector operand (gebrd's d,
+ * e: kind 'r', half the bytes in c and z) has a driver; one that gets one must chunk those by
+ * their own size. */
 shoal_spec_call shoal_driver_chunk(const shoal_spec_call *c, long long b0, long long nb)
 {
     shoal_spec_call s = *c;
