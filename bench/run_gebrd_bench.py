@@ -77,7 +77,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cusolver_gebrd_peer  # noqa: E402
 import lapacke_gebrd_peer  # noqa: E402
-from run_qr_torch_bench import Method, fmt, parse_list, time_method  # noqa: E402  (the same timing rules)
+from run_qr_torch_bench import Method, add_run_args, fmt, parse_list, time_method  # noqa: E402  (the same timing rules)
 from run_qr_torch_bench import parse_shapes as qr_parse_shapes  # noqa: E402
 from torch_lapack_peer import dtype_of, fill_uniform, quotient, runs_within, wide  # noqa: E402
 
@@ -467,19 +467,11 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--precisions", default="s,d", help="comma-separated, of s, d, c, z (default s,d)")
     ap.add_argument("--methods", default=",".join(METHODS), help=f"comma-separated, of {', '.join(METHODS)} "
                                                                  "(default all)")
-    ap.add_argument("--batch-scale", type=float, default=1.0,
-                    help="multiply every batch (rounded, at least 1; default 1)")
-    ap.add_argument("--runs", type=int, default=9, help="timed runs per method, median reported (default 9)")
-    ap.add_argument("--warmup-s", type=float, default=0.2, help="warm-up seconds per GPU method (default 0.2, "
-                                                                "at least one call)")
-    ap.add_argument("--method-seconds", type=float, default=2.0,
-                    help="a method whose first call took over this / (runs + 2) s gets fewer runs (default 2.0)")
+    add_run_args(ap, "gebrd_bench.csv", "GPU ")
     ap.add_argument("--cpu-threads", type=int, default=None,
                     help=f"the cpu method's worker threads (default {CPU_THREADS}, or os.cpu_count() if smaller)")
     ap.add_argument("--cusolver-streams", type=int, default=CUSOLVER_STREAMS,
                     help=f"streams (and handles) of the cusolver loop (default {CUSOLVER_STREAMS})")
-    ap.add_argument("--out", type=Path, default=Path("gebrd_bench.csv"),
-                    help="CSV path; the report goes to the same stem with .txt (default gebrd_bench.csv)")
     return ap
 
 

@@ -414,16 +414,23 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--routines", default=",".join(ROUTINES), help=f"comma-separated, of {', '.join(ROUTINES)} "
                                                                    "(default all)")
     ap.add_argument("--nrhs", type=int, default=1, help="gels' right-hand sides (default 1)")
+    add_run_args(ap, "qr_torch_bench.csv")
+    return ap
+
+
+def add_run_args(ap: argparse.ArgumentParser, out: str, gpu: str = "") -> None:
+    """The options of how the benchmarks of this family run (bench/run_gebrd_bench.py too): batch
+    scale, runs, warm-up, the per-method time budget and the CSV path. gpu: a word for the
+    warm-up's help where only the GPU methods warm up by time."""
     ap.add_argument("--batch-scale", type=float, default=1.0,
                     help="multiply every batch (rounded, at least 1; default 1)")
     ap.add_argument("--runs", type=int, default=9, help="timed runs per method, median reported (default 9)")
-    ap.add_argument("--warmup-s", type=float, default=0.2, help="warm-up seconds per method (default 0.2, "
+    ap.add_argument("--warmup-s", type=float, default=0.2, help=f"warm-up seconds per {gpu}method (default 0.2, "
                                                                 "at least one call)")
     ap.add_argument("--method-seconds", type=float, default=2.0,
                     help="a method whose first call took over this / (runs + 2) s gets fewer runs (default 2.0)")
-    ap.add_argument("--out", type=Path, default=Path("qr_torch_bench.csv"),
-                    help="CSV path; the report goes to the same stem with .txt (default qr_torch_bench.csv)")
-    return ap
+    ap.add_argument("--out", type=Path, default=Path(out),
+                    help=f"CSV path; the report goes to the same stem with .txt (default {out})")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
