@@ -462,7 +462,11 @@ def _rules(r: Routine, form: str) -> list[Rule]:
         if form == "strided_batched":
             rules.append((f"{o.stride} < 0", {o.stride: "-1"}, BAD))
             if o.access != "in":
-                rules.append((f"{o.stride} overlapping", {o.stride: "8"}, BAD))
+                # one element short of the valid call's problem (a 3 x 3 matrix: 8; a vector of
+                # length q: q - 1)
+                env = spec.evaluate({d: SIZE for d in spec.dims}, {opt.name: 0 for opt in spec.options})
+                short = o.rows(env) * o.cols(env) - 1
+                rules.append((f"{o.stride} overlapping", {o.stride: str(short)}, BAD))
         rules.append((f"{o.name} NULL", {o.name: "NULL"}, BAD))
         if o.is_vector and o.rows.source in spec.dims:
             # no elements: not read, so NULL passes, where the call stays valid with that dim 0
