@@ -11,12 +11,9 @@ shoal_lapack_params shoal_lapack_chunk_at(char prec, const shoal_lapack_params *
     return shoal_lapack_chunk(p, shoal_spec_elem_bytes(prec), b0, left < SHOAL_LAPACK_CHUNK ? left : SHOAL_LAPACK_CHUNK);
 }
 
-cudaError_t shoal_lapack_sub(struct shoal_context *ctx, char prec, const shoal_lapack_params *p, int which,
-                             long long row, long long col, int slot, shoal_operand *out)
+cudaError_t shoal_operand_sub(struct shoal_context *ctx, char prec, shoal_operand whole, long long batch,
+                              long long row, long long col, int slot, shoal_operand *out)
 {
-    const int b = which == SHOAL_LAPACK_OPERAND_B;
-    const shoal_operand whole = {b ? p->B : p->A, b ? p->B_array : p->A_array, b ? p->ldb : p->lda,
-                                 b ? p->stride_b : p->stride_a};
     const long long elem = shoal_spec_elem_bytes(prec), offset = (row + col * whole.ld) * elem;
     *out = whole;
     if (!whole.array) {
@@ -24,11 +21,20 @@ cudaError_t shoal_lapack_sub(struct shoal_context *ctx, char prec, const shoal_l
         return cudaSuccess;
     }
     if (offset == 0) return cudaSuccess;
-    if (slot < 0 || slot >= SHOAL_WS_LAPACK_SLOTS || p->batch > SHOAL_LAPACK_CHUNK) return cudaErrorInvalidValue;
+    if (slot < 0 || slot >= SHOAL_WS_LAPACK_SLOTS || batch > SHOAL_LAPACK_CHUNK) return cudaErrorInvalidValue;
     void **dst = ctx->lapack_ptrs + (long long)slot * SHOAL_WS_POINTERS;
     const shoal_block_source src = {whole.array, NULL, 0, offset, 0};
     out->array = dst;
-    return shoal_block_pointers(dst, &src, 1, p->batch, 1, ctx->stream);
+    return shoal_block_pointers(dst, &src, 1, batch, 1, ctx->stream);
+}
+
+cudaError_t shoal_lapack_sub(struct shoal_context *ctx, char prec, const shoal_lapack_params *p, int which,
+                             long long row, long long col, int slot, shoal_operand *out)
+{
+    const int b = which == SHOAL_LAPACK_OPERAND_B;
+    const shoal_operand whole = {b ? p->B : p->A, b ? p->B_array : p->A_array, b ? p->ldb : p->lda,
+                                 b ? p->stride_b : p->stride_a};
+    return shoal_operand_sub(ctx, prec, whole, p->batch, row, col, slot, out);
 }
 
 enum { TALL_THREADS = 256 };

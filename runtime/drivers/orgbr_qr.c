@@ -34,16 +34,8 @@ static shoal_status form(struct shoal_context *ctx, char prec, long long nb, int
     if (!shifted) return shoal_lapack_step_orgqr(ctx, prec, nb, q, c, k, F, tau);
     TRY_CUDA(shoal_orgbr_shift(prec, F, q, nb, ctx->stream));
     if (q == 1) return SHOAL_STATUS_SUCCESS; /* Q = 1 */
-    /* F(1:q, 1:q): an offset pointer, or pointer arrays offset into slot 0 */
-    const long long elem = shoal_spec_elem_bytes(prec), offset = (1 + F.ld) * elem;
-    shoal_operand sub = F;
-    if (F.array) {
-        const shoal_block_source src = {F.array, NULL, 0, offset, 0};
-        sub.array = ctx->lapack_ptrs;
-        TRY_CUDA(shoal_block_pointers(ctx->lapack_ptrs, &src, 1, nb, 1, ctx->stream));
-    } else {
-        sub.ptr = (char *)F.ptr + offset;
-    }
+    shoal_operand sub; /* F(1:q, 1:q), pointer arrays in slot 0 */
+    TRY_CUDA(shoal_operand_sub(ctx, prec, F, nb, 1, 1, 0, &sub));
     return shoal_lapack_step_orgqr(ctx, prec, nb, q - 1, q - 1, q - 1, sub, tau);
 }
 
