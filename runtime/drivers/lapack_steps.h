@@ -31,6 +31,7 @@ enum { SHOAL_LAPACK_OPERAND_A = 0, SHOAL_LAPACK_OPERAND_B = 1 };
  * drivers' slot `slot` (< SHOAL_WS_LAPACK_SLOTS), except at (0, 0), where p's own array serves. */
 cudaError_t shoal_lapack_sub(struct shoal_context *ctx, char prec, const shoal_lapack_params *p, int which,
                              long long row, long long col, int slot, shoal_operand *out);
+
 /* shoal_lapack_sub for any operand of batch problems (<= SHOAL_LAPACK_CHUNK where it is pointer
  * arrays): orgbr's A, or its A^H in the workspace. */
 cudaError_t shoal_operand_sub(struct shoal_context *ctx, char prec, shoal_operand whole, long long batch,
