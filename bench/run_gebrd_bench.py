@@ -5,8 +5,8 @@ the host, in one process, on the same data (issue 25's benchmark).
 Rows, one per precision (s, d, c, z: float32, float64, complex64, complex128) x shape (m x n :
 batch; m < n too) x method:
   shoal     d, e, tauq, taup = shoal.gebrd(A, stream=torch's current stream), in place. Served
-            for max(m, n) <= 32 so far: above, the call raises ShoalError
-            SHOAL_STATUS_NOT_SUPPORTED and the row is UNSUPPORTED (not an error).
+            for max(m, n) <= 512: above, the call raises ShoalError SHOAL_STATUS_NOT_SUPPORTED
+            and the row is UNSUPPORTED (not an error).
   cusolver  what an NVIDIA user has today (cuSOLVER has no batched gebrd): a Python loop of
             cusolverDn?gebrd, one matrix a call, round-robin over --cusolver-streams (8) CUDA
             streams, one cusolverDn handle per stream (created once per process and bound to its
