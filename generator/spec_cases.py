@@ -50,6 +50,12 @@ class Case:
     page_end: bool = False
     nan_operand: int = 0       # which operand (index in the spec's list) holds the NaN
     nan_element: int = 0       # and at which element of problem 0's storage (column-major)
+    input: int = 0             # INPUTS' index: what the first operand of every problem holds
+
+
+# a group's `input`: the first operand's values in every problem (oracle/spec_harness.h
+# SPEC_INPUT_*, the same order)
+INPUTS = ("random", "zero", "rank_deficient")
 
 
 def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
@@ -104,6 +110,9 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
         raise CaseError(f"{where}: nan_operand {nan_name!r} is not an operand of {spec.name} ({', '.join(names)})")
     if not isinstance(nan_element, int) or isinstance(nan_element, bool) or nan_element < 0:
         raise CaseError(f"{where}: nan_element {nan_element!r} must be an element offset >= 0")
+    input_name = g.get("input", INPUTS[0])
+    if input_name not in INPUTS:
+        raise CaseError(f"{where}: input {input_name!r} is not one of {', '.join(INPUTS)}")
     out = []
     for p in precs:
         cx = precision_mod.get(p).is_complex
@@ -117,7 +126,7 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
             out.append(Case(name, index, p, f, o, d, batch, int(g.get("ld_pad", 0)), PAGE_END if page_end else tail, alpha, beta,
                             bool(g.get("nan", False)) or nan_imag, bool(g.get("vendor", False)),
                             alpha_im if cx else 0.0, beta_im if cx else 0.0, nan_imag, page_end,
-                            names.index(nan_name), nan_element))
+                            names.index(nan_name), nan_element, INPUTS.index(input_name)))
     return out
 
 
@@ -150,7 +159,7 @@ def cases_c(cases: list[Case]) -> str:
         out.append(f"    {{\"{c.name}\", {c.routine}, '{c.prec}', {int(c.form == 'array')}, {{{opts}}}, "
                    f"{{{dims}}}, {c.batch}LL, {c.ld_pad}, {c.tail_offset}, {c.alpha!r}, {c.beta!r}, {int(c.nan)}, "
                    f"{int(c.vendor)}, {c.alpha_im!r}, {c.beta_im!r}, {int(c.nan_imag)}, {c.nan_operand}, "
-                   f"{c.nan_element}LL}},")
+                   f"{c.nan_element}LL, {c.input}}},")
     if not cases:
         out.append("    {0} /* no cases: a placeholder, since C has no zero-length arrays */")
     out += ["};", f"const int spec_n_cases = {len(cases)};"]

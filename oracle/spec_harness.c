@@ -199,6 +199,31 @@ cudaError_t spec_harness_poison_at(spec_harness *h, int o, long long i, long lon
     return e;
 }
 
+cudaError_t spec_harness_shape_input(spec_harness *h, int o, int input)
+{
+    if (input == SPEC_INPUT_RANDOM) return cudaSuccess;
+    if (o < 0 || o >= h->ri->n_operands || (input != SPEC_INPUT_ZERO && input != SPEC_INPUT_RANK_DEFICIENT))
+        return cudaErrorInvalidValue;
+    const long long batch = h->call.p.batch, count = extent_of(h, o, batch), w = w_of(h, o);
+    if (count <= 0) return cudaSuccess;
+    double *x = malloc(sizeof(double) * (size_t)(count * w));
+    if (!x) return cudaErrorMemoryAllocation;
+    cudaError_t e = tuner_download(x, h->d_op[o], count, prec_of(h, o));
+    const long long rows = h->rows[o], cols = h->cols[o] > 0 ? h->cols[o] : 1, ld = h->ld[o];
+    const long long half = (cols + 1) / 2;
+    for (long long b = 0; e == cudaSuccess && b < batch; ++b) {
+        double *p = x + b * stride_of(h, o) * w;
+        for (long long j = 0; j < cols; ++j)
+            for (long long i = 0; i < rows * w; ++i)
+                p[j * ld * w + i] = input == SPEC_INPUT_ZERO ? 0.0 : p[(j % half) * ld * w + i];
+    }
+    if (e == cudaSuccess) e = tuner_upload(h->d_op[o], x, count, prec_of(h, o));
+    free(x);
+    if (e == cudaSuccess && h->d_orig[o])
+        e = cudaMemcpy(h->d_orig[o], h->d_op[o], (size_t)h->bytes[o], cudaMemcpyDeviceToDevice);
+    return e;
+}
+
 long long spec_harness_check_count(const spec_harness *h, long long max, double flops_budget)
 {
     const double per = h->ri->flops(&h->call);

@@ -79,6 +79,13 @@ cudaError_t spec_harness_poison(spec_harness *h, int o, long long i);
 cudaError_t spec_harness_poison_part(spec_harness *h, int o, long long i, int part);
 cudaError_t spec_harness_poison_at(spec_harness *h, int o, long long i, long long element, int part);
 
+/* What operand o of every problem holds instead of the generator's random values (a case's
+ * `input`): SPEC_INPUT_ZERO zeros; SPEC_INPUT_RANK_DEFICIENT column j a copy of column
+ * j mod ceil(cols / 2) (rank at most half the columns). Rows only: the padding keeps its value.
+ * The pristine copy follows, so the checks judge what the routine was given. */
+enum { SPEC_INPUT_RANDOM = 0, SPEC_INPUT_ZERO = 1, SPEC_INPUT_RANK_DEFICIENT = 2 };
+cudaError_t spec_harness_shape_input(spec_harness *h, int o, int input);
+
 /* How many problems, at most `max`, a check of about `flops_budget` host flops covers (at least
  * one): the host references cost about the routine's flops per problem, 10^9 at n = 1024. */
 long long spec_harness_check_count(const spec_harness *h, long long max, double flops_budget);

@@ -301,13 +301,37 @@ def test_case_tables_nan_operand(tmp_path: Path) -> None:
                     'nan = true\nnan_operand = "C"\nnan_element = 5\n')
     (case,) = spec_cases.load_cases(only, tmp_path / "cases")
     assert (case.nan_operand, case.nan_element) == (names.index("C"), 5)
-    assert spec_cases.cases_c([case]).splitlines()[-3].endswith(f", 0, {names.index('C')}, 5LL}},")
+    assert spec_cases.cases_c([case]).splitlines()[-3].endswith(f", 0, {names.index('C')}, 5LL, 0}},")
     for bad, match in (('nan = true\nnan_operand = "B"', "not an operand"),
                        ('nan = true\nnan_element = -1', "nan_element"),
                        ('nan_operand = "C"', "need nan")):
         path.write_text(f'[[group]]\nname = "n"\ndims = [[4, 4, 4]]\n{bad}\n')
         with pytest.raises(spec_cases.CaseError, match=match):
             spec_cases.load_cases(only, tmp_path / "cases")
+
+
+def test_case_tables_input(tmp_path: Path) -> None:
+    """`input` reaches the generated table as SPEC_INPUT_*'s value (random 0, zero 1,
+    rank_deficient 2) and is checked; the committed gebrd table has zero and rank-deficient
+    matrices (issue 25)."""
+    rs = emit_spec.routines_from(_spaces())
+    r = next((r for r in rs if r.name == "gebrd"), None)
+    if r is None:
+        pytest.skip("no gebrd spec")
+    shipped = spec_cases.load_cases(rs, REPO_ROOT / "tests" / "cases")
+    i = [x.name for x in rs].index("gebrd")
+    assert {0, 1, 2} <= {c.input for c in shipped if c.routine == i}
+    (tmp_path / "cases").mkdir()
+    path = tmp_path / "cases" / "gebrd.toml"
+    for name, value in (("zero", 1), ("rank_deficient", 2), ("random", 0)):
+        path.write_text(f'[[group]]\nname = "i"\nforms = ["strided"]\nprecisions = ["d"]\ndims = [[5, 4]]\n'
+                        f'input = "{name}"\n')
+        (case,) = spec_cases.load_cases([r], tmp_path / "cases")
+        assert case.input == value
+        assert spec_cases.cases_c([case]).splitlines()[-3].endswith(f"LL, {value}}},")
+    path.write_text('[[group]]\nname = "i"\ndims = [[5, 4]]\ninput = "ones"\n')
+    with pytest.raises(spec_cases.CaseError, match="input 'ones'"):
+        spec_cases.load_cases([r], tmp_path / "cases")
 
 
 def test_complex_flops_count_real_operations() -> None:

@@ -22,6 +22,8 @@ typedef struct spec_case {
     int nan_operand;            /* the operand (the spec's order) that holds the NaN: default 0 */
     long long nan_element;      /* its element offset in problem 0's storage (column-major, ld
                                    included): default 0; past the storage the case fails */
+    int input;                  /* the first operand's values in every problem: SPEC_INPUT_*
+                                   (oracle/spec_harness.h; `input` in tests/cases/README.md) */
 } spec_case;
 
 extern const spec_case spec_cases[];

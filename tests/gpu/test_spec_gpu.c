@@ -39,6 +39,7 @@ static void run_case(int i)
         return;
     }
     CUDA_CHECK(e);
+    CUDA_CHECK(spec_harness_shape_input(&h, 0, k->input));
     if (k->nan) {
         const cudaError_t pe = spec_harness_poison_at(&h, k->nan_operand, 0, k->nan_element, k->nan_imag);
         if (pe == cudaErrorInvalidValue) {

@@ -417,10 +417,14 @@ def test_gelqf(xp, dtype, m, n):
 def test_gebrd_and_orgbr(xp, dtype, m, n):
     """A = Q B P^H with B from gebrd's d and e, Q and P^H formed by orgbr from copies of A's
     first k = min(m, n) columns (Q) and rows (P^H), as LAPACK's users do; Q's columns and P^H's
-    rows orthonormal; B's diagonal in A's."""
+    rows orthonormal; B's diagonal in A's; B's singular values those of A by the host's LAPACK
+    (numpy's svd). Matrix 1 is zero and matrix 2 rank deficient (its columns repeat the first
+    half's), the others random."""
     import numpy
     cx = dtype.startswith("complex")
     a = crand((BATCH, m, n), dtype, 6) if cx else rand((BATCH, m, n), dtype, 6)
+    a[1] = 0
+    a[2] = a[2][:, numpy.arange(n) % max(1, (n + 1) // 2)]
     A = xp.from_numpy(a)
     d, e, tq, tp = shoal.gebrd(A)
     f = xp.to_numpy(A)
@@ -447,9 +451,12 @@ def test_gebrd_and_orgbr(xp, dtype, m, n):
     for x in range(BATCH):
         a0 = a[x].astype(wide)
         rec = q[x][:, :k] @ b[x] @ ph[x][:k, :]
-        worst = max(worst, norm(rec - a0) / (max(m, n) * norm(a0) * eps(dtype)))
+        worst = max(worst, norm(rec - a0) / (max(m, n) * (norm(a0) or 1.0) * eps(dtype)))  # a zero A: 1
         worst = max(worst, norm(q[x].conj().T @ q[x] - numpy.eye(q.shape[2])) / (m * eps(dtype)))
         worst = max(worst, norm(ph[x] @ ph[x].conj().T - numpy.eye(ph.shape[1])) / (n * eps(dtype)))
+        s0 = numpy.linalg.svd(a0, compute_uv=False)
+        s = numpy.linalg.svd(b[x], compute_uv=False)
+        worst = max(worst, norm(s - s0) / (max(m, n) * (norm(s0) or 1.0) * eps(dtype)))
         assert (numpy.diagonal(f[x])[:k] == dd[x].astype(dtype)).all()
     assert worst < TOL, worst
 
