@@ -51,6 +51,7 @@ class Case:
     nan_operand: int = 0       # which operand (index in the spec's list) holds the NaN
     nan_element: int = 0       # and at which element of problem 0's storage (column-major)
     input: int = 0             # INPUTS' index: what the first operand of every problem holds
+    driver: int = 0            # > 0: the routine's driver with this leaf / panel width, not the dispatch
 
 
 # a group's `input`: the first operand's values in every problem (oracle/spec_harness.h
@@ -113,6 +114,11 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
     input_name = g.get("input", INPUTS[0])
     if input_name not in INPUTS:
         raise CaseError(f"{where}: input {input_name!r} is not one of {', '.join(INPUTS)}")
+    driver = g.get("driver", 0)
+    if not isinstance(driver, int) or isinstance(driver, bool) or driver < 0:
+        raise CaseError(f"{where}: driver {driver!r} must be a leaf size >= 1 (0: the dispatch)")
+    if driver and spec.driver == "none":
+        raise CaseError(f"{where}: {spec.name} has no driver")
     out = []
     for p in precs:
         cx = precision_mod.get(p).is_complex
@@ -126,7 +132,7 @@ def _expand(r: Routine, index: int, g: dict, where: str) -> list[Case]:
             out.append(Case(name, index, p, f, o, d, batch, int(g.get("ld_pad", 0)), PAGE_END if page_end else tail, alpha, beta,
                             bool(g.get("nan", False)) or nan_imag, bool(g.get("vendor", False)),
                             alpha_im if cx else 0.0, beta_im if cx else 0.0, nan_imag, page_end,
-                            names.index(nan_name), nan_element, INPUTS.index(input_name)))
+                            names.index(nan_name), nan_element, INPUTS.index(input_name), driver))
     return out
 
 
@@ -159,7 +165,7 @@ def cases_c(cases: list[Case]) -> str:
         out.append(f"    {{\"{c.name}\", {c.routine}, '{c.prec}', {int(c.form == 'array')}, {{{opts}}}, "
                    f"{{{dims}}}, {c.batch}LL, {c.ld_pad}, {c.tail_offset}, {c.alpha!r}, {c.beta!r}, {int(c.nan)}, "
                    f"{int(c.vendor)}, {c.alpha_im!r}, {c.beta_im!r}, {int(c.nan_imag)}, {c.nan_operand}, "
-                   f"{c.nan_element}LL, {c.input}}},")
+                   f"{c.nan_element}LL, {c.input}, {c.driver}}},")
     if not cases:
         out.append("    {0} /* no cases: a placeholder, since C has no zero-length arrays */")
     out += ["};", f"const int spec_n_cases = {len(cases)};"]

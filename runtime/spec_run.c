@@ -103,6 +103,12 @@ static shoal_status launch(struct shoal_context *ctx, const shoal_spec_routine *
     return e == cudaSuccess ? OK : SHOAL_STATUS_CUDA_ERROR;
 }
 
+int shoal_spec_operand_elem_bytes(const shoal_spec_call *c, int o)
+{
+    const int elem = shoal_spec_elem_bytes(c->prec);
+    return shoal_spec_routines[c->routine].operand_kinds[o] == 'r' && shoal_spec_is_complex(c->prec) ? elem / 2 : elem;
+}
+
 /* The driver's leaf when no tuned rule chose one: the largest triangle the kernels take. */
 #define DEFAULT_LEAF 32
 

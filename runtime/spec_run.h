@@ -85,6 +85,9 @@ int shoal_spec_design_id(const shoal_spec_routine *ri, const char *design);
 int shoal_spec_elem_bytes(char prec);
 /* 1 for a complex precision letter (c, z), 0 otherwise (spec/precisions.toml via the generator). */
 int shoal_spec_is_complex(char prec);
+/* Element bytes of operand o of a call: the precision's, or its real type's for a real vector
+ * (kind 'r': gebrd's d and e, half of c's and z's). */
+int shoal_spec_operand_elem_bytes(const shoal_spec_call *c, int o);
 
 /* The dispatch path of every spec routine: handle check, quick return, then a tuned kernel, the
  * vendor or the driver. Arguments are valid (the entry points checked them). */

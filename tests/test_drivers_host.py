@@ -11,7 +11,7 @@ from host_program import run_host_program
 
 def test_drivers_on_host(tmp_path: Path) -> None:
     run_host_program(tmp_path, ["tests/c/test_drivers_host.c", "runtime/drivers/trsm_recursive.c",
-                                "runtime/drivers/syrk_recursive.c", "runtime/drivers/driver_steps.c",
+                                "runtime/drivers/syrk_recursive.c", "runtime/drivers/driver_steps.c", "tests/c/host_driver_gemm.c",
                                 "tests/c/host_block_pointers.c", "oracle/blas3.c", "oracle/house.c",
                                 "oracle/bidiag.c", "oracle/oracle.c", "oracle/host_math.c"],
                      ["include", "runtime", "runtime/drivers", "oracle", "tests/c"], 301)

@@ -62,6 +62,30 @@ __device__ __forceinline__ double div(double a, double b) { return a / b; }
 __device__ __forceinline__ float2 div(float2 a, float2 b) { return shoal_cdivf(a, b); }
 __device__ __forceinline__ double2 div(double2 a, double2 b) { return shoal_cdiv(a, b); }
 
+/* c + a b, rounded as one fma per part */
+__device__ __forceinline__ float add_mul(float c, float a, float b) { return fmaf(a, b, c); }
+__device__ __forceinline__ double add_mul(double c, double a, double b) { return fma(a, b, c); }
+__device__ __forceinline__ float2 add_mul(float2 c, float2 a, float2 b) { return shoal_cfmaf(a, b, c); }
+__device__ __forceinline__ double2 add_mul(double2 c, double2 a, double2 b) { return shoal_cfma(a, b, c); }
+
+/* the real type of an element type, its parts, and an element from a real */
+template <typename T> struct real_of { typedef T type; };
+template <> struct real_of<float2> { typedef float type; };
+template <> struct real_of<double2> { typedef double type; };
+__device__ __forceinline__ float re(float x) { return x; }
+__device__ __forceinline__ double re(double x) { return x; }
+__device__ __forceinline__ float re(float2 x) { return x.x; }
+__device__ __forceinline__ double re(double2 x) { return x.x; }
+__device__ __forceinline__ float im(float) { return 0.0f; }
+__device__ __forceinline__ double im(double) { return 0.0; }
+__device__ __forceinline__ float im(float2 x) { return x.y; }
+__device__ __forceinline__ double im(double2 x) { return x.y; }
+template <typename T> __device__ __forceinline__ T from_parts(typename real_of<T>::type r, typename real_of<T>::type i);
+template <> __device__ __forceinline__ float from_parts<float>(float r, float) { return r; }
+template <> __device__ __forceinline__ double from_parts<double>(double r, double) { return r; }
+template <> __device__ __forceinline__ float2 from_parts<float2>(float r, float i) { return make_float2(r, i); }
+template <> __device__ __forceinline__ double2 from_parts<double2>(double r, double i) { return make_double2(r, i); }
+
 /* warp shuffles within teams of w lanes (the complex ones move both parts) */
 __device__ __forceinline__ float shfl(float a, int j, int w) { return __shfl_sync(0xffffffffu, a, j, w); }
 __device__ __forceinline__ double shfl(double a, int j, int w) { return __shfl_sync(0xffffffffu, a, j, w); }

@@ -1,15 +1,13 @@
 #include "driver_steps.h"
 
-/* Every operand in the precision's element: no routine with a real vector operand (gebrd's d,
- * e: kind 'r', half the bytes in c and z) has a driver; one that gets one must chunk those by
- * their own size. */
+/* Each operand by its own element: a real vector's (gebrd's d, e) is half of c's and z's. */
 shoal_spec_call shoal_driver_chunk(const shoal_spec_call *c, long long b0, long long nb)
 {
     shoal_spec_call s = *c;
-    const int elem = shoal_spec_elem_bytes(c->prec);
     for (int o = 0; o < SHOAL_SPEC_MAX_OPERANDS; ++o) {
         if (s.p.op[o].array) s.p.op[o].array += b0;
-        else if (s.p.op[o].ptr) s.p.op[o].ptr = (char *)s.p.op[o].ptr + b0 * s.p.op[o].stride * elem;
+        else if (s.p.op[o].ptr)
+            s.p.op[o].ptr = (char *)s.p.op[o].ptr + b0 * s.p.op[o].stride * shoal_spec_operand_elem_bytes(c, o);
     }
     s.p.batch = nb;
     return s;
@@ -19,7 +17,7 @@ shoal_spec_call shoal_driver_chunk(const shoal_spec_call *c, long long b0, long 
 static shoal_block_source source(const shoal_spec_call *c, int o, long long row, long long col)
 {
     const shoal_operand *op = &c->p.op[o];
-    const long long elem = shoal_spec_elem_bytes(c->prec);
+    const long long elem = shoal_spec_operand_elem_bytes(c, o);
     shoal_block_source s = {op->array, (char *)op->ptr, op->stride * elem, (row + col * op->ld) * elem, 0};
     return s;
 }
@@ -51,8 +49,8 @@ cudaError_t shoal_driver_blocks(struct shoal_context *ctx, const shoal_spec_call
         return cudaSuccess;
     }
     shoal_block_source src[SHOAL_WS_OPERANDS];
-    const long long elem = shoal_spec_elem_bytes(c->prec);
     for (int i = 0; i < n; ++i) {
+        const long long elem = shoal_spec_operand_elem_bytes(c, grid[i].o);
         const shoal_operand *op = &c->p.op[grid[i].o];
         src[i] = source(c, grid[i].o, grid[i].row, grid[i].col);
         src[i].step_bytes = (grid[i].row_step + grid[i].col_step * op->ld) * elem;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "driver_steps.h"
+#include "host_driver_gemm.h"
 #include "host_block_pointers.h"
 #include "oracle.h"
 
@@ -23,80 +24,8 @@ int shoal_spec_elem_bytes(char prec) { return prec == 's' ? 4 : prec == 'd' ? 8 
 /* z stands for the complex precisions here (host double complex; the driver does not look at
  * the element type beyond its size and complexness) */
 int shoal_spec_is_complex(char prec) { return prec == 'c' || prec == 'z'; }
-
-/* Problem b's matrix: its pointer (arrays) or the strided position. */
-static char *matrix(const shoal_spec_call *c, const shoal_operand *op, long long b)
-{
-    return op->array ? (char *)op->array[b] : (char *)op->ptr + b * op->stride * shoal_spec_elem_bytes(c->prec);
-}
-
-static double get(const shoal_spec_call *c, const shoal_operand *op, long long b, long long i, long long j)
-{
-    const long long at = i + j * op->ld;
-    return c->prec == 's' ? ((const float *)matrix(c, op, b))[at] : ((const double *)matrix(c, op, b))[at];
-}
-
-static void put(const shoal_spec_call *c, const shoal_operand *op, long long b, long long i, long long j, double v)
-{
-    const long long at = i + j * op->ld;
-    if (c->prec == 's') ((float *)matrix(c, op, b))[at] = (float)v;
-    else ((double *)matrix(c, op, b))[at] = v;
-}
-
-static int gemm_calls;
-
-shoal_status shoal_driver_gemm(struct shoal_context *ctx, const shoal_spec_call *c, int ta, int tb, int m, int n,
-                               int k, double alpha, shoal_operand A, shoal_operand B, double beta,
-                               shoal_operand C)
-{
-    (void)ctx;
-    ++gemm_calls;
-    for (long long b = 0; b < c->p.batch; ++b)
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < m; ++i) {
-                double s = 0.0;
-                if (alpha != 0.0)
-                    for (int l = 0; l < k; ++l)
-                        s += (ta ? get(c, &A, b, l, i) : get(c, &A, b, i, l)) * (tb ? get(c, &B, b, j, l) : get(c, &B, b, l, j));
-                put(c, &C, b, i, j, alpha * s + (beta == 0.0 ? 0.0 : beta * get(c, &C, b, i, j)));
-            }
-    return SHOAL_STATUS_SUCCESS;
-}
-
-static double complex zget(const shoal_spec_call *c, const shoal_operand *op, long long b, long long i, long long j)
-{
-    return ((const double complex *)matrix(c, op, b))[i + j * op->ld];
-}
-
-static void zput(const shoal_spec_call *c, const shoal_operand *op, long long b, long long i, long long j, double complex v)
-{
-    ((double complex *)matrix(c, op, b))[i + j * op->ld] = v;
-}
-
-/* op(X)(i, l) of a GEMM operand: N, T or C (2, the conjugate transpose) */
-static double complex zop(const shoal_spec_call *c, const shoal_operand *X, long long b, int t, int i, int l)
-{
-    if (t == 0) return zget(c, X, b, i, l);
-    return t == 2 ? conj(zget(c, X, b, l, i)) : zget(c, X, b, l, i);
-}
-
-/* The complex GEMM step (cuBLAS's in the library) on the host. */
-shoal_status shoal_driver_gemm_complex(struct shoal_context *ctx, const shoal_spec_call *c, int ta, int tb, int m,
-                                       int n, int k, shoal_driver_scalar alpha, shoal_operand A, shoal_operand B,
-                                       shoal_driver_scalar beta, shoal_operand C)
-{
-    (void)ctx;
-    ++gemm_calls;
-    const double complex al = alpha.re + I * alpha.im, be = beta.re + I * beta.im;
-    for (long long b = 0; b < c->p.batch; ++b)
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < m; ++i) {
-                double complex s = 0.0;
-                for (int l = 0; l < k; ++l) s += zop(c, &A, b, ta, i, l) * zop(c, &B, b, tb, l, j);
-                zput(c, &C, b, i, j, al * s + (be == 0.0 ? 0.0 : be * zget(c, &C, b, i, j)));
-            }
-    return SHOAL_STATUS_SUCCESS;
-}
+/* no real vector operands among the routines here */
+int shoal_spec_operand_elem_bytes(const shoal_spec_call *c, int o) { (void)o; return shoal_spec_elem_bytes(c->prec); }
 
 static int leaf_calls, leaf_max;
 
@@ -118,15 +47,15 @@ shoal_status shoal_spec_run_kernel(struct shoal_context *ctx, const shoal_spec_c
                     double complex s = 0.0;
                     if (c->p.alpha != 0.0)
                         for (int l = 0; l < k; ++l) {
-                            const double complex x = trans ? conj(zget(c, A, b, l, i)) : zget(c, A, b, i, l);
-                            const double complex y = trans ? conj(zget(c, A, b, l, j)) : zget(c, A, b, j, l);
+                            const double complex x = trans ? conj(host_zget(c, A, b, l, i)) : host_zget(c, A, b, i, l);
+                            const double complex y = trans ? conj(host_zget(c, A, b, l, j)) : host_zget(c, A, b, j, l);
                             s += x * conj(y);
                         }
-                    double complex cin = c->p.beta == 0.0 ? 0.0 : zget(c, X, b, i, j);
+                    double complex cin = c->p.beta == 0.0 ? 0.0 : host_zget(c, X, b, i, j);
                     if (i == j) cin = creal(cin);
                     double complex v = c->p.alpha * s + c->p.beta * cin;
                     if (i == j) v = creal(v);
-                    zput(c, X, b, i, j, v);
+                    host_zput(c, X, b, i, j, v);
                 }
         return SHOAL_STATUS_SUCCESS;
     }
@@ -141,20 +70,20 @@ shoal_status shoal_spec_run_kernel(struct shoal_context *ctx, const shoal_spec_c
         const int tr = (trans != 0) ^ !left, lower = (upper == 0) == (tr == 0);
         for (long long b = 0; b < c->p.batch; ++b)
             for (int v = 0; v < r; ++v) {
-                for (int i = 0; i < t; ++i) x[i] = alpha * (left ? zget(c, X, b, i, v) : zget(c, X, b, v, i));
+                for (int i = 0; i < t; ++i) x[i] = alpha * (left ? host_zget(c, X, b, i, v) : host_zget(c, X, b, v, i));
                 if (alpha != 0.0)
                     for (int s = 0; s < t; ++s) {
                         const int i = lower ? s : t - 1 - s;
                         for (int q = 0; q < s; ++q) {
                             const int j = lower ? q : t - 1 - q;
-                            const double complex a = tr ? zget(c, A, b, j, i) : zget(c, A, b, i, j);
+                            const double complex a = tr ? host_zget(c, A, b, j, i) : host_zget(c, A, b, i, j);
                             x[i] -= (trans == 2 ? conj(a) : a) * x[j];
                         }
-                        if (!unit) x[i] /= trans == 2 ? conj(zget(c, A, b, i, i)) : zget(c, A, b, i, i);
+                        if (!unit) x[i] /= trans == 2 ? conj(host_zget(c, A, b, i, i)) : host_zget(c, A, b, i, i);
                     }
                 for (int i = 0; i < t; ++i) {
-                    if (left) zput(c, X, b, i, v, x[i]);
-                    else zput(c, X, b, v, i, x[i]);
+                    if (left) host_zput(c, X, b, i, v, x[i]);
+                    else host_zput(c, X, b, v, i, x[i]);
                 }
             }
         free(x);
@@ -169,19 +98,19 @@ shoal_status shoal_spec_run_kernel(struct shoal_context *ctx, const shoal_spec_c
             for (int v = 0; v < r; ++v) {
                 /* op'(A) x = alpha b with op' = op (left) or op^T (right, on the rows of B) */
                 const int tr = trans ^ !left, lower = (upper == 0) == (tr == 0);
-                for (int i = 0; i < t; ++i) x[i] = c->p.alpha * (left ? get(c, X, b, i, v) : get(c, X, b, v, i));
+                for (int i = 0; i < t; ++i) x[i] = c->p.alpha * (left ? host_get(c, X, b, i, v) : host_get(c, X, b, v, i));
                 if (c->p.alpha != 0.0)
                     for (int s = 0; s < t; ++s) {
                         const int i = lower ? s : t - 1 - s;
                         for (int q = 0; q < s; ++q) {
                             const int j = lower ? q : t - 1 - q;
-                            x[i] -= (tr ? get(c, A, b, j, i) : get(c, A, b, i, j)) * x[j];
+                            x[i] -= (tr ? host_get(c, A, b, j, i) : host_get(c, A, b, i, j)) * x[j];
                         }
-                        if (!unit) x[i] /= get(c, A, b, i, i);
+                        if (!unit) x[i] /= host_get(c, A, b, i, i);
                     }
                 for (int i = 0; i < t; ++i) {
-                    if (left) put(c, X, b, i, v, x[i]);
-                    else put(c, X, b, v, i, x[i]);
+                    if (left) host_put(c, X, b, i, v, x[i]);
+                    else host_put(c, X, b, v, i, x[i]);
                 }
             }
         free(x);
@@ -195,8 +124,8 @@ shoal_status shoal_spec_run_kernel(struct shoal_context *ctx, const shoal_spec_c
                 double s = 0.0;
                 if (c->p.alpha != 0.0)
                     for (int l = 0; l < k; ++l)
-                        s += (trans ? get(c, A, b, l, i) : get(c, A, b, i, l)) * (trans ? get(c, A, b, l, j) : get(c, A, b, j, l));
-                put(c, X, b, i, j, c->p.alpha * s + (c->p.beta == 0.0 ? 0.0 : c->p.beta * get(c, X, b, i, j)));
+                        s += (trans ? host_get(c, A, b, l, i) : host_get(c, A, b, i, l)) * (trans ? host_get(c, A, b, l, j) : host_get(c, A, b, j, l));
+                host_put(c, X, b, i, j, c->p.alpha * s + (c->p.beta == 0.0 ? 0.0 : c->p.beta * host_get(c, X, b, i, j)));
             }
     return SHOAL_STATUS_SUCCESS;
 }
@@ -276,8 +205,8 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
             for (int j = 0; j < shape.cols[o]; ++j)
                 for (int i = 0; i < shape.rows[o]; ++i) {
                     const double *e = in[o][b] + w * (i + j * shape.rows[o]);
-                    if (w == 2) zput(&c, &c.p.op[o], b, i, j, e[0] + I * e[1]);
-                    else put(&c, &c.p.op[o], b, i, j, e[0]);
+                    if (w == 2) host_zput(&c, &c.p.op[o], b, i, j, e[0] + I * e[1]);
+                    else host_put(&c, &c.p.op[o], b, i, j, e[0]);
                 }
     }
     /* what a lower precision makes of the inputs is the input the check must see */
@@ -285,8 +214,8 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
         for (int b = 0; b < batch; ++b)
             for (int j = 0; j < shape.cols[o]; ++j)
                 for (int i = 0; i < shape.rows[o]; ++i)
-                    if (w == 1) in[o][b][i + j * shape.rows[o]] = get(&c, &c.p.op[o], b, i, j);
-    gemm_calls = leaf_calls = leaf_max = host_block_pointer_launches = 0;
+                    if (w == 1) in[o][b][i + j * shape.rows[o]] = host_get(&c, &c.p.op[o], b, i, j);
+    host_gemm_calls = leaf_calls = leaf_max = host_block_pointer_launches = 0;
     const shoal_status st = routine == 1   ? shoal_driver_trsm_recursive(&ctx, &c, leaf)
                             : routine == 2 ? shoal_driver_herk_recursive(&ctx, &c, leaf)
                                            : shoal_driver_syrk_recursive(&ctx, &c, leaf);
@@ -299,11 +228,11 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
                 for (int i = 0; i < shape.rows[o]; ++i) {
                     double *e = packed_out[o][b] + w * (i + j * shape.rows[o]);
                     if (w == 2) {
-                        const double complex z = zget(&c, &c.p.op[o], b, i, j);
+                        const double complex z = host_zget(&c, &c.p.op[o], b, i, j);
                         e[0] = creal(z);
                         e[1] = cimag(z);
                     } else {
-                        e[0] = get(&c, &c.p.op[o], b, i, j);
+                        e[0] = host_get(&c, &c.p.op[o], b, i, j);
                     }
                 }
             p.in[o] = in[o][b];
@@ -316,16 +245,16 @@ static void run(int routine, char prec, int mode, const int *opts, const int *di
     int levels = 0;
     for (long long h = leaf; h < dims[0]; h *= 2) ++levels;
     const int steps_ok = routine == 1 ? mode == SHOAL_MODE_ARRAY || host_block_pointer_launches == 0 /* strided TRSM moves pointers */
-                                      : gemm_calls <= 2 * levels && leaf_calls <= 2;
+                                      : host_gemm_calls <= 2 * levels && leaf_calls <= 2;
     const int ok = st == SHOAL_STATUS_SUCCESS && worst <= ORACLE_ERROR_LIMIT && leaf_max <= leaf && steps_ok &&
-                   (alpha == 0.0 && shape.alpha_im == 0.0 && routine == 1 ? gemm_calls == 0 : 1);
+                   (alpha == 0.0 && shape.alpha_im == 0.0 && routine == 1 ? host_gemm_calls == 0 : 1);
     if (ok) ++passed;
     else ++failed;
     printf("%s %c%s %s opts", ok ? "ok    " : "FAILED", prec, names[routine],
            mode == SHOAL_MODE_ARRAY ? "array" : "strided");
     for (int i = 0; i < n_opts; ++i) printf(" %d", opts[i]);
     printf(" dims %d %d alpha %g beta %g leaf %d: error %.3g eps, %d leaves (largest %d), %d GEMMs\n", dims[0], dims[1],
-           alpha, beta, leaf, worst, leaf_calls, leaf_max, gemm_calls);
+           alpha, beta, leaf, worst, leaf_calls, leaf_max, host_gemm_calls);
     for (int o = 0; o < 2; ++o) {
         free(dev[o]);
         for (int b = 0; b < batch; ++b) {

@@ -301,7 +301,7 @@ def test_case_tables_nan_operand(tmp_path: Path) -> None:
                     'nan = true\nnan_operand = "C"\nnan_element = 5\n')
     (case,) = spec_cases.load_cases(only, tmp_path / "cases")
     assert (case.nan_operand, case.nan_element) == (names.index("C"), 5)
-    assert spec_cases.cases_c([case]).splitlines()[-3].endswith(f", 0, {names.index('C')}, 5LL, 0}},")
+    assert spec_cases.cases_c([case]).splitlines()[-3].endswith(f", 0, {names.index('C')}, 5LL, 0, 0}},")
     for bad, match in (('nan = true\nnan_operand = "B"', "not an operand"),
                        ('nan = true\nnan_element = -1', "nan_element"),
                        ('nan_operand = "C"', "need nan")):
@@ -328,10 +328,35 @@ def test_case_tables_input(tmp_path: Path) -> None:
                         f'input = "{name}"\n')
         (case,) = spec_cases.load_cases([r], tmp_path / "cases")
         assert case.input == value
-        assert spec_cases.cases_c([case]).splitlines()[-3].endswith(f"LL, {value}}},")
+        assert spec_cases.cases_c([case]).splitlines()[-3].endswith(f"LL, {value}, 0}},")
     path.write_text('[[group]]\nname = "i"\ndims = [[5, 4]]\ninput = "ones"\n')
     with pytest.raises(spec_cases.CaseError, match="input 'ones'"):
         spec_cases.load_cases([r], tmp_path / "cases")
+
+
+def test_case_tables_driver(tmp_path: Path) -> None:
+    """`driver` (a leaf size: the case calls the driver directly) reaches the generated table,
+    needs a routine with a driver and a size >= 0; the committed gebrd table calls its blocked
+    driver at several panel widths."""
+    rs = emit_spec.routines_from(_spaces())
+    gebrd = next((r for r in rs if r.name == "gebrd"), None)
+    orgqr = next((r for r in rs if r.name == "orgqr"), None)
+    if gebrd is None or orgqr is None:
+        pytest.skip("no gebrd or orgqr spec")
+    shipped = spec_cases.load_cases(rs, REPO_ROOT / "tests" / "cases")
+    i = [x.name for x in rs].index("gebrd")
+    assert {8, 16, 32} <= {c.driver for c in shipped if c.routine == i}
+    (tmp_path / "cases").mkdir()
+    path = tmp_path / "cases" / "gebrd.toml"
+    path.write_text('[[group]]\nname = "b"\nforms = ["strided"]\nprecisions = ["d"]\ndims = [[70, 65]]\ndriver = 16\n')
+    (case,) = spec_cases.load_cases([gebrd], tmp_path / "cases")
+    assert case.driver == 16 and spec_cases.cases_c([case]).splitlines()[-3].endswith("LL, 0, 16},")
+    path.write_text('[[group]]\nname = "b"\ndims = [[70, 65]]\ndriver = -1\n')
+    with pytest.raises(spec_cases.CaseError, match="driver -1"):
+        spec_cases.load_cases([gebrd], tmp_path / "cases")
+    (tmp_path / "cases" / "orgqr.toml").write_text('[[group]]\nname = "b"\ndims = [[8, 8, 8]]\ndriver = 8\n')
+    with pytest.raises(spec_cases.CaseError, match="has no driver"):
+        spec_cases.load_cases([orgqr], tmp_path / "cases")
 
 
 def test_complex_flops_count_real_operations() -> None:

@@ -24,6 +24,8 @@ typedef struct spec_case {
                                    included): default 0; past the storage the case fails */
     int input;                  /* the first operand's values in every problem: SPEC_INPUT_*
                                    (oracle/spec_harness.h; `input` in tests/cases/README.md) */
+    int driver;                 /* > 0: the routine's driver with this leaf size (panel width),
+                                   called directly (shoal_spec_run_driver), not the dispatch */
 } spec_case;
 
 extern const spec_case spec_cases[];

@@ -52,12 +52,12 @@ static void run_case(int i)
         CUDA_CHECK(pe);
     }
     CUDA_CHECK(shoal_set_vendor_dispatch(handle, k->vendor) == SHOAL_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown);
-    const char *who = shoal_spec_served_by(handle, &h.call);
+    const char *who = k->driver ? "driver" : shoal_spec_served_by(handle, &h.call);
     cudaEvent_t ev[2];
     CUDA_CHECK(cudaEventCreate(&ev[0]));
     CUDA_CHECK(cudaEventCreate(&ev[1]));
     CUDA_CHECK(cudaEventRecord(ev[0], 0));
-    const shoal_status st = spec_invoke(handle, &h.call);
+    const shoal_status st = k->driver ? shoal_spec_run_driver(handle, &h.call, k->driver) : spec_invoke(handle, &h.call);
     CUDA_CHECK(cudaEventRecord(ev[1], 0));
     CUDA_CHECK(cudaDeviceSynchronize());
     float ms = 0;

@@ -1,0 +1,302 @@
+/* runtime/drivers/gebrd_labrd.h: LAPACK's xLABRD for m >= n, one block of THREADS threads per
+ * matrix (a grid-stride loop over the problems), the matrix in global memory. Step j of the panel
+ * follows xLABRD's order and its conjugations (zlabrd's lacgv calls) operation for operation:
+ *   column j updated by the earlier reflectors through X and Y (a thread a row), H(j) by larfg
+ *   (block reductions), then Y(:, j) from the products of v with the trailing columns (a warp a
+ *   column, its lanes down the rows: coalesced), with A's and X's earlier columns;
+ *   row j updated the same way (a thread a column), G(j) by larfg along the row, then X(:, j)
+ *   from the trailing rows times u (a thread a row, u broadcast from shared memory), with Y's
+ *   and A's earlier rows (a warp each).
+ * v and u sit in shared memory while they are used; the trailing matrix is only read: its update
+ * is the driver's two GEMMs. */
+#include "driver_elem.cuh"
+#include "gebrd_labrd.h"
+
+namespace {
+
+using namespace shoal_elem;
+
+constexpr int THREADS = SHOAL_GEBRD_LABRD_THREADS, WARPS = THREADS / 32;
+
+template <typename R> __device__ __forceinline__ R block_reduce(R x, R *red, bool max)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) {
+        const R y = __shfl_xor_sync(0xffffffffu, x, o);
+        x = max ? fmax(x, y) : x + y;
+    }
+    __syncthreads(); /* red is free: every read of the last reduction done */
+    if (threadIdx.x % 32 == 0) red[threadIdx.x / 32] = x;
+    __syncthreads();
+    R s = red[0];
+#pragma unroll
+    for (int w = 1; w < WARPS; ++w) s = max ? fmax(s, red[w]) : s + red[w];
+    return s;
+}
+
+template <typename T> __device__ __forceinline__ T warp_sum(T s)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o /= 2) s = add(s, shfl_xor(s, o, 32));
+    return s;
+}
+
+/* LAPACK's larfg on (alpha, x), x of len elements at stride inc, all threads of the block:
+ * tau, the real beta and the factor 1 / (alpha - beta) that turns x into v (the same in every
+ * thread); tau = 0 and beta = alpha where x = 0 and alpha is real. ||x|| scaled by its largest
+ * part, no overflow or underflow. Ends with the block synchronized (the reductions). */
+template <typename T>
+__device__ __forceinline__ void larfg(T alpha, const T *x, long long inc, int len, typename real_of<T>::type *red,
+                                      T &tau, typename real_of<T>::type &beta, T &scale)
+{
+    typedef typename real_of<T>::type R;
+    R amax = R(0);
+    for (int k = threadIdx.x; k < len; k += THREADS) {
+        const T v = x[k * inc];
+        amax = fmax(amax, fmax(fabs(re(v)), fabs(im(v))));
+    }
+    amax = block_reduce(amax, red, true);
+    R ss = R(0);
+    if (amax > R(0)) { /* the same in every thread */
+        const R r = R(1) / amax;
+        for (int k = threadIdx.x; k < len; k += THREADS) {
+            const T v = x[k * inc];
+            ss += (re(v) * r) * (re(v) * r) + (im(v) * r) * (im(v) * r);
+        }
+        ss = block_reduce(ss, red, false);
+    }
+    const R xnorm = amax * sqrt(ss), alr = re(alpha), ali = im(alpha);
+    if (xnorm == R(0) && ali == R(0)) {
+        tau = zero_of<T>();
+        beta = alr;
+        scale = zero_of<T>();
+        return;
+    }
+    const R big = fmax(fmax(fabs(alr), fabs(ali)), xnorm), ib = R(1) / big;
+    const R nrm = big * sqrt((alr * ib) * (alr * ib) + (ali * ib) * (ali * ib) + (xnorm * ib) * (xnorm * ib));
+    beta = alr >= R(0) ? -nrm : nrm;
+    tau = from_parts<T>((beta - alr) / beta, -ali / beta);
+    scale = div(one_of<T>(), from_parts<T>(alr - beta, ali));
+}
+
+template <typename T> __global__ void __launch_bounds__(THREADS) labrd(shoal_gebrd_labrd_args a)
+{
+    typedef typename real_of<T>::type R;
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ R red[WARPS];
+    const int M = a.m - a.i, N = a.n - a.i, nb = a.nb, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    T *const vsh = reinterpret_cast<T *>(smem); /* v (M), then u (N), then two nb-vectors */
+    T *const ush = vsh + M, *const t1 = ush + N, *const t2 = t1 + nb;
+    for (long long b = blockIdx.x; b < a.batch; b += gridDim.x) {
+        const long long lda = a.A.ld;
+        T *const A = problem<T>(a.A, b) + a.i + a.i * lda;
+        R *const d = problem<R>(a.d, b) + a.i;
+        R *const e = problem<R>(a.e, b) + a.i;
+        T *const tq = problem<T>(a.tauq, b) + a.i;
+        T *const tp = problem<T>(a.taup, b) + a.i;
+        T *const X = static_cast<T *>(a.X) + b * M * nb;
+        T *const Y = static_cast<T *>(a.Y) + b * N * nb;
+#define AT(r, c) A[(r) + (long long)(c) * lda]
+#define XW(r, c) X[(r) + (long long)(c) * M]
+#define YW(r, c) Y[(r) + (long long)(c) * N]
+        for (int j = 0; j < nb; ++j) {
+            /* A(j:M, j) -= A(j:M, 0:j) conj(Y(j, 0:j)) + X(j:M, 0:j) A(0:j, j) */
+            if (j > 0)
+                for (int r = j + tid; r < M; r += THREADS) {
+                    T s = AT(r, j);
+                    for (int l = 0; l < j; ++l) {
+                        s = sub_mul(s, AT(r, l), conj_of(YW(j, l)));
+                        s = sub_mul(s, XW(r, l), AT(l, j));
+                    }
+                    AT(r, j) = s;
+                }
+            __syncthreads();
+            /* H(j) from A(j:M, j); v in vsh with its 1 */
+            T tau, scale;
+            R beta;
+            larfg(AT(j, j), &AT(j + 1, j), 1, M - j - 1, red, tau, beta, scale);
+            const bool hlive = !is_zero(tau);
+            for (int r = j + 1 + tid; r < M; r += THREADS) {
+                T v = AT(r, j);
+                if (hlive) {
+                    v = mul(v, scale);
+                    AT(r, j) = v;
+                }
+                vsh[r] = v;
+            }
+            if (tid == 0) {
+                d[j] = beta;
+                tq[j] = tau;
+                AT(j, j) = one_of<T>();
+                vsh[j] = one_of<T>();
+            }
+            __syncthreads();
+            if (j + 1 >= N) { /* the last column: no row reflector (LAPACK's taup = 0) */
+                if (tid == 0) tp[j] = zero_of<T>();
+                __syncthreads();
+                continue;
+            }
+            /* Y(j+1:N, j) = A(j:M, j+1:N)^H v; t1 = A(j:M, 0:j)^H v; t2 = X(j:M, 0:j)^H v: a warp a
+             * product */
+            const int nc = N - j - 1;
+            for (int q = warp; q < nc + 2 * j; q += WARPS) {
+                T s = zero_of<T>();
+                if (q < nc) {
+                    for (int r = j + lane; r < M; r += 32) s = add_mul(s, conj_of(AT(r, j + 1 + q)), vsh[r]);
+                } else if (q < nc + j) {
+                    for (int r = j + lane; r < M; r += 32) s = add_mul(s, conj_of(AT(r, q - nc)), vsh[r]);
+                } else {
+                    for (int r = j + lane; r < M; r += 32) s = add_mul(s, conj_of(XW(r, q - nc - j)), vsh[r]);
+                }
+                s = warp_sum(s);
+                if (lane == 0) {
+                    if (q < nc) YW(j + 1 + q, j) = s;
+                    else if (q < nc + j) t1[q - nc] = s;
+                    else t2[q - nc - j] = s;
+                }
+            }
+            __syncthreads();
+            /* Y(j+1:N, j) = tauq (Y(j+1:N, j) - Y(j+1:N, 0:j) t1 - A(0:j, j+1:N)^H t2) */
+            for (int c = j + 1 + tid; c < N; c += THREADS) {
+                T y = YW(c, j);
+                for (int l = 0; l < j; ++l) {
+                    y = sub_mul(y, YW(c, l), t1[l]);
+                    y = sub_mul(y, conj_of(AT(l, c)), t2[l]);
+                }
+                YW(c, j) = mul(tau, y);
+            }
+            __syncthreads();
+            /* row j, conjugated (lacgv): conj(A(j, c)) - Y(c, 0:j+1) conj(A(j, 0:j+1)) -
+             * A(0:j, c)^H conj(X(j, 0:j)), a thread a column */
+            for (int c = j + 1 + tid; c < N; c += THREADS) {
+                T w = conj_of(AT(j, c));
+                for (int l = 0; l <= j; ++l) w = sub_mul(w, YW(c, l), conj_of(AT(j, l)));
+                for (int l = 0; l < j; ++l) w = sub_mul(w, conj_of(AT(l, c)), conj_of(XW(j, l)));
+                AT(j, c) = w;
+            }
+            __syncthreads();
+            /* G(j) from A(j, j+1:N); u in ush with its 1 */
+            T taup, scalep;
+            R betap;
+            larfg(AT(j, j + 1), &AT(j, j + 2), lda, N - j - 2, red, taup, betap, scalep);
+            const bool glive = !is_zero(taup);
+            for (int c = j + 2 + tid; c < N; c += THREADS) {
+                T u = AT(j, c);
+                if (glive) {
+                    u = mul(u, scalep);
+                    AT(j, c) = u;
+                }
+                ush[c] = u;
+            }
+            if (tid == 0) {
+                e[j] = betap;
+                tp[j] = taup;
+                AT(j, j + 1) = one_of<T>();
+                ush[j + 1] = one_of<T>();
+            }
+            __syncthreads();
+            /* X(j+1:M, j) = A(j+1:M, j+1:N) u (a thread a row); t1 = Y(j+1:N, 0:j+1)^H u,
+             * t2 = A(0:j, j+1:N) u (a warp each) */
+            for (int r = j + 1 + tid; r < M; r += THREADS) {
+                T s = zero_of<T>();
+                for (int c = j + 1; c < N; ++c) s = add_mul(s, AT(r, c), ush[c]);
+                XW(r, j) = s;
+            }
+            for (int q = warp; q < 2 * j + 1; q += WARPS) {
+                T s = zero_of<T>();
+                if (q <= j) {
+                    for (int c = j + 1 + lane; c < N; c += 32) s = add_mul(s, conj_of(YW(c, q)), ush[c]);
+                } else {
+                    for (int c = j + 1 + lane; c < N; c += 32) s = add_mul(s, AT(q - j - 1, c), ush[c]);
+                }
+                s = warp_sum(s);
+                if (lane == 0) {
+                    if (q <= j) t1[q] = s;
+                    else t2[q - j - 1] = s;
+                }
+            }
+            __syncthreads();
+            /* X(j+1:M, j) = taup (X(j+1:M, j) - A(j+1:M, 0:j+1) t1 - X(j+1:M, 0:j) t2) */
+            for (int r = j + 1 + tid; r < M; r += THREADS) {
+                T x = XW(r, j);
+                for (int l = 0; l <= j; ++l) x = sub_mul(x, AT(r, l), t1[l]);
+                for (int l = 0; l < j; ++l) x = sub_mul(x, XW(r, l), t2[l]);
+                XW(r, j) = mul(taup, x);
+            }
+            /* the row back to its storage (LAPACK's conj(u)); its 1 stays */
+            for (int c = j + 2 + tid; c < N; c += THREADS) AT(j, c) = conj_of(AT(j, c));
+            __syncthreads();
+        }
+        /* B's elements back in place, but U's leading 1 (A(nb-1, nb)) until the update */
+        for (int j = tid; j < nb; j += THREADS) {
+            AT(j, j) = from_parts<T>(d[j], R(0));
+            if (j + 1 < nb) AT(j, j + 1) = from_parts<T>(e[j], R(0));
+        }
+        __syncthreads(); /* shared vectors and d, e read before the next problem */
+#undef AT
+#undef XW
+#undef YW
+    }
+}
+
+template <typename T> __global__ void restore(shoal_operand A, shoal_operand e, int nb, int end, long long batch)
+{
+    typedef typename real_of<T>::type R;
+    const long long panels = (end + nb - 1) / nb, total = batch * panels;
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {
+        const long long b = t / panels, j = (t % panels) * nb + nb - 1;
+        if (j >= end) continue;
+        problem<T>(A, b)[j + (j + 1) * A.ld] = from_parts<T>(problem<R>(e, b)[j], R(0));
+    }
+}
+
+inline unsigned grid_of(long long work, long long per_block)
+{
+    const long long g = (work + per_block - 1) / per_block;
+    return (unsigned)(g < 1 ? 1 : g > (1 << 20) ? (1 << 20) : g);
+}
+
+template <typename T> cudaError_t launch_labrd(const shoal_gebrd_labrd_args *a, cudaStream_t s)
+{
+    const size_t smem = sizeof(T) * (size_t)(a->m - a->i + a->n - a->i + 2 * a->nb);
+    labrd<T><<<grid_of(a->batch, 1), THREADS, smem, s>>>(*a);
+    return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t launch_restore(shoal_operand A, shoal_operand e, int nb, int end, long long batch, cudaStream_t s)
+{
+    const long long panels = (end + nb - 1) / nb;
+    restore<T><<<grid_of(batch * panels, 256), 256, 0, s>>>(A, e, nb, end, batch);
+    return cudaGetLastError();
+}
+
+} // namespace
+
+extern "C" cudaError_t shoal_gebrd_labrd(char prec, const shoal_gebrd_labrd_args *a, cudaStream_t stream)
+{
+    if (a->batch <= 0) return cudaSuccess;
+    const int M = a->m - a->i, N = a->n - a->i;
+    if (M < N || N < 1 || a->nb < 1 || a->nb > N || M > SHOAL_GEBRD_LABRD_MAX_ROWS) return cudaErrorInvalidValue;
+    switch (prec) {
+    case 's': return launch_labrd<float>(a, stream);
+    case 'd': return launch_labrd<double>(a, stream);
+    case 'c': return launch_labrd<float2>(a, stream);
+    case 'z': return launch_labrd<double2>(a, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+extern "C" cudaError_t shoal_gebrd_restore(char prec, shoal_operand A, shoal_operand e, int nb, int end,
+                                           long long batch, cudaStream_t stream)
+{
+    if (batch <= 0 || end < 1) return cudaSuccess;
+    if (nb < 1) return cudaErrorInvalidValue;
+    switch (prec) {
+    case 's': return launch_restore<float>(A, e, nb, end, batch, stream);
+    case 'd': return launch_restore<double>(A, e, nb, end, batch, stream);
+    case 'c': return launch_restore<float2>(A, e, nb, end, batch, stream);
+    case 'z': return launch_restore<double2>(A, e, nb, end, batch, stream);
+    default: return cudaErrorInvalidValue;
+    }
+}
