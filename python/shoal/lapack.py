@@ -323,7 +323,7 @@ def gebrd(A: Any, *, stream: Any = None) -> tuple[Any, Any, Any, Any]:
     lower for m < n; A gets B and the reflectors of Q and P in LAPACK's layout). Returns
     (d, e, tauq, taup): B's diagonal (batch, k) and off-diagonal (batch, k - 1), real (float32 /
     float64 also for the complex dtypes), and the reflectors' scalars (batch, k) of A's dtype,
-    k = min(m, n). Served up to max(m, n) = 512, and for m >= n up to m = 1024."""
+    k = min(m, n). Served up to max(m, n) = 1024."""
     call, p, Am, batch, dtype = _factors_in_place(A, stream)
     k = min(Am.rows, Am.cols)
     real = {"complex64": "float32", "complex128": "float64"}.get(dtype, dtype)

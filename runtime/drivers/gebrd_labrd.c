@@ -1,7 +1,8 @@
-/* gebrd blocked as LAPACK's xGEBRD (m >= n; the seed paper's form): panels of nb columns and
- * rows by xLABRD (runtime/drivers/gebrd_labrd.cu, a block per matrix), each followed by the
- * trailing update A22 -= V Y^H + X U as two dispatched GEMMs; the last panel (n - i <= nb
- * columns left) is an xLABRD over all of them, with nothing left to update. Where the unblocked
+/* gebrd blocked as LAPACK's xGEBRD (the seed paper's form; upper bidiagonal for m >= n, lower
+ * for m < n): panels of nb columns and rows by xLABRD (runtime/drivers/gebrd_labrd.cu, a block
+ * per matrix), each followed by the trailing update A22 -= V Y^H + X U as two dispatched GEMMs;
+ * the last panel (at most nb reflector pairs left) is an xLABRD over all of them, with nothing
+ * left to update. Where the unblocked
  * designs read and write the trailing matrix twice a step, a panel step reads it twice and the
  * GEMMs write it once a panel.
  * X and Y live in the solver workspace: the batch runs in chunks of as many problems as their
@@ -49,15 +50,16 @@ static shoal_status update(struct shoal_context *ctx, const shoal_spec_call *c, 
     return shoal_driver_gemm(ctx, c, 0, tb, m, n, k, -1.0, A, B, 1.0, C);
 }
 
-/* One chunk (c: its problems), X and Y at ws. */
+/* One chunk (c: its problems), X and Y at ws. The update is the same GEMMs in both shapes. */
 static shoal_status reduce_chunk(struct shoal_context *ctx, const shoal_spec_call *c, int nb, char *ws)
 {
     const int m = c->p.dims[0], n = c->p.dims[1];
     const long long batch = c->p.batch, elem = shoal_spec_elem_bytes(c->prec);
     shoal_gebrd_labrd_args a = {c->p.op[A_], c->p.op[D_], c->p.op[E_], c->p.op[TAUQ_], c->p.op[TAUP_],
                                 NULL, NULL, m, n, 0, nb, batch};
+    const int k = m < n ? m : n;
     int i = 0;
-    for (; n - i > nb; i += nb) {
+    for (; k - i > nb; i += nb) {
         const int M = m - i, N = n - i, mt = M - nb, nt = N - nb;
         a.i = i;
         a.nb = nb;
@@ -79,13 +81,13 @@ static shoal_status reduce_chunk(struct shoal_context *ctx, const shoal_spec_cal
         st = update(ctx, c, 0, mt, nt, nb, W, U, A22);
         if (st != SHOAL_STATUS_SUCCESS) return st;
     }
-    /* the last panel: every column left, no update after it */
+    /* the last panel: every reflector left, no update after it */
     a.i = i;
-    a.nb = n - i;
+    a.nb = k - i;
     a.X = ws;
-    a.Y = ws + batch * (m - i) * (n - i) * elem;
+    a.Y = ws + batch * (m - i) * (k - i) * elem;
     if (shoal_gebrd_labrd(c->prec, &a, ctx->stream) != cudaSuccess ||
-        shoal_gebrd_restore(c->prec, c->p.op[A_], c->p.op[E_], nb, i, batch, ctx->stream) != cudaSuccess)
+        shoal_gebrd_restore(c->prec, c->p.op[A_], c->p.op[E_], m >= n, nb, i, batch, ctx->stream) != cudaSuccess)
         return SHOAL_STATUS_CUDA_ERROR;
     return SHOAL_STATUS_SUCCESS;
 }
@@ -94,8 +96,8 @@ shoal_status shoal_driver_gebrd_labrd(struct shoal_context *ctx, const shoal_spe
 {
     const int m = c->p.dims[0], n = c->p.dims[1];
     if (nb < 1) return SHOAL_STATUS_INVALID_VALUE;
-    if (m < n || m > SHOAL_GEBRD_LABRD_MAX_ROWS) return SHOAL_STATUS_NOT_SUPPORTED;
-    if (nb > n) nb = n;
+    if (m > SHOAL_GEBRD_LABRD_MAX_ROWS || n > SHOAL_GEBRD_LABRD_MAX_ROWS) return SHOAL_STATUS_NOT_SUPPORTED;
+    if (nb > (m < n ? m : n)) nb = m < n ? m : n;
     /* X and Y of the first panel, the largest */
     const long long per = ((long long)m + n) * nb * shoal_spec_elem_bytes(c->prec);
     long long chunk = (long long)(SHOAL_SOLVER_WS_BYTES / (size_t)per);

@@ -79,174 +79,341 @@ __device__ __forceinline__ void larfg(T alpha, const T *x, long long inc, int le
     scale = div(one_of<T>(), from_parts<T>(alr - beta, ali));
 }
 
+/* One matrix's panel: A(i:, i:) as an M x N matrix, X (M x nb) and Y (N x nb) in the workspace,
+ * the panel's d, e, tauq, taup, and the block's shared vectors. */
+template <typename T> struct panel {
+    typedef typename real_of<T>::type R;
+    T *A;
+    long long lda;
+    T *X, *Y;
+    int M, N, nb;
+    R *d, *e;
+    T *tq, *tp;
+    T *v, *u, *t1, *t2; /* shared: v (M), u (N), two nb-vectors */
+    R *red;
+    __device__ __forceinline__ T &a(int r, int c) const { return A[r + (long long)c * lda]; }
+    __device__ __forceinline__ T &x(int r, int c) const { return X[r + (long long)c * M]; }
+    __device__ __forceinline__ T &y(int r, int c) const { return Y[r + (long long)c * N]; }
+};
+
+/* m >= n (upper bidiagonal): zlabrd's first branch */
+template <typename T> __device__ void upper_panel(const panel<T> &P)
+{
+    typedef typename real_of<T>::type R;
+    const int M = P.M, N = P.N, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    for (int j = 0; j < P.nb; ++j) {
+        /* A(j:M, j) -= A(j:M, 0:j) conj(Y(j, 0:j)) + X(j:M, 0:j) A(0:j, j) */
+        if (j > 0)
+            for (int r = j + tid; r < M; r += THREADS) {
+                T s = P.a(r, j);
+                for (int l = 0; l < j; ++l) {
+                    s = sub_mul(s, P.a(r, l), conj_of(P.y(j, l)));
+                    s = sub_mul(s, P.x(r, l), P.a(l, j));
+                }
+                P.a(r, j) = s;
+            }
+        __syncthreads();
+        /* H(j) from A(j:M, j); v with its 1 */
+        T tau, scale;
+        R beta;
+        larfg(P.a(j, j), &P.a(j + 1, j), 1, M - j - 1, P.red, tau, beta, scale);
+        const bool hlive = !is_zero(tau);
+        for (int r = j + 1 + tid; r < M; r += THREADS) {
+            T v = P.a(r, j);
+            if (hlive) {
+                v = mul(v, scale);
+                P.a(r, j) = v;
+            }
+            P.v[r] = v;
+        }
+        if (tid == 0) {
+            P.d[j] = beta;
+            P.tq[j] = tau;
+            P.a(j, j) = one_of<T>();
+            P.v[j] = one_of<T>();
+        }
+        __syncthreads();
+        if (j + 1 >= N) { /* the last column: no row reflector (LAPACK's taup = 0) */
+            if (tid == 0) P.tp[j] = zero_of<T>();
+            __syncthreads();
+            continue;
+        }
+        /* Y(j+1:N, j) = A(j:M, j+1:N)^H v; t1 = A(j:M, 0:j)^H v; t2 = X(j:M, 0:j)^H v */
+        const int nc = N - j - 1;
+        for (int q = warp; q < nc + 2 * j; q += WARPS) {
+            T s = zero_of<T>();
+            if (q < nc) {
+                for (int r = j + lane; r < M; r += 32) s = add_mul(s, conj_of(P.a(r, j + 1 + q)), P.v[r]);
+            } else if (q < nc + j) {
+                for (int r = j + lane; r < M; r += 32) s = add_mul(s, conj_of(P.a(r, q - nc)), P.v[r]);
+            } else {
+                for (int r = j + lane; r < M; r += 32) s = add_mul(s, conj_of(P.x(r, q - nc - j)), P.v[r]);
+            }
+            s = warp_sum(s);
+            if (lane == 0) {
+                if (q < nc) P.y(j + 1 + q, j) = s;
+                else if (q < nc + j) P.t1[q - nc] = s;
+                else P.t2[q - nc - j] = s;
+            }
+        }
+        __syncthreads();
+        /* Y(j+1:N, j) = tauq (Y(j+1:N, j) - Y(j+1:N, 0:j) t1 - A(0:j, j+1:N)^H t2) */
+        for (int c = j + 1 + tid; c < N; c += THREADS) {
+            T y = P.y(c, j);
+            for (int l = 0; l < j; ++l) {
+                y = sub_mul(y, P.y(c, l), P.t1[l]);
+                y = sub_mul(y, conj_of(P.a(l, c)), P.t2[l]);
+            }
+            P.y(c, j) = mul(tau, y);
+        }
+        __syncthreads();
+        /* row j, conjugated (lacgv): conj(A(j, c)) - Y(c, 0:j+1) conj(A(j, 0:j+1)) -
+         * A(0:j, c)^H conj(X(j, 0:j)), a thread a column */
+        for (int c = j + 1 + tid; c < N; c += THREADS) {
+            T w = conj_of(P.a(j, c));
+            for (int l = 0; l <= j; ++l) w = sub_mul(w, P.y(c, l), conj_of(P.a(j, l)));
+            for (int l = 0; l < j; ++l) w = sub_mul(w, conj_of(P.a(l, c)), conj_of(P.x(j, l)));
+            P.a(j, c) = w;
+        }
+        __syncthreads();
+        /* G(j) from A(j, j+1:N); u with its 1 */
+        T taup, scalep;
+        R betap;
+        larfg(P.a(j, j + 1), &P.a(j, j + 2), P.lda, N - j - 2, P.red, taup, betap, scalep);
+        const bool glive = !is_zero(taup);
+        for (int c = j + 2 + tid; c < N; c += THREADS) {
+            T u = P.a(j, c);
+            if (glive) {
+                u = mul(u, scalep);
+                P.a(j, c) = u;
+            }
+            P.u[c] = u;
+        }
+        if (tid == 0) {
+            P.e[j] = betap;
+            P.tp[j] = taup;
+            P.a(j, j + 1) = one_of<T>();
+            P.u[j + 1] = one_of<T>();
+        }
+        __syncthreads();
+        /* X(j+1:M, j) = A(j+1:M, j+1:N) u (a thread a row); t1 = Y(j+1:N, 0:j+1)^H u,
+         * t2 = A(0:j, j+1:N) u (a warp each) */
+        for (int r = j + 1 + tid; r < M; r += THREADS) {
+            T s = zero_of<T>();
+            for (int c = j + 1; c < N; ++c) s = add_mul(s, P.a(r, c), P.u[c]);
+            P.x(r, j) = s;
+        }
+        for (int q = warp; q < 2 * j + 1; q += WARPS) {
+            T s = zero_of<T>();
+            if (q <= j) {
+                for (int c = j + 1 + lane; c < N; c += 32) s = add_mul(s, conj_of(P.y(c, q)), P.u[c]);
+            } else {
+                for (int c = j + 1 + lane; c < N; c += 32) s = add_mul(s, P.a(q - j - 1, c), P.u[c]);
+            }
+            s = warp_sum(s);
+            if (lane == 0) {
+                if (q <= j) P.t1[q] = s;
+                else P.t2[q - j - 1] = s;
+            }
+        }
+        __syncthreads();
+        /* X(j+1:M, j) = taup (X(j+1:M, j) - A(j+1:M, 0:j+1) t1 - X(j+1:M, 0:j) t2) */
+        for (int r = j + 1 + tid; r < M; r += THREADS) {
+            T x = P.x(r, j);
+            for (int l = 0; l <= j; ++l) x = sub_mul(x, P.a(r, l), P.t1[l]);
+            for (int l = 0; l < j; ++l) x = sub_mul(x, P.x(r, l), P.t2[l]);
+            P.x(r, j) = mul(taup, x);
+        }
+        /* the row back to its storage (LAPACK's conj(u)); its 1 stays */
+        for (int c = j + 2 + tid; c < N; c += THREADS) P.a(j, c) = conj_of(P.a(j, c));
+        __syncthreads();
+    }
+}
+
+/* m < n (lower bidiagonal): zlabrd's second branch, the same steps with rows and columns
+ * exchanged: the row first (G(j) from A(j, j:N), its 1 on the diagonal), then the column below
+ * the subdiagonal (H(j) from A(j+1:M, j)) */
+template <typename T> __device__ void lower_panel(const panel<T> &P)
+{
+    typedef typename real_of<T>::type R;
+    const int M = P.M, N = P.N, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    for (int j = 0; j < P.nb; ++j) {
+        /* row j, conjugated: conj(A(j, c)) - Y(c, 0:j) conj(A(j, 0:j)) - A(0:j, c)^H conj(X(j, 0:j)) */
+        for (int c = j + tid; c < N; c += THREADS) {
+            T w = conj_of(P.a(j, c));
+            for (int l = 0; l < j; ++l) {
+                w = sub_mul(w, P.y(c, l), conj_of(P.a(j, l)));
+                w = sub_mul(w, conj_of(P.a(l, c)), conj_of(P.x(j, l)));
+            }
+            P.a(j, c) = w;
+        }
+        __syncthreads();
+        /* G(j) from A(j, j:N); u with its 1 */
+        T taup, scalep;
+        R betap;
+        larfg(P.a(j, j), &P.a(j, j + 1), P.lda, N - j - 1, P.red, taup, betap, scalep);
+        const bool glive = !is_zero(taup);
+        for (int c = j + 1 + tid; c < N; c += THREADS) {
+            T u = P.a(j, c);
+            if (glive) {
+                u = mul(u, scalep);
+                P.a(j, c) = u;
+            }
+            P.u[c] = u;
+        }
+        if (tid == 0) {
+            P.d[j] = betap;
+            P.tp[j] = taup;
+            P.u[j] = one_of<T>();
+            if (j + 1 < M) P.a(j, j) = one_of<T>();
+        }
+        __syncthreads();
+        if (j + 1 >= M) { /* the last row: no column reflector (LAPACK's tauq = 0); the row back */
+            for (int c = j + tid; c < N; c += THREADS) P.a(j, c) = conj_of(P.a(j, c));
+            if (tid == 0) P.tq[j] = zero_of<T>();
+            __syncthreads();
+            continue;
+        }
+        /* X(j+1:M, j) = A(j+1:M, j:N) u (a thread a row); t1 = Y(j:N, 0:j)^H u,
+         * t2 = A(0:j, j:N) u (a warp each) */
+        for (int r = j + 1 + tid; r < M; r += THREADS) {
+            T s = zero_of<T>();
+            for (int c = j; c < N; ++c) s = add_mul(s, P.a(r, c), P.u[c]);
+            P.x(r, j) = s;
+        }
+        for (int q = warp; q < 2 * j; q += WARPS) {
+            T s = zero_of<T>();
+            if (q < j) {
+                for (int c = j + lane; c < N; c += 32) s = add_mul(s, conj_of(P.y(c, q)), P.u[c]);
+            } else {
+                for (int c = j + lane; c < N; c += 32) s = add_mul(s, P.a(q - j, c), P.u[c]);
+            }
+            s = warp_sum(s);
+            if (lane == 0) {
+                if (q < j) P.t1[q] = s;
+                else P.t2[q - j] = s;
+            }
+        }
+        __syncthreads();
+        /* X(j+1:M, j) = taup (X(j+1:M, j) - A(j+1:M, 0:j) t1 - X(j+1:M, 0:j) t2); the row back to
+         * its storage (its 1 stays) */
+        for (int r = j + 1 + tid; r < M; r += THREADS) {
+            T x = P.x(r, j);
+            for (int l = 0; l < j; ++l) {
+                x = sub_mul(x, P.a(r, l), P.t1[l]);
+                x = sub_mul(x, P.x(r, l), P.t2[l]);
+            }
+            P.x(r, j) = mul(taup, x);
+        }
+        for (int c = j + 1 + tid; c < N; c += THREADS) P.a(j, c) = conj_of(P.a(j, c));
+        __syncthreads();
+        /* A(j+1:M, j) -= A(j+1:M, 0:j) conj(Y(j, 0:j)) + X(j+1:M, 0:j+1) A(0:j+1, j) */
+        for (int r = j + 1 + tid; r < M; r += THREADS) {
+            T s = P.a(r, j);
+            for (int l = 0; l < j; ++l) s = sub_mul(s, P.a(r, l), conj_of(P.y(j, l)));
+            for (int l = 0; l <= j; ++l) s = sub_mul(s, P.x(r, l), P.a(l, j));
+            P.a(r, j) = s;
+        }
+        __syncthreads();
+        /* H(j) from A(j+1:M, j); v with its 1 */
+        T tau, scale;
+        R beta;
+        larfg(P.a(j + 1, j), &P.a(j + 2, j), 1, M - j - 2, P.red, tau, beta, scale);
+        const bool hlive = !is_zero(tau);
+        for (int r = j + 2 + tid; r < M; r += THREADS) {
+            T v = P.a(r, j);
+            if (hlive) {
+                v = mul(v, scale);
+                P.a(r, j) = v;
+            }
+            P.v[r] = v;
+        }
+        if (tid == 0) {
+            P.e[j] = beta;
+            P.tq[j] = tau;
+            P.a(j + 1, j) = one_of<T>();
+            P.v[j + 1] = one_of<T>();
+        }
+        __syncthreads();
+        /* Y(j+1:N, j) = A(j+1:M, j+1:N)^H v; t1 = A(j+1:M, 0:j)^H v; t2 = X(j+1:M, 0:j+1)^H v */
+        const int nc = N - j - 1;
+        for (int q = warp; q < nc + 2 * j + 1; q += WARPS) {
+            T s = zero_of<T>();
+            if (q < nc) {
+                for (int r = j + 1 + lane; r < M; r += 32) s = add_mul(s, conj_of(P.a(r, j + 1 + q)), P.v[r]);
+            } else if (q < nc + j) {
+                for (int r = j + 1 + lane; r < M; r += 32) s = add_mul(s, conj_of(P.a(r, q - nc)), P.v[r]);
+            } else {
+                for (int r = j + 1 + lane; r < M; r += 32) s = add_mul(s, conj_of(P.x(r, q - nc - j)), P.v[r]);
+            }
+            s = warp_sum(s);
+            if (lane == 0) {
+                if (q < nc) P.y(j + 1 + q, j) = s;
+                else if (q < nc + j) P.t1[q - nc] = s;
+                else P.t2[q - nc - j] = s;
+            }
+        }
+        __syncthreads();
+        /* Y(j+1:N, j) = tauq (Y(j+1:N, j) - Y(j+1:N, 0:j) t1 - A(0:j+1, j+1:N)^H t2) */
+        for (int c = j + 1 + tid; c < N; c += THREADS) {
+            T y = P.y(c, j);
+            for (int l = 0; l < j; ++l) y = sub_mul(y, P.y(c, l), P.t1[l]);
+            for (int l = 0; l <= j; ++l) y = sub_mul(y, conj_of(P.a(l, c)), P.t2[l]);
+            P.y(c, j) = mul(tau, y);
+        }
+        __syncthreads();
+    }
+}
+
 template <typename T> __global__ void __launch_bounds__(THREADS) labrd(shoal_gebrd_labrd_args a)
 {
     typedef typename real_of<T>::type R;
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ R red[WARPS];
-    const int M = a.m - a.i, N = a.n - a.i, nb = a.nb, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-    T *const vsh = reinterpret_cast<T *>(smem); /* v (M), then u (N), then two nb-vectors */
-    T *const ush = vsh + M, *const t1 = ush + N, *const t2 = t1 + nb;
+    const bool upper = a.m >= a.n;
+    panel<T> P;
+    P.M = a.m - a.i;
+    P.N = a.n - a.i;
+    P.nb = a.nb;
+    P.v = reinterpret_cast<T *>(smem);
+    P.u = P.v + P.M;
+    P.t1 = P.u + P.N;
+    P.t2 = P.t1 + P.nb;
+    P.red = red;
+    P.lda = a.A.ld;
     for (long long b = blockIdx.x; b < a.batch; b += gridDim.x) {
-        const long long lda = a.A.ld;
-        T *const A = problem<T>(a.A, b) + a.i + a.i * lda;
-        R *const d = problem<R>(a.d, b) + a.i;
-        R *const e = problem<R>(a.e, b) + a.i;
-        T *const tq = problem<T>(a.tauq, b) + a.i;
-        T *const tp = problem<T>(a.taup, b) + a.i;
-        T *const X = static_cast<T *>(a.X) + b * M * nb;
-        T *const Y = static_cast<T *>(a.Y) + b * N * nb;
-#define AT(r, c) A[(r) + (long long)(c) * lda]
-#define XW(r, c) X[(r) + (long long)(c) * M]
-#define YW(r, c) Y[(r) + (long long)(c) * N]
-        for (int j = 0; j < nb; ++j) {
-            /* A(j:M, j) -= A(j:M, 0:j) conj(Y(j, 0:j)) + X(j:M, 0:j) A(0:j, j) */
-            if (j > 0)
-                for (int r = j + tid; r < M; r += THREADS) {
-                    T s = AT(r, j);
-                    for (int l = 0; l < j; ++l) {
-                        s = sub_mul(s, AT(r, l), conj_of(YW(j, l)));
-                        s = sub_mul(s, XW(r, l), AT(l, j));
-                    }
-                    AT(r, j) = s;
-                }
-            __syncthreads();
-            /* H(j) from A(j:M, j); v in vsh with its 1 */
-            T tau, scale;
-            R beta;
-            larfg(AT(j, j), &AT(j + 1, j), 1, M - j - 1, red, tau, beta, scale);
-            const bool hlive = !is_zero(tau);
-            for (int r = j + 1 + tid; r < M; r += THREADS) {
-                T v = AT(r, j);
-                if (hlive) {
-                    v = mul(v, scale);
-                    AT(r, j) = v;
-                }
-                vsh[r] = v;
+        P.A = problem<T>(a.A, b) + a.i + a.i * P.lda;
+        P.d = problem<R>(a.d, b) + a.i;
+        P.e = problem<R>(a.e, b) + a.i;
+        P.tq = problem<T>(a.tauq, b) + a.i;
+        P.tp = problem<T>(a.taup, b) + a.i;
+        P.X = static_cast<T *>(a.X) + b * P.M * P.nb;
+        P.Y = static_cast<T *>(a.Y) + b * P.N * P.nb;
+        if (upper) upper_panel(P);
+        else lower_panel(P);
+        /* B's elements back in place, but the leading 1 of the update's reflector (A(nb-1, nb) of
+         * U, upper; A(nb, nb-1) of V, lower) */
+        for (int j = threadIdx.x; j < P.nb; j += THREADS) {
+            P.a(j, j) = from_parts<T>(P.d[j], R(0));
+            if (j + 1 < P.nb) {
+                if (upper) P.a(j, j + 1) = from_parts<T>(P.e[j], R(0));
+                else P.a(j + 1, j) = from_parts<T>(P.e[j], R(0));
             }
-            if (tid == 0) {
-                d[j] = beta;
-                tq[j] = tau;
-                AT(j, j) = one_of<T>();
-                vsh[j] = one_of<T>();
-            }
-            __syncthreads();
-            if (j + 1 >= N) { /* the last column: no row reflector (LAPACK's taup = 0) */
-                if (tid == 0) tp[j] = zero_of<T>();
-                __syncthreads();
-                continue;
-            }
-            /* Y(j+1:N, j) = A(j:M, j+1:N)^H v; t1 = A(j:M, 0:j)^H v; t2 = X(j:M, 0:j)^H v: a warp a
-             * product */
-            const int nc = N - j - 1;
-            for (int q = warp; q < nc + 2 * j; q += WARPS) {
-                T s = zero_of<T>();
-                if (q < nc) {
-                    for (int r = j + lane; r < M; r += 32) s = add_mul(s, conj_of(AT(r, j + 1 + q)), vsh[r]);
-                } else if (q < nc + j) {
-                    for (int r = j + lane; r < M; r += 32) s = add_mul(s, conj_of(AT(r, q - nc)), vsh[r]);
-                } else {
-                    for (int r = j + lane; r < M; r += 32) s = add_mul(s, conj_of(XW(r, q - nc - j)), vsh[r]);
-                }
-                s = warp_sum(s);
-                if (lane == 0) {
-                    if (q < nc) YW(j + 1 + q, j) = s;
-                    else if (q < nc + j) t1[q - nc] = s;
-                    else t2[q - nc - j] = s;
-                }
-            }
-            __syncthreads();
-            /* Y(j+1:N, j) = tauq (Y(j+1:N, j) - Y(j+1:N, 0:j) t1 - A(0:j, j+1:N)^H t2) */
-            for (int c = j + 1 + tid; c < N; c += THREADS) {
-                T y = YW(c, j);
-                for (int l = 0; l < j; ++l) {
-                    y = sub_mul(y, YW(c, l), t1[l]);
-                    y = sub_mul(y, conj_of(AT(l, c)), t2[l]);
-                }
-                YW(c, j) = mul(tau, y);
-            }
-            __syncthreads();
-            /* row j, conjugated (lacgv): conj(A(j, c)) - Y(c, 0:j+1) conj(A(j, 0:j+1)) -
-             * A(0:j, c)^H conj(X(j, 0:j)), a thread a column */
-            for (int c = j + 1 + tid; c < N; c += THREADS) {
-                T w = conj_of(AT(j, c));
-                for (int l = 0; l <= j; ++l) w = sub_mul(w, YW(c, l), conj_of(AT(j, l)));
-                for (int l = 0; l < j; ++l) w = sub_mul(w, conj_of(AT(l, c)), conj_of(XW(j, l)));
-                AT(j, c) = w;
-            }
-            __syncthreads();
-            /* G(j) from A(j, j+1:N); u in ush with its 1 */
-            T taup, scalep;
-            R betap;
-            larfg(AT(j, j + 1), &AT(j, j + 2), lda, N - j - 2, red, taup, betap, scalep);
-            const bool glive = !is_zero(taup);
-            for (int c = j + 2 + tid; c < N; c += THREADS) {
-                T u = AT(j, c);
-                if (glive) {
-                    u = mul(u, scalep);
-                    AT(j, c) = u;
-                }
-                ush[c] = u;
-            }
-            if (tid == 0) {
-                e[j] = betap;
-                tp[j] = taup;
-                AT(j, j + 1) = one_of<T>();
-                ush[j + 1] = one_of<T>();
-            }
-            __syncthreads();
-            /* X(j+1:M, j) = A(j+1:M, j+1:N) u (a thread a row); t1 = Y(j+1:N, 0:j+1)^H u,
-             * t2 = A(0:j, j+1:N) u (a warp each) */
-            for (int r = j + 1 + tid; r < M; r += THREADS) {
-                T s = zero_of<T>();
-                for (int c = j + 1; c < N; ++c) s = add_mul(s, AT(r, c), ush[c]);
-                XW(r, j) = s;
-            }
-            for (int q = warp; q < 2 * j + 1; q += WARPS) {
-                T s = zero_of<T>();
-                if (q <= j) {
-                    for (int c = j + 1 + lane; c < N; c += 32) s = add_mul(s, conj_of(YW(c, q)), ush[c]);
-                } else {
-                    for (int c = j + 1 + lane; c < N; c += 32) s = add_mul(s, AT(q - j - 1, c), ush[c]);
-                }
-                s = warp_sum(s);
-                if (lane == 0) {
-                    if (q <= j) t1[q] = s;
-                    else t2[q - j - 1] = s;
-                }
-            }
-            __syncthreads();
-            /* X(j+1:M, j) = taup (X(j+1:M, j) - A(j+1:M, 0:j+1) t1 - X(j+1:M, 0:j) t2) */
-            for (int r = j + 1 + tid; r < M; r += THREADS) {
-                T x = XW(r, j);
-                for (int l = 0; l <= j; ++l) x = sub_mul(x, AT(r, l), t1[l]);
-                for (int l = 0; l < j; ++l) x = sub_mul(x, XW(r, l), t2[l]);
-                XW(r, j) = mul(taup, x);
-            }
-            /* the row back to its storage (LAPACK's conj(u)); its 1 stays */
-            for (int c = j + 2 + tid; c < N; c += THREADS) AT(j, c) = conj_of(AT(j, c));
-            __syncthreads();
-        }
-        /* B's elements back in place, but U's leading 1 (A(nb-1, nb)) until the update */
-        for (int j = tid; j < nb; j += THREADS) {
-            AT(j, j) = from_parts<T>(d[j], R(0));
-            if (j + 1 < nb) AT(j, j + 1) = from_parts<T>(e[j], R(0));
         }
         __syncthreads(); /* shared vectors and d, e read before the next problem */
-#undef AT
-#undef XW
-#undef YW
     }
 }
 
-template <typename T> __global__ void restore(shoal_operand A, shoal_operand e, int nb, int end, long long batch)
+template <typename T>
+__global__ void restore(shoal_operand A, shoal_operand e, int upper, int nb, int end, long long batch)
 {
     typedef typename real_of<T>::type R;
     const long long panels = (end + nb - 1) / nb, total = batch * panels;
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {
         const long long b = t / panels, j = (t % panels) * nb + nb - 1;
         if (j >= end) continue;
-        problem<T>(A, b)[j + (j + 1) * A.ld] = from_parts<T>(problem<R>(e, b)[j], R(0));
+        const long long at = upper ? j + (j + 1) * A.ld : j + 1 + j * A.ld;
+        problem<T>(A, b)[at] = from_parts<T>(problem<R>(e, b)[j], R(0));
     }
 }
 
@@ -264,10 +431,11 @@ template <typename T> cudaError_t launch_labrd(const shoal_gebrd_labrd_args *a, 
 }
 
 template <typename T>
-cudaError_t launch_restore(shoal_operand A, shoal_operand e, int nb, int end, long long batch, cudaStream_t s)
+cudaError_t launch_restore(shoal_operand A, shoal_operand e, int upper, int nb, int end, long long batch,
+                           cudaStream_t s)
 {
     const long long panels = (end + nb - 1) / nb;
-    restore<T><<<grid_of(batch * panels, 256), 256, 0, s>>>(A, e, nb, end, batch);
+    restore<T><<<grid_of(batch * panels, 256), 256, 0, s>>>(A, e, upper, nb, end, batch);
     return cudaGetLastError();
 }
 
@@ -276,8 +444,8 @@ cudaError_t launch_restore(shoal_operand A, shoal_operand e, int nb, int end, lo
 extern "C" cudaError_t shoal_gebrd_labrd(char prec, const shoal_gebrd_labrd_args *a, cudaStream_t stream)
 {
     if (a->batch <= 0) return cudaSuccess;
-    const int M = a->m - a->i, N = a->n - a->i;
-    if (M < N || N < 1 || a->nb < 1 || a->nb > N || M > SHOAL_GEBRD_LABRD_MAX_ROWS) return cudaErrorInvalidValue;
+    const int M = a->m - a->i, N = a->n - a->i, k = M < N ? M : N;
+    if (k < 1 || a->nb < 1 || a->nb > k || M + N > 2 * SHOAL_GEBRD_LABRD_MAX_ROWS) return cudaErrorInvalidValue;
     switch (prec) {
     case 's': return launch_labrd<float>(a, stream);
     case 'd': return launch_labrd<double>(a, stream);
@@ -287,16 +455,16 @@ extern "C" cudaError_t shoal_gebrd_labrd(char prec, const shoal_gebrd_labrd_args
     }
 }
 
-extern "C" cudaError_t shoal_gebrd_restore(char prec, shoal_operand A, shoal_operand e, int nb, int end,
+extern "C" cudaError_t shoal_gebrd_restore(char prec, shoal_operand A, shoal_operand e, int upper, int nb, int end,
                                            long long batch, cudaStream_t stream)
 {
     if (batch <= 0 || end < 1) return cudaSuccess;
     if (nb < 1) return cudaErrorInvalidValue;
     switch (prec) {
-    case 's': return launch_restore<float>(A, e, nb, end, batch, stream);
-    case 'd': return launch_restore<double>(A, e, nb, end, batch, stream);
-    case 'c': return launch_restore<float2>(A, e, nb, end, batch, stream);
-    case 'z': return launch_restore<double2>(A, e, nb, end, batch, stream);
+    case 's': return launch_restore<float>(A, e, upper, nb, end, batch, stream);
+    case 'd': return launch_restore<double>(A, e, upper, nb, end, batch, stream);
+    case 'c': return launch_restore<float2>(A, e, upper, nb, end, batch, stream);
+    case 'z': return launch_restore<double2>(A, e, upper, nb, end, batch, stream);
     default: return cudaErrorInvalidValue;
     }
 }
