@@ -435,12 +435,12 @@ shoal_status shoal_zgemm_vbatched(shoal_handle handle, shoal_operation transa, s
  * A(j, j+2:n-1), taup[k-1] = 0; m < n, G(j) with u(j) = 1 and conj(u(j+1:n-1)) in A(j, j+1:n-1),
  * H(j) with v(j+1) = 1 and v(j+2:m-1) in A(j+2:m-1, j), tauq[k-1] = 0. Q = H(0) H(1) ...,
  * P = G(0) G(1) .... The tau of a reflector that has nothing to annihilate is 0 (real
- * precisions), as LAPACK's larfg. Served up to max(m, n) = 512, and for m >= n up to m = 1024
- * (other calls return SHOAL_STATUS_NOT_SUPPORTED): a team of threads per matrix reduces it in
- * shared memory up to 128 (64 in z), a block per matrix in place above, and for m >= n > 64
- * LAPACK's blocked form (xLABRD panels of nb columns, the trailing matrix updated by batched
- * GEMM), nb tuned; the blocked form takes its X and Y from the handle's workspace, so large
- * batches run in chunks.
+ * precisions), as LAPACK's larfg. Served up to max(m, n) = 1024 (larger calls return
+ * SHOAL_STATUS_NOT_SUPPORTED): a team of threads per matrix reduces it in shared memory up to 128
+ * (64 in z), a block per matrix in place up to 512, and LAPACK's blocked form (xLABRD panels of
+ * nb reflector pairs, the trailing matrix updated by batched GEMM, nb tuned) where min(m, n) > 32
+ * and above 512; the blocked form takes its X and Y from the handle's workspace, so large batches
+ * run in chunks.
  * minmn = min(m, n).
  * A is m x n (inout), lda >= max(1, m).
  * d is a real vector of minmn (out).
