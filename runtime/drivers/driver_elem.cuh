@@ -1,4 +1,4 @@
-/* Element operations of the drivers' own hand-written kernels (runtime/drivers/*.cu), one
+/* Element operations of the drivers' own hand-written kernels (the .cu files of runtime/drivers/), one
  * overload per element type: float, double, and the complex float2 / double2 (cuComplex's layout;
  * the complex arithmetic itself is runtime/kernel_util.cuh's, shared with the templates), plus
  * the per-problem address of an operand. The precision letter picks the type at the launch. */

@@ -79,6 +79,37 @@ __device__ __forceinline__ void larfg(T alpha, const T *x, long long inc, int le
     scale = div(one_of<T>(), from_parts<T>(alr - beta, ali));
 }
 
+/* A reflector of the panel from head[0] (alpha) and head[inc], head[2 inc], ... (x, len entries):
+ * larfg, x scaled into the reflector's vector in place, the vector staged in sh[0..len] with its
+ * leading 1 (sh[0]), beta into *bd and tau into *tau_out; head[0] becomes the 1 where `one`.
+ * Returns tau; ends with the block synchronized. */
+template <typename T>
+__device__ __forceinline__ T reflector(T *head, long long inc, int len, T *sh, typename real_of<T>::type *red,
+                                       typename real_of<T>::type *bd, T *tau_out, bool one)
+{
+    typedef typename real_of<T>::type R;
+    T tau, scale;
+    R beta;
+    larfg(*head, head + inc, inc, len, red, tau, beta, scale);
+    const bool live = !is_zero(tau);
+    for (int k = threadIdx.x; k < len; k += THREADS) {
+        T v = head[(k + 1) * inc];
+        if (live) {
+            v = mul(v, scale);
+            head[(k + 1) * inc] = v;
+        }
+        sh[k + 1] = v;
+    }
+    if (threadIdx.x == 0) {
+        *bd = beta;
+        *tau_out = tau;
+        if (one) *head = one_of<T>();
+        sh[0] = one_of<T>();
+    }
+    __syncthreads();
+    return tau;
+}
+
 /* One matrix's panel: A(i:, i:) as an M x N matrix, X (M x nb) and Y (N x nb) in the workspace,
  * the panel's d, e, tauq, taup, and the block's shared vectors. */
 template <typename T> struct panel {
@@ -99,7 +130,6 @@ template <typename T> struct panel {
 /* m >= n (upper bidiagonal): zlabrd's first branch */
 template <typename T> __device__ void upper_panel(const panel<T> &P)
 {
-    typedef typename real_of<T>::type R;
     const int M = P.M, N = P.N, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
     for (int j = 0; j < P.nb; ++j) {
         /* A(j:M, j) -= A(j:M, 0:j) conj(Y(j, 0:j)) + X(j:M, 0:j) A(0:j, j) */
@@ -114,25 +144,7 @@ template <typename T> __device__ void upper_panel(const panel<T> &P)
             }
         __syncthreads();
         /* H(j) from A(j:M, j); v with its 1 */
-        T tau, scale;
-        R beta;
-        larfg(P.a(j, j), &P.a(j + 1, j), 1, M - j - 1, P.red, tau, beta, scale);
-        const bool hlive = !is_zero(tau);
-        for (int r = j + 1 + tid; r < M; r += THREADS) {
-            T v = P.a(r, j);
-            if (hlive) {
-                v = mul(v, scale);
-                P.a(r, j) = v;
-            }
-            P.v[r] = v;
-        }
-        if (tid == 0) {
-            P.d[j] = beta;
-            P.tq[j] = tau;
-            P.a(j, j) = one_of<T>();
-            P.v[j] = one_of<T>();
-        }
-        __syncthreads();
+        const T tau = reflector(&P.a(j, j), 1, M - j - 1, P.v + j, P.red, P.d + j, P.tq + j, true);
         if (j + 1 >= N) { /* the last column: no row reflector (LAPACK's taup = 0) */
             if (tid == 0) P.tp[j] = zero_of<T>();
             __syncthreads();
@@ -177,25 +189,7 @@ template <typename T> __device__ void upper_panel(const panel<T> &P)
         }
         __syncthreads();
         /* G(j) from A(j, j+1:N); u with its 1 */
-        T taup, scalep;
-        R betap;
-        larfg(P.a(j, j + 1), &P.a(j, j + 2), P.lda, N - j - 2, P.red, taup, betap, scalep);
-        const bool glive = !is_zero(taup);
-        for (int c = j + 2 + tid; c < N; c += THREADS) {
-            T u = P.a(j, c);
-            if (glive) {
-                u = mul(u, scalep);
-                P.a(j, c) = u;
-            }
-            P.u[c] = u;
-        }
-        if (tid == 0) {
-            P.e[j] = betap;
-            P.tp[j] = taup;
-            P.a(j, j + 1) = one_of<T>();
-            P.u[j + 1] = one_of<T>();
-        }
-        __syncthreads();
+        const T taup = reflector(&P.a(j, j + 1), P.lda, N - j - 2, P.u + j + 1, P.red, P.e + j, P.tp + j, true);
         /* X(j+1:M, j) = A(j+1:M, j+1:N) u (a thread a row); t1 = Y(j+1:N, 0:j+1)^H u,
          * t2 = A(0:j, j+1:N) u (a warp each) */
         for (int r = j + 1 + tid; r < M; r += THREADS) {
@@ -235,7 +229,6 @@ template <typename T> __device__ void upper_panel(const panel<T> &P)
  * the subdiagonal (H(j) from A(j+1:M, j)) */
 template <typename T> __device__ void lower_panel(const panel<T> &P)
 {
-    typedef typename real_of<T>::type R;
     const int M = P.M, N = P.N, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
     for (int j = 0; j < P.nb; ++j) {
         /* row j, conjugated: conj(A(j, c)) - Y(c, 0:j) conj(A(j, 0:j)) - A(0:j, c)^H conj(X(j, 0:j)) */
@@ -248,26 +241,8 @@ template <typename T> __device__ void lower_panel(const panel<T> &P)
             P.a(j, c) = w;
         }
         __syncthreads();
-        /* G(j) from A(j, j:N); u with its 1 */
-        T taup, scalep;
-        R betap;
-        larfg(P.a(j, j), &P.a(j, j + 1), P.lda, N - j - 1, P.red, taup, betap, scalep);
-        const bool glive = !is_zero(taup);
-        for (int c = j + 1 + tid; c < N; c += THREADS) {
-            T u = P.a(j, c);
-            if (glive) {
-                u = mul(u, scalep);
-                P.a(j, c) = u;
-            }
-            P.u[c] = u;
-        }
-        if (tid == 0) {
-            P.d[j] = betap;
-            P.tp[j] = taup;
-            P.u[j] = one_of<T>();
-            if (j + 1 < M) P.a(j, j) = one_of<T>();
-        }
-        __syncthreads();
+        /* G(j) from A(j, j:N); u with its 1 (in A too, unless no column reflector follows) */
+        const T taup = reflector(&P.a(j, j), P.lda, N - j - 1, P.u + j, P.red, P.d + j, P.tp + j, j + 1 < M);
         if (j + 1 >= M) { /* the last row: no column reflector (LAPACK's tauq = 0); the row back */
             for (int c = j + tid; c < N; c += THREADS) P.a(j, c) = conj_of(P.a(j, c));
             if (tid == 0) P.tq[j] = zero_of<T>();
@@ -316,25 +291,7 @@ template <typename T> __device__ void lower_panel(const panel<T> &P)
         }
         __syncthreads();
         /* H(j) from A(j+1:M, j); v with its 1 */
-        T tau, scale;
-        R beta;
-        larfg(P.a(j + 1, j), &P.a(j + 2, j), 1, M - j - 2, P.red, tau, beta, scale);
-        const bool hlive = !is_zero(tau);
-        for (int r = j + 2 + tid; r < M; r += THREADS) {
-            T v = P.a(r, j);
-            if (hlive) {
-                v = mul(v, scale);
-                P.a(r, j) = v;
-            }
-            P.v[r] = v;
-        }
-        if (tid == 0) {
-            P.e[j] = beta;
-            P.tq[j] = tau;
-            P.a(j + 1, j) = one_of<T>();
-            P.v[j + 1] = one_of<T>();
-        }
-        __syncthreads();
+        const T tau = reflector(&P.a(j + 1, j), 1, M - j - 2, P.v + j + 1, P.red, P.e + j, P.tq + j, true);
         /* Y(j+1:N, j) = A(j+1:M, j+1:N)^H v; t1 = A(j+1:M, 0:j)^H v; t2 = X(j+1:M, 0:j+1)^H v */
         const int nc = N - j - 1;
         for (int q = warp; q < nc + 2 * j + 1; q += WARPS) {
