@@ -127,10 +127,80 @@ template <typename T> struct panel {
     __device__ __forceinline__ T &y(int r, int c) const { return Y[r + (long long)c * N]; }
 };
 
+/* Y(j+1:N, j) from v (rows r0..M-1, shared): tau (A(r0:M, j+1:N)^H v - Y(j+1:N, 0:j) t1 -
+ * A(0:n2, j+1:N)^H t2), t1 = A(r0:M, 0:j)^H v, t2 = X(r0:M, 0:n2)^H v: the products a warp each,
+ * then a thread a row of Y. Both branches' Y step (upper: r0 = j, n2 = j; lower: r0 = j + 1,
+ * n2 = j + 1). Ends with the block synchronized. */
+template <typename T> __device__ __forceinline__ void y_column(const panel<T> &P, int j, int r0, int n2, T tau)
+{
+    const int M = P.M, N = P.N, tid = threadIdx.x, lane = tid % 32, nc = N - j - 1;
+    for (int q = tid / 32; q < nc + j + n2; q += WARPS) {
+        T s = zero_of<T>();
+        if (q < nc) {
+            for (int r = r0 + lane; r < M; r += 32) s = add_mul(s, conj_of(P.a(r, j + 1 + q)), P.v[r]);
+        } else if (q < nc + j) {
+            for (int r = r0 + lane; r < M; r += 32) s = add_mul(s, conj_of(P.a(r, q - nc)), P.v[r]);
+        } else {
+            for (int r = r0 + lane; r < M; r += 32) s = add_mul(s, conj_of(P.x(r, q - nc - j)), P.v[r]);
+        }
+        s = warp_sum(s);
+        if (lane == 0) {
+            if (q < nc) P.y(j + 1 + q, j) = s;
+            else if (q < nc + j) P.t1[q - nc] = s;
+            else P.t2[q - nc - j] = s;
+        }
+    }
+    __syncthreads();
+    for (int c = j + 1 + tid; c < N; c += THREADS) {
+        T y = P.y(c, j);
+        for (int l = 0; l < j; ++l) y = sub_mul(y, P.y(c, l), P.t1[l]);
+        for (int l = 0; l < n2; ++l) y = sub_mul(y, conj_of(P.a(l, c)), P.t2[l]);
+        P.y(c, j) = mul(tau, y);
+    }
+    __syncthreads();
+}
+
+/* X(j+1:M, j) from u (columns c0..N-1, shared): taup (A(j+1:M, c0:N) u - A(j+1:M, 0:n1) t1 -
+ * X(j+1:M, 0:j) t2), t1 = Y(c0:N, 0:n1)^H u, t2 = A(0:j, c0:N) u: a thread a row for the first
+ * product and the result, a warp each for t1 and t2; then row j back to its storage
+ * (conjugated) from column cb. Both branches' X step (upper: c0 = j + 1, n1 = j + 1, cb = j + 2;
+ * lower: c0 = j, n1 = j, cb = j + 1). Ends with the block synchronized. */
+template <typename T> __device__ __forceinline__ void x_column(const panel<T> &P, int j, int c0, int n1, int cb, T taup)
+{
+    const int M = P.M, N = P.N, tid = threadIdx.x, lane = tid % 32;
+    for (int r = j + 1 + tid; r < M; r += THREADS) {
+        T s = zero_of<T>();
+        for (int c = c0; c < N; ++c) s = add_mul(s, P.a(r, c), P.u[c]);
+        P.x(r, j) = s;
+    }
+    for (int q = tid / 32; q < n1 + j; q += WARPS) {
+        T s = zero_of<T>();
+        if (q < n1) {
+            for (int c = c0 + lane; c < N; c += 32) s = add_mul(s, conj_of(P.y(c, q)), P.u[c]);
+        } else {
+            for (int c = c0 + lane; c < N; c += 32) s = add_mul(s, P.a(q - n1, c), P.u[c]);
+        }
+        s = warp_sum(s);
+        if (lane == 0) {
+            if (q < n1) P.t1[q] = s;
+            else P.t2[q - n1] = s;
+        }
+    }
+    __syncthreads();
+    for (int r = j + 1 + tid; r < M; r += THREADS) {
+        T x = P.x(r, j);
+        for (int l = 0; l < n1; ++l) x = sub_mul(x, P.a(r, l), P.t1[l]);
+        for (int l = 0; l < j; ++l) x = sub_mul(x, P.x(r, l), P.t2[l]);
+        P.x(r, j) = mul(taup, x);
+    }
+    for (int c = cb + tid; c < N; c += THREADS) P.a(j, c) = conj_of(P.a(j, c));
+    __syncthreads();
+}
+
 /* m >= n (upper bidiagonal): zlabrd's first branch */
 template <typename T> __device__ void upper_panel(const panel<T> &P)
 {
-    const int M = P.M, N = P.N, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int M = P.M, N = P.N, tid = threadIdx.x;
     for (int j = 0; j < P.nb; ++j) {
         /* A(j:M, j) -= A(j:M, 0:j) conj(Y(j, 0:j)) + X(j:M, 0:j) A(0:j, j) */
         if (j > 0)
@@ -150,35 +220,8 @@ template <typename T> __device__ void upper_panel(const panel<T> &P)
             __syncthreads();
             continue;
         }
-        /* Y(j+1:N, j) = A(j:M, j+1:N)^H v; t1 = A(j:M, 0:j)^H v; t2 = X(j:M, 0:j)^H v */
-        const int nc = N - j - 1;
-        for (int q = warp; q < nc + 2 * j; q += WARPS) {
-            T s = zero_of<T>();
-            if (q < nc) {
-                for (int r = j + lane; r < M; r += 32) s = add_mul(s, conj_of(P.a(r, j + 1 + q)), P.v[r]);
-            } else if (q < nc + j) {
-                for (int r = j + lane; r < M; r += 32) s = add_mul(s, conj_of(P.a(r, q - nc)), P.v[r]);
-            } else {
-                for (int r = j + lane; r < M; r += 32) s = add_mul(s, conj_of(P.x(r, q - nc - j)), P.v[r]);
-            }
-            s = warp_sum(s);
-            if (lane == 0) {
-                if (q < nc) P.y(j + 1 + q, j) = s;
-                else if (q < nc + j) P.t1[q - nc] = s;
-                else P.t2[q - nc - j] = s;
-            }
-        }
-        __syncthreads();
-        /* Y(j+1:N, j) = tauq (Y(j+1:N, j) - Y(j+1:N, 0:j) t1 - A(0:j, j+1:N)^H t2) */
-        for (int c = j + 1 + tid; c < N; c += THREADS) {
-            T y = P.y(c, j);
-            for (int l = 0; l < j; ++l) {
-                y = sub_mul(y, P.y(c, l), P.t1[l]);
-                y = sub_mul(y, conj_of(P.a(l, c)), P.t2[l]);
-            }
-            P.y(c, j) = mul(tau, y);
-        }
-        __syncthreads();
+        /* Y(j+1:N, j) = tauq (A(j:M, j+1:N)^H v - Y(j+1:N, 0:j) t1 - A(0:j, j+1:N)^H t2) */
+        y_column(P, j, j, j, tau);
         /* row j, conjugated (lacgv): conj(A(j, c)) - Y(c, 0:j+1) conj(A(j, 0:j+1)) -
          * A(0:j, c)^H conj(X(j, 0:j)), a thread a column */
         for (int c = j + 1 + tid; c < N; c += THREADS) {
@@ -190,37 +233,9 @@ template <typename T> __device__ void upper_panel(const panel<T> &P)
         __syncthreads();
         /* G(j) from A(j, j+1:N); u with its 1 */
         const T taup = reflector(&P.a(j, j + 1), P.lda, N - j - 2, P.u + j + 1, P.red, P.e + j, P.tp + j, true);
-        /* X(j+1:M, j) = A(j+1:M, j+1:N) u (a thread a row); t1 = Y(j+1:N, 0:j+1)^H u,
-         * t2 = A(0:j, j+1:N) u (a warp each) */
-        for (int r = j + 1 + tid; r < M; r += THREADS) {
-            T s = zero_of<T>();
-            for (int c = j + 1; c < N; ++c) s = add_mul(s, P.a(r, c), P.u[c]);
-            P.x(r, j) = s;
-        }
-        for (int q = warp; q < 2 * j + 1; q += WARPS) {
-            T s = zero_of<T>();
-            if (q <= j) {
-                for (int c = j + 1 + lane; c < N; c += 32) s = add_mul(s, conj_of(P.y(c, q)), P.u[c]);
-            } else {
-                for (int c = j + 1 + lane; c < N; c += 32) s = add_mul(s, P.a(q - j - 1, c), P.u[c]);
-            }
-            s = warp_sum(s);
-            if (lane == 0) {
-                if (q <= j) P.t1[q] = s;
-                else P.t2[q - j - 1] = s;
-            }
-        }
-        __syncthreads();
-        /* X(j+1:M, j) = taup (X(j+1:M, j) - A(j+1:M, 0:j+1) t1 - X(j+1:M, 0:j) t2) */
-        for (int r = j + 1 + tid; r < M; r += THREADS) {
-            T x = P.x(r, j);
-            for (int l = 0; l <= j; ++l) x = sub_mul(x, P.a(r, l), P.t1[l]);
-            for (int l = 0; l < j; ++l) x = sub_mul(x, P.x(r, l), P.t2[l]);
-            P.x(r, j) = mul(taup, x);
-        }
-        /* the row back to its storage (LAPACK's conj(u)); its 1 stays */
-        for (int c = j + 2 + tid; c < N; c += THREADS) P.a(j, c) = conj_of(P.a(j, c));
-        __syncthreads();
+        /* X(j+1:M, j) = taup (A(j+1:M, j+1:N) u - A(j+1:M, 0:j+1) t1 - X(j+1:M, 0:j) t2); the row back to
+         * its storage (LAPACK's conj(u)), its 1 kept */
+        x_column(P, j, j + 1, j + 1, j + 2, taup);
     }
 }
 
@@ -229,7 +244,7 @@ template <typename T> __device__ void upper_panel(const panel<T> &P)
  * the subdiagonal (H(j) from A(j+1:M, j)) */
 template <typename T> __device__ void lower_panel(const panel<T> &P)
 {
-    const int M = P.M, N = P.N, tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+    const int M = P.M, N = P.N, tid = threadIdx.x;
     for (int j = 0; j < P.nb; ++j) {
         /* row j, conjugated: conj(A(j, c)) - Y(c, 0:j) conj(A(j, 0:j)) - A(0:j, c)^H conj(X(j, 0:j)) */
         for (int c = j + tid; c < N; c += THREADS) {
@@ -249,39 +264,9 @@ template <typename T> __device__ void lower_panel(const panel<T> &P)
             __syncthreads();
             continue;
         }
-        /* X(j+1:M, j) = A(j+1:M, j:N) u (a thread a row); t1 = Y(j:N, 0:j)^H u,
-         * t2 = A(0:j, j:N) u (a warp each) */
-        for (int r = j + 1 + tid; r < M; r += THREADS) {
-            T s = zero_of<T>();
-            for (int c = j; c < N; ++c) s = add_mul(s, P.a(r, c), P.u[c]);
-            P.x(r, j) = s;
-        }
-        for (int q = warp; q < 2 * j; q += WARPS) {
-            T s = zero_of<T>();
-            if (q < j) {
-                for (int c = j + lane; c < N; c += 32) s = add_mul(s, conj_of(P.y(c, q)), P.u[c]);
-            } else {
-                for (int c = j + lane; c < N; c += 32) s = add_mul(s, P.a(q - j, c), P.u[c]);
-            }
-            s = warp_sum(s);
-            if (lane == 0) {
-                if (q < j) P.t1[q] = s;
-                else P.t2[q - j] = s;
-            }
-        }
-        __syncthreads();
-        /* X(j+1:M, j) = taup (X(j+1:M, j) - A(j+1:M, 0:j) t1 - X(j+1:M, 0:j) t2); the row back to
-         * its storage (its 1 stays) */
-        for (int r = j + 1 + tid; r < M; r += THREADS) {
-            T x = P.x(r, j);
-            for (int l = 0; l < j; ++l) {
-                x = sub_mul(x, P.a(r, l), P.t1[l]);
-                x = sub_mul(x, P.x(r, l), P.t2[l]);
-            }
-            P.x(r, j) = mul(taup, x);
-        }
-        for (int c = j + 1 + tid; c < N; c += THREADS) P.a(j, c) = conj_of(P.a(j, c));
-        __syncthreads();
+        /* X(j+1:M, j) = taup (A(j+1:M, j:N) u - A(j+1:M, 0:j) t1 - X(j+1:M, 0:j) t2); the row back to
+         * its storage, its 1 kept */
+        x_column(P, j, j, j, j + 1, taup);
         /* A(j+1:M, j) -= A(j+1:M, 0:j) conj(Y(j, 0:j)) + X(j+1:M, 0:j+1) A(0:j+1, j) */
         for (int r = j + 1 + tid; r < M; r += THREADS) {
             T s = P.a(r, j);
@@ -292,33 +277,8 @@ template <typename T> __device__ void lower_panel(const panel<T> &P)
         __syncthreads();
         /* H(j) from A(j+1:M, j); v with its 1 */
         const T tau = reflector(&P.a(j + 1, j), 1, M - j - 2, P.v + j + 1, P.red, P.e + j, P.tq + j, true);
-        /* Y(j+1:N, j) = A(j+1:M, j+1:N)^H v; t1 = A(j+1:M, 0:j)^H v; t2 = X(j+1:M, 0:j+1)^H v */
-        const int nc = N - j - 1;
-        for (int q = warp; q < nc + 2 * j + 1; q += WARPS) {
-            T s = zero_of<T>();
-            if (q < nc) {
-                for (int r = j + 1 + lane; r < M; r += 32) s = add_mul(s, conj_of(P.a(r, j + 1 + q)), P.v[r]);
-            } else if (q < nc + j) {
-                for (int r = j + 1 + lane; r < M; r += 32) s = add_mul(s, conj_of(P.a(r, q - nc)), P.v[r]);
-            } else {
-                for (int r = j + 1 + lane; r < M; r += 32) s = add_mul(s, conj_of(P.x(r, q - nc - j)), P.v[r]);
-            }
-            s = warp_sum(s);
-            if (lane == 0) {
-                if (q < nc) P.y(j + 1 + q, j) = s;
-                else if (q < nc + j) P.t1[q - nc] = s;
-                else P.t2[q - nc - j] = s;
-            }
-        }
-        __syncthreads();
-        /* Y(j+1:N, j) = tauq (Y(j+1:N, j) - Y(j+1:N, 0:j) t1 - A(0:j+1, j+1:N)^H t2) */
-        for (int c = j + 1 + tid; c < N; c += THREADS) {
-            T y = P.y(c, j);
-            for (int l = 0; l < j; ++l) y = sub_mul(y, P.y(c, l), P.t1[l]);
-            for (int l = 0; l <= j; ++l) y = sub_mul(y, conj_of(P.a(l, c)), P.t2[l]);
-            P.y(c, j) = mul(tau, y);
-        }
-        __syncthreads();
+        /* Y(j+1:N, j) = tauq (A(j+1:M, j+1:N)^H v - Y(j+1:N, 0:j) t1 - A(0:j+1, j+1:N)^H t2) */
+        y_column(P, j, j + 1, j + 1, tau);
     }
 }
 
