@@ -44,8 +44,9 @@ def test_each_csv_kind_gives_a_png_per_family(run, tmp_path):
 
 # sections without a curve to draw: the package-against-C-API table is ratios near 1 per call,
 # the before/after cost table a list of rows, the QR-against-torch table a few fixed shapes at the
-# batches issue 23's bar names (two batches, so no size axis to draw along)
-TABLE_ONLY_KINDS = {"python", "cost", "qr-torch"}
+# batches issue 23's bar names (two batches, so no size axis to draw along), the gebrd table
+# speedups over two peers at a handful of shapes (square and not) with batches that vary by size
+TABLE_ONLY_KINDS = {"python", "cost", "qr-torch", "gebrd"}
 
 
 def test_every_linked_plot_is_committed():
