@@ -83,7 +83,8 @@ from torch_lapack_peer import dtype_of, fill_uniform, quotient, runs_within, wid
 
 PRECISIONS = ("s", "d", "c", "z")
 METHODS = ("shoal", "cusolver", "cpu")
-DEFAULT_SHAPES = "16x16:2000,32x32:2000,64x64:1000,128x128:1000,256x256:1000,512x512:1000,32x16:2000,16x32:2000"
+DEFAULT_SHAPES = ("16x16:2000,32x32:2000,64x64:1000,128x128:1000,256x256:1000,512x512:1000,1024x1024:200,"
+                  "32x16:2000,16x32:2000,512x256:1000,256x512:1000")
 EPS = {"s": 2.0 ** -24, "d": 2.0 ** -53, "c": 2.0 ** -24, "z": 2.0 ** -53}
 ERROR_LIMIT = 30.0
 N_SAMPLES = 8
