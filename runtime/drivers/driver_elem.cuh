@@ -98,4 +98,15 @@ __device__ __forceinline__ double2 shfl_xor(double2 a, int o, int w) { return sh
 
 } // namespace shoal_elem
 
+/* The launch of the element type of a precision letter: call(T) for s, d, c, z (float, double,
+ * float2, double2), returned from the enclosing function; other letters cudaErrorInvalidValue. */
+#define BY_PRECISION(prec, call)                                                                        \
+    switch (prec) {                                                                                     \
+    case 's': return call(float);                                                                       \
+    case 'd': return call(double);                                                                      \
+    case 'c': return call(float2);                                                                      \
+    case 'z': return call(double2);                                                                     \
+    default: return cudaErrorInvalidValue;                                                              \
+    }
+
 #endif

@@ -363,13 +363,9 @@ extern "C" cudaError_t shoal_gebrd_labrd(char prec, const shoal_gebrd_labrd_args
     if (a->batch <= 0) return cudaSuccess;
     const int M = a->m - a->i, N = a->n - a->i, k = M < N ? M : N;
     if (k < 1 || a->nb < 1 || a->nb > k || M + N > 2 * SHOAL_GEBRD_LABRD_MAX_ROWS) return cudaErrorInvalidValue;
-    switch (prec) {
-    case 's': return launch_labrd<float>(a, stream);
-    case 'd': return launch_labrd<double>(a, stream);
-    case 'c': return launch_labrd<float2>(a, stream);
-    case 'z': return launch_labrd<double2>(a, stream);
-    default: return cudaErrorInvalidValue;
-    }
+#define LABRD(T) launch_labrd<T>(a, stream)
+    BY_PRECISION(prec, LABRD)
+#undef LABRD
 }
 
 extern "C" cudaError_t shoal_gebrd_restore(char prec, shoal_operand A, shoal_operand e, int upper, int nb, int end,
@@ -377,11 +373,7 @@ extern "C" cudaError_t shoal_gebrd_restore(char prec, shoal_operand A, shoal_ope
 {
     if (batch <= 0 || end < 1) return cudaSuccess;
     if (nb < 1) return cudaErrorInvalidValue;
-    switch (prec) {
-    case 's': return launch_restore<float>(A, e, upper, nb, end, batch, stream);
-    case 'd': return launch_restore<double>(A, e, upper, nb, end, batch, stream);
-    case 'c': return launch_restore<float2>(A, e, upper, nb, end, batch, stream);
-    case 'z': return launch_restore<double2>(A, e, upper, nb, end, batch, stream);
-    default: return cudaErrorInvalidValue;
-    }
+#define RESTORE(T) launch_restore<T>(A, e, upper, nb, end, batch, stream)
+    BY_PRECISION(prec, RESTORE)
+#undef RESTORE
 }

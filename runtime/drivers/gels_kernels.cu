@@ -106,15 +106,6 @@ cudaError_t launch_rows(shoal_operand B, int row0, int row1, int cols, long long
 
 } // namespace
 
-#define BY_PRECISION(prec, call)                                                                        \
-    switch (prec) {                                                                                     \
-    case 's': return call(float);                                                                       \
-    case 'd': return call(double);                                                                      \
-    case 'c': return call(float2);                                                                      \
-    case 'z': return call(double2);                                                                     \
-    default: return cudaErrorInvalidValue;                                                              \
-    }
-
 extern "C" cudaError_t shoal_gels_conj_transpose(char prec, shoal_operand src, shoal_operand dst, int rows, int cols,
                                                  long long batch, cudaStream_t stream)
 {

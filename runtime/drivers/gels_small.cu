@@ -145,11 +145,7 @@ extern "C" cudaError_t shoal_gels_small(char prec, const shoal_gels_small_args *
 {
     if (args->batch <= 0) return cudaSuccess;
     if (args->fm < args->fn || args->fn < 1 || args->fm > shoal_gels_small_rows(prec)) return cudaErrorInvalidValue;
-    switch (prec) {
-    case 's': return launch_for<float>(args, stream);
-    case 'd': return launch_for<double>(args, stream);
-    case 'c': return launch_for<float2>(args, stream);
-    case 'z': return launch_for<double2>(args, stream);
-    default: return cudaErrorInvalidValue;
-    }
+#define SMALL(T) launch_for<T>(args, stream)
+    BY_PRECISION(prec, SMALL)
+#undef SMALL
 }

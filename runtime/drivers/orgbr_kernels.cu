@@ -38,11 +38,7 @@ template <typename T> cudaError_t launch(shoal_operand A, int n, long long batch
 extern "C" cudaError_t shoal_orgbr_shift(char prec, shoal_operand A, int n, long long batch, cudaStream_t stream)
 {
     if (n <= 0 || batch <= 0) return cudaSuccess;
-    switch (prec) {
-    case 's': return launch<float>(A, n, batch, stream);
-    case 'd': return launch<double>(A, n, batch, stream);
-    case 'c': return launch<float2>(A, n, batch, stream);
-    case 'z': return launch<double2>(A, n, batch, stream);
-    default: return cudaErrorInvalidValue;
-    }
+#define SHIFT(T) launch<T>(A, n, batch, stream)
+    BY_PRECISION(prec, SHIFT)
+#undef SHIFT
 }
