@@ -61,3 +61,11 @@ cudaError_t shoal_driver_blocks(struct shoal_context *ctx, const shoal_spec_call
     }
     return shoal_block_pointers(ctx->ws_ptrs, src, n, c->p.batch, groups, ctx->stream);
 }
+
+shoal_status shoal_driver_gemm_any(struct shoal_context *ctx, const shoal_spec_call *c, int ta, int tb, int m, int n,
+                                   int k, shoal_driver_scalar alpha, shoal_operand A, shoal_operand B,
+                                   shoal_driver_scalar beta, shoal_operand C)
+{
+    if (shoal_spec_is_complex(c->prec)) return shoal_driver_gemm_complex(ctx, c, ta, tb, m, n, k, alpha, A, B, beta, C);
+    return shoal_driver_gemm(ctx, c, ta, tb, m, n, k, alpha.re, A, B, beta.re, C);
+}

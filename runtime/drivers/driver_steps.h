@@ -53,6 +53,12 @@ shoal_status shoal_driver_gemm_complex(struct shoal_context *ctx, const shoal_sp
                                        int n, int k, shoal_driver_scalar alpha, shoal_operand A, shoal_operand B,
                                        shoal_driver_scalar beta, shoal_operand C);
 
+/* Either of the two by the call's precision: shoal_driver_gemm in s and d (op 2 taken as T, the
+ * scalars' real parts), shoal_driver_gemm_complex in c and z. */
+shoal_status shoal_driver_gemm_any(struct shoal_context *ctx, const shoal_spec_call *c, int ta, int tb, int m, int n,
+                                   int k, shoal_driver_scalar alpha, shoal_operand A, shoal_operand B,
+                                   shoal_driver_scalar beta, shoal_operand C);
+
 #ifdef __cplusplus
 }
 #endif

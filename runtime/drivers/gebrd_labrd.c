@@ -38,16 +38,12 @@ static cudaError_t workspace_operand(struct shoal_context *ctx, const shoal_spec
     return shoal_block_pointers(dst, &src, 1, c->p.batch, 1, ctx->stream);
 }
 
-/* C -= A op(B) with op(B) = B^H (tb 1) or B (tb 0): the dispatched GEMM of the precision */
+/* C -= A op(B), op(B) = B^H (tb 1; T in s and d) or B (tb 0): the dispatched GEMM */
 static shoal_status update(struct shoal_context *ctx, const shoal_spec_call *c, int tb, int m, int n, int k,
                            shoal_operand A, shoal_operand B, shoal_operand C)
 {
-    const int cx = shoal_spec_is_complex(c->prec);
-    if (cx) {
-        const shoal_driver_scalar minus_one = {-1.0, 0.0}, one = {1.0, 0.0};
-        return shoal_driver_gemm_complex(ctx, c, 0, tb ? 2 : 0, m, n, k, minus_one, A, B, one, C);
-    }
-    return shoal_driver_gemm(ctx, c, 0, tb, m, n, k, -1.0, A, B, 1.0, C);
+    const shoal_driver_scalar minus_one = {-1.0, 0.0}, one = {1.0, 0.0};
+    return shoal_driver_gemm_any(ctx, c, 0, tb ? 2 : 0, m, n, k, minus_one, A, B, one, C);
 }
 
 /* One chunk (c: its problems), X and Y at ws. The update is the same GEMMs in both shapes. */

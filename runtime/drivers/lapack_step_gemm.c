@@ -12,9 +12,6 @@ shoal_status shoal_lapack_step_gemm(struct shoal_context *ctx, char prec, long l
     c.prec = prec;
     c.mode = A.array ? SHOAL_MODE_ARRAY : SHOAL_MODE_STRIDED;
     c.p.batch = batch;
-    if (shoal_spec_is_complex(prec)) {
-        const shoal_driver_scalar minus_one = {-1.0, 0.0}, one = {1.0, 0.0};
-        return shoal_driver_gemm_complex(ctx, &c, 0, 0, m, n, k, minus_one, A, B, one, C);
-    }
-    return shoal_driver_gemm(ctx, &c, 0, 0, m, n, k, -1.0, A, B, 1.0, C);
+    const shoal_driver_scalar minus_one = {-1.0, 0.0}, one = {1.0, 0.0};
+    return shoal_driver_gemm_any(ctx, &c, 0, 0, m, n, k, minus_one, A, B, one, C);
 }

@@ -47,15 +47,6 @@ static cudaError_t coupling(const trsm_job *j, long long t0, int t1, int slot, s
                         : shoal_driver_sub(j->ctx, j->c, A_, t0 + t1, t0, slot, out);
 }
 
-/* C = alpha op(A) op(B) + beta C: the dispatched GEMM of the precision. */
-static shoal_status gemm(const trsm_job *j, int ta, int tb, int m, int n, int k, shoal_driver_scalar alpha,
-                         shoal_operand A, shoal_operand B, shoal_driver_scalar beta, shoal_operand C)
-{
-    if (shoal_spec_is_complex(j->c->prec))
-        return shoal_driver_gemm_complex(j->ctx, j->c, ta, tb, m, n, k, alpha, A, B, beta, C);
-    return shoal_driver_gemm(j->ctx, j->c, ta, tb, m, n, k, alpha.re, A, B, beta.re, C);
-}
-
 static shoal_status solve(const trsm_job *j, long long t0, int t, shoal_driver_scalar alpha)
 {
     if (t <= j->leaf) return leaf_solve(j, t0, t, alpha);
@@ -75,9 +66,9 @@ static shoal_status solve(const trsm_job *j, long long t0, int t, shoal_driver_s
         return SHOAL_STATUS_CUDA_ERROR;
     const shoal_driver_scalar minus_one = {-1.0, 0.0}, one = {1.0, 0.0};
     if (j->left)
-        st = gemm(j, ta, 0, next_t, j->r, done_t, minus_one, Ac, Xd, alpha, Bn);
+        st = shoal_driver_gemm_any(j->ctx, j->c, ta, 0, next_t, j->r, done_t, minus_one, Ac, Xd, alpha, Bn);
     else
-        st = gemm(j, 0, ta, j->r, next_t, done_t, minus_one, Xd, Ac, alpha, Bn);
+        st = shoal_driver_gemm_any(j->ctx, j->c, 0, ta, j->r, next_t, done_t, minus_one, Xd, Ac, alpha, Bn);
     if (st != SHOAL_STATUS_SUCCESS) return st;
     return solve(j, next0, next_t, one);
 }
