@@ -20,6 +20,7 @@
 #include "host_block_pointers.h"
 #include "host_driver_gemm.h"
 #include "oracle.h"
+#include "ref_larfg.h"
 
 typedef double complex Z;
 
@@ -50,28 +51,14 @@ static void set_el(char prec, void *p, long long k, Z v)
     else ((double *)p)[k] = creal(v);
 }
 
-/* larfg as the kernel's: tau, beta, and the factor that turns x into v */
-static void larfg(Z alpha, const Z *x, long long inc, int len, Z *tau, double *beta, Z *scale)
+/* larfg on head[0] (alpha) and head[inc], ... (x, len entries) in place: x becomes the vector's
+ * tail; returns tau, beta into *beta (the kernel's larfg scales the norm; the same reflector) */
+static Z reflector(Z *head, int inc, int len, double *beta)
 {
-    double amax = 0.0, ss = 0.0;
-    for (int k = 0; k < len; ++k) amax = fmax(amax, fmax(fabs(creal(x[k * inc])), fabs(cimag(x[k * inc]))));
-    if (amax > 0.0)
-        for (int k = 0; k < len; ++k) {
-            const double re = creal(x[k * inc]) / amax, im = cimag(x[k * inc]) / amax;
-            ss += re * re + im * im;
-        }
-    const double xnorm = amax * sqrt(ss), alr = creal(alpha), ali = cimag(alpha);
-    if (xnorm == 0.0 && ali == 0.0) {
-        *tau = 0.0;
-        *beta = alr;
-        *scale = 0.0;
-        return;
-    }
-    const double big = fmax(fmax(fabs(alr), fabs(ali)), xnorm);
-    const double nrm = big * sqrt((alr / big) * (alr / big) + (ali / big) * (ali / big) + (xnorm / big) * (xnorm / big));
-    *beta = alr >= 0.0 ? -nrm : nrm;
-    *tau = CMPLX((*beta - alr) / *beta, -ali / *beta);
-    *scale = 1.0 / CMPLX(alr - *beta, ali);
+    Z alpha = *head;
+    const Z tau = ref_larfg(&alpha, len > 0 ? head + inc : head, len, inc);
+    *beta = creal(alpha);
+    return tau;
 }
 
 cudaError_t shoal_gebrd_labrd(char prec, const shoal_gebrd_labrd_args *a, cudaStream_t stream)
@@ -100,11 +87,8 @@ cudaError_t shoal_gebrd_labrd(char prec, const shoal_gebrd_labrd_args *a, cudaSt
                 for (int l = 0; l < j; ++l) w -= YY(c, l) * conj(SS(j, l)) + conj(SS(l, c)) * conj(XX(j, l));
                 SS(j, c) = w;
             }
-            Z taup, scalep;
             double betap;
-            larfg(SS(j, j), j + 1 < N ? &SS(j, j + 1) : S, M, N - j - 1, &taup, &betap, &scalep);
-            if (taup != 0.0)
-                for (int c = j + 1; c < N; ++c) SS(j, c) *= scalep;
+            const Z taup = reflector(&SS(j, j), M, N - j - 1, &betap);
             d[j] = betap;
             set_el(prec, tp, j, taup);
             if (j + 1 >= M) {
@@ -137,11 +121,8 @@ cudaError_t shoal_gebrd_labrd(char prec, const shoal_gebrd_labrd_args *a, cudaSt
                 for (int l = 0; l <= j; ++l) s2 -= XX(r, l) * SS(l, j);
                 SS(r, j) = s2;
             }
-            Z tau, scale;
             double beta;
-            larfg(SS(j + 1, j), j + 2 < M ? &SS(j + 2, j) : S, 1, M - j - 2, &tau, &beta, &scale);
-            if (tau != 0.0)
-                for (int r = j + 2; r < M; ++r) SS(r, j) *= scale;
+            const Z tau = reflector(&SS(j + 1, j), 1, M - j - 2, &beta);
             e[j] = beta;
             set_el(prec, tq, j, tau);
             SS(j + 1, j) = 1.0;
@@ -170,11 +151,8 @@ cudaError_t shoal_gebrd_labrd(char prec, const shoal_gebrd_labrd_args *a, cudaSt
                 for (int l = 0; l < j; ++l) s -= SS(r, l) * conj(YY(j, l)) + XX(r, l) * SS(l, j);
                 SS(r, j) = s;
             }
-            Z tau, scale;
             double beta;
-            larfg(SS(j, j), j + 1 < M ? &SS(j + 1, j) : S, 1, M - j - 1, &tau, &beta, &scale);
-            if (tau != 0.0)
-                for (int r = j + 1; r < M; ++r) SS(r, j) *= scale;
+            const Z tau = reflector(&SS(j, j), 1, M - j - 1, &beta);
             d[j] = beta;
             set_el(prec, tq, j, tau);
             SS(j, j) = 1.0;
@@ -205,11 +183,8 @@ cudaError_t shoal_gebrd_labrd(char prec, const shoal_gebrd_labrd_args *a, cudaSt
                 for (int l = 0; l < j; ++l) w -= conj(SS(l, c)) * conj(XX(j, l));
                 SS(j, c) = w;
             }
-            Z taup, scalep;
             double betap;
-            larfg(SS(j, j + 1), j + 2 < N ? &SS(j, j + 2) : S, M, N - j - 2, &taup, &betap, &scalep);
-            if (taup != 0.0)
-                for (int c = j + 2; c < N; ++c) SS(j, c) *= scalep;
+            const Z taup = reflector(&SS(j, j + 1), M, N - j - 2, &betap);
             e[j] = betap;
             set_el(prec, tp, j, taup);
             SS(j, j + 1) = 1.0;

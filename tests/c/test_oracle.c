@@ -9,6 +9,7 @@
 
 #include "../../oracle/oracle.h"
 #include "host_cases.h"
+#include "ref_larfg.h"
 
 #define EPS_S (1.0 / 16777216.0)          /* 2^-24 */
 #define EPS_D (1.0 / 9007199254740992.0)  /* 2^-53 */
@@ -893,21 +894,6 @@ static void orgqr_accepts_q_and_refuses_wrong_ones(void)
 /* The reference: LAPACK's unblocked xGEBD2 in double complex (real data: imaginary parts 0),
  * written from LAPACK's conventions, not from the oracle. single rounds the working matrix and
  * every output to float after each step, as float storage between the steps would. */
-
-/* xLARFG on (alpha, x(0:len-1) at stride): alpha becomes beta, x the vector's tail, returns tau;
- * tau = 0 (H = I, beta = alpha) when x is 0 and alpha real */
-static zc ref_larfg(zc *alpha, zc *x, int len, int stride)
-{
-    double xn2 = 0.0;
-    for (int j = 0; j < len; ++j) xn2 += creal(x[j * stride]) * creal(x[j * stride]) + cimag(x[j * stride]) * cimag(x[j * stride]);
-    const double ar = creal(*alpha), ai = cimag(*alpha);
-    if (xn2 == 0.0 && ai == 0.0) return 0.0;
-    const double beta = -copysign(sqrt(ar * ar + ai * ai + xn2), ar);
-    const zc scale = 1.0 / (*alpha - beta);
-    for (int j = 0; j < len; ++j) x[j * stride] *= scale;
-    *alpha = beta;
-    return (beta - ar) / beta - I * (ai / beta);
-}
 
 /* W(r0:m-1, c0:n-1) <- (I - t v v^H) W(r0:m-1, c0:n-1), v(0) = 1, v(1:) = W(r0+1:m-1, vc) */
 static void ref_left(zc *W, int m, int n, int r0, int c0, int vc, zc t)
