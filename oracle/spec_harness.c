@@ -199,6 +199,16 @@ cudaError_t spec_harness_poison_at(spec_harness *h, int o, long long i, long lon
     return e;
 }
 
+/* One problem's columns made zero, or (rank deficient) each column of the second half a copy of
+ * one of the first half's: the same transform on the device copy and on the host's inputs. */
+static void shape_columns(double *p, long long rows, long long cols, long long ld, long long w, int input)
+{
+    const long long half = (cols + 1) / 2;
+    for (long long j = 0; j < cols; ++j)
+        for (long long i = 0; i < rows * w; ++i)
+            p[j * ld * w + i] = input == SPEC_INPUT_ZERO ? 0.0 : p[(j % half) * ld * w + i];
+}
+
 cudaError_t spec_harness_shape_input(spec_harness *h, int o, int input)
 {
     if (input == SPEC_INPUT_RANDOM) return cudaSuccess;
@@ -206,17 +216,15 @@ cudaError_t spec_harness_shape_input(spec_harness *h, int o, int input)
         return cudaErrorInvalidValue;
     const long long batch = h->call.p.batch, count = extent_of(h, o, batch), w = w_of(h, o);
     if (count <= 0) return cudaSuccess;
+    const long long rows = h->rows[o], cols = h->cols[o] > 0 ? h->cols[o] : 1, ld = h->ld[o];
+    /* the oracle checks against the host's inputs: they must be what the device holds */
+    for (long long d = 0; d < h->distinct; ++d)
+        shape_columns(h->h_in[o] + w * d * rows * h->cols[o], rows, h->cols[o], rows, w, input);
     double *x = malloc(sizeof(double) * (size_t)(count * w));
     if (!x) return cudaErrorMemoryAllocation;
     cudaError_t e = tuner_download(x, h->d_op[o], count, prec_of(h, o));
-    const long long rows = h->rows[o], cols = h->cols[o] > 0 ? h->cols[o] : 1, ld = h->ld[o];
-    const long long half = (cols + 1) / 2;
-    for (long long b = 0; e == cudaSuccess && b < batch; ++b) {
-        double *p = x + b * stride_of(h, o) * w;
-        for (long long j = 0; j < cols; ++j)
-            for (long long i = 0; i < rows * w; ++i)
-                p[j * ld * w + i] = input == SPEC_INPUT_ZERO ? 0.0 : p[(j % half) * ld * w + i];
-    }
+    for (long long b = 0; e == cudaSuccess && b < batch; ++b)
+        shape_columns(x + b * stride_of(h, o) * w, rows, cols, ld, w, input);
     if (e == cudaSuccess) e = tuner_upload(h->d_op[o], x, count, prec_of(h, o));
     free(x);
     if (e == cudaSuccess && h->d_orig[o])
