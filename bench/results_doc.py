@@ -271,6 +271,17 @@ SECTIONS = (
             "below 4x L2) and 512 x 512 200 (s: 210 MB) to keep cuSOLVER's loop (2-5 s a call) in "
             "one device call; c and z ran a second call a minute later with fewer shapes. The same "
             "build passed the 708 gebrd GPU cases (s, d, c, z) and memcheck on 148 of them."),
+    Section("Bidiagonal reduction (gebrd), tuned, with the blocked driver, at batch 1000 and n = 1024",
+            "h200-2026-11-29-gebrd-tuned", "gebrd",
+            "The same benchmark after gebrd was tuned on the H200 (s, d: 140 of 147 tasks, kernels and "
+            "the blocked driver's panel width nb) and the blocked form (xLABRD panels, two GEMMs a "
+            "panel: runtime/drivers/gebrd_labrd.c) joined it: the tuned dispatch takes the driver from "
+            "n = 256 up in s (192: the global-memory kernel) and 192 up in d, nb 8 or 16 by size. 256 and 512 at batch 1000 (s: 262 MB and 1 GB, above "
+            "4x L2), 1024 x 1024 at 100 matrices (s only: d's row did not finish in the call's time). "
+            "Against the untuned run above: s 512 from 2.8x to 7.3x the CPU, s 256 from 5.3x to 8.2x. "
+            "cuSOLVER and the CPU ran once or a few times (their seconds a call); the same build passed "
+            "the 417 gebrd GPU cases of the blocked driver, the boundary sizes, zero and rank-deficient "
+            "matrices and n up to 1024 (s, d, c, z), and memcheck on 270 of them."),
     Section("Multiplication by Q (ormqr), untuned (spec bench)", "h200-2026-11-29-spec-ormqr", "spec",
             "The first run of ormqr, m = n = k (Q of order n applied to n columns, side l, or rows, side r), "
             "trans N, strided, before any tuning: every size ran the portable default kernel (1024 rows, "
