@@ -11,18 +11,19 @@
 The kernels, tables and dispatch stay runtime/lapack_routines.c's."""
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import dataclass
 
 from . import precision as precision_mod
-from .emit_common import BAD, C_MACROS, OK, OUTPUT_STRIDE_OK, SIZE, Rule, abi_header, args_test_c, entry_points_c
+from .emit_common import BAD, C_MACROS, OK, OUTPUT_STRIDE_OK, SIZE, Rule, abi_header, args_test_c, entry_points_c, max_dims
 from .emit_common import fname as _fname
 from .emit_common import conj_alias, conj_packing, option_aliases, option_checks, option_rules, src as _src
 from .spec import c_expr
-from .spec_lapack import KERNEL_MAX_N, LapackOperand, LapackSpec
+from .spec_lapack import FIXED_FORMS, KERNEL_MAX_N, LapackOperand, LapackSpec
 
 HEADER = abi_header("lapack")
-FORMS = ("batched", "strided_batched")
+FORMS = FIXED_FORMS
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,10 @@ class LapackRoutine:
         return self.spec.name
 
 
+def forms_of(r: LapackRoutine) -> tuple[str, ...]:
+    return r.spec.forms
+
+
 def routine_id(name: str) -> str:
     """enum shoal_lapack_routine (runtime/lapack_routines.h)."""
     return f"SHOAL_{name.upper()}"
@@ -45,6 +50,8 @@ def routine_id(name: str) -> str:
 def _params(r: LapackRoutine, prec: str, form: str) -> list[str]:
     # the row's public element type (shoal_complex_* in c and z, the layout of cuComplex)
     spec, T = r.spec, precision_mod.get(prec).api
+    if form == "vbatched":
+        return _vparams(spec, T)
     batched = form == "batched"
     out = ["shoal_handle handle"]
     out += [f"{o.type.c_type} {o.name}" for o in spec.options]
@@ -70,6 +77,19 @@ def _params(r: LapackRoutine, prec: str, form: str) -> list[str]:
     return out
 
 
+def _vparams(spec: LapackSpec, T: str) -> list[str]:
+    """Variable size: each dim a device array beside its maximum, MAGMA's order (sizes, maxima,
+    then the operands: pointer arrays with device arrays of leading dimensions)."""
+    out = ["shoal_handle handle"] + [f"{o.type.c_type} {o.name}" for o in spec.options]
+    out += [f"const int *{d}" for d in spec.dims] + [f"int max_{d}" for d in spec.dims]
+    for o in spec.operands:
+        if o.kind == "info":
+            out.append(f"int *{o.name}")
+        else:
+            out += [f"{'const ' if o.access == 'in' else ''}{T} *const {o.name}[]", f"const int *{o.ld}"]
+    return out + ["int64_t batch"]
+
+
 def _operand_doc(o: LapackOperand) -> str:
     when = f", referenced only where {o.needed.source}" if o.needed is not None else ""
     if o.kind == "matrix":
@@ -90,6 +110,12 @@ def header_blocks(routines: list[LapackRoutine]) -> list[str]:
         out.append(f"/* {spec.name}: {spec.summary}")
         for line in spec.notes.splitlines():
             out.append(f" * {line}".rstrip())
+        if spec.vbatched:
+            out += _vbatched_doc(spec)
+            for prec in r.precisions:
+                out.append(f"shoal_status {_fname(prec, spec.name, 'vbatched')}(" + ", ".join(_params(r, prec, 'vbatched')) + ");")
+            out.append("")
+            continue
         for o in spec.operands:
             out.append(f" * {_operand_doc(o)}.")
         out.append(" * Pointer arrays: problem i uses X[i]; strided: X + i * strideX (elements). A written")
@@ -115,6 +141,31 @@ def header_blocks(routines: list[LapackRoutine]) -> list[str]:
                 out.append(f"shoal_status {_fname(prec, spec.name, form)}(" + ", ".join(_params(r, prec, form)) + ");")
         out.append("")
     return out
+
+
+def _vbatched_doc(spec: LapackSpec) -> list[str]:
+    dims = ", ".join(spec.dims)
+    mats = [o for o in spec.operands if o.kind == "matrix"]
+    info = [o.name for o in spec.operands if o.kind == "info"]
+    def each(e: object) -> str:  # problem i's value of an expression of the dims
+        return re.sub(r"\b(" + "|".join(spec.dims) + r")\b", r"\1[i]", _src(e))
+
+    many = len(spec.dims) > 1
+    text = (f"Variable size: {dims}: {'device arrays' if many else 'a device array'}, one int per problem; "
+            + ", ".join(f"max_{d}" for d in spec.dims) + f" {'bound them' if many else 'bounds it'} (the caller's: "
+            "the launches are shaped by the maxima). "
+            + " ".join(f"{o.name}: a device array of pointers, problem i's {each(o.rows)} x {each(o.cols)} ({o.access}) "
+                       f"at {o.name}[i], {o.ld}: a device array, {o.ld}[i] >= max(1, {each(o.rows)})." for o in mats)
+            + (f" {info[0]}: one int per problem (out)." if info else "")
+            + " The sizes are checked on the device, per problem, as LAPACK checks its arguments: a "
+            f"negative size or one above its maximum, or a leading dimension below its bound, leaves the "
+            f"problem untouched with {info[0] if info else 'info'}[i] = -(the argument's position in LAPACK's call); "
+            f"a problem of size 0 gets 0. Errors, in order: an option out of range, a negative maximum or batch, "
+            f"a NULL array where {spec.work.source.replace(spec.dims[0], 'max_' + spec.dims[0])} and batch > 0 -> "
+            "SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then no work (a maximum 0, or batch "
+            f"== 0) -> SUCCESS at once; then maxima above {spec.driver.max_n} -> SHOAL_STATUS_NOT_SUPPORTED. "
+            f"Served by the driver {spec.driver.name}; no host synchronization.")
+    return [f" * {line}" for line in textwrap.wrap(text, 95)[:-1]] + [f" * {textwrap.wrap(text, 95)[-1]} */"]
 
 
 def _no_work(spec: LapackSpec) -> str:
@@ -160,8 +211,39 @@ def _min_stride(o: LapackOperand) -> str:
     return f"{o.ld} * {c_expr(o.cols)}" if o.kind == "matrix" else c_expr(o.length)
 
 
+def _vchecks(spec: LapackSpec, prec: str) -> list[str]:
+    out = option_checks(spec.options) + option_aliases(spec.options, prec) + conj_alias(spec.options, prec)
+    out += [f"    if (max_{d} < 0) return BAD;" for d in spec.dims]
+    out.append("    if (batch < 0) return BAD;")
+    arrays = list(spec.dims) + [n for o in spec.operands for n in ((o.name, o.ld) if o.kind == "matrix" else (o.name,))]
+    work = c_expr(spec.work, max_dims(spec.dims, "vbatched"))
+    out.append(f"    if ({work} && batch > 0 && ({' || '.join('!' + a for a in arrays)})) return BAD;")
+    return out
+
+
+def _vpacking(spec: LapackSpec) -> list[str]:
+    """The maxima in m, n, nrhs (what the run path reads for no work and the driver's limit),
+    the per-problem arrays beside them; ld 1 in the fixed fields (the arrays hold them)."""
+    out = ["    shoal_lapack_params p;", "    memset(&p, 0, sizeof p);"]
+    for f, e in spec.shape:
+        out.append(f"    p.{f} = {c_expr(e, max_dims(spec.dims, 'vbatched'))};")
+        if e.source != "0":
+            out.append(f"    p.{f}_array = {e.source};")
+    filled = {o.slot: o for o in spec.operands}
+    for slot in ("A", "B"):
+        out.append(f"    p.ld{slot.lower()} = 1;")
+        if slot in filled:
+            out.append(f"    p.ld{slot.lower()}_array = {filled[slot].ld};")
+    out.append("    p.batch = batch;")
+    for o in spec.operands:
+        out.append(f"    p.info = {o.name};" if o.kind == "info" else f"    p.{o.slot}_array = (void *const *){o.name};")
+    return out
+
+
 def _checks(r: LapackRoutine, prec: str, form: str) -> list[str]:
     spec = r.spec
+    if form == "vbatched":
+        return _vchecks(spec, prec)
     out = []
     out += option_checks(spec.options) + option_aliases(spec.options, prec)
     out += conj_alias(spec.options, prec)
@@ -192,6 +274,8 @@ def _checks(r: LapackRoutine, prec: str, form: str) -> list[str]:
 
 def _packing(r: LapackRoutine, prec: str, form: str) -> list[str]:
     spec = r.spec
+    if form == "vbatched":
+        return _vpacking(spec)
     batched = form == "batched"
     out = ["    shoal_lapack_params p;", "    memset(&p, 0, sizeof p);"]
     out += [f"    p.{f} = {c_expr(e)};" for f, e in spec.shape]
@@ -241,7 +325,7 @@ def api_c(routines: list[LapackRoutine]) -> str:
             *C_MACROS, *OUTPUT_STRIDE_OK]
     empty = ["/* no factorization-ABI spec */",
              "typedef int shoal_no_lapack_spec; /* ISO C: a translation unit is not empty */"]
-    return entry_points_c(head, routines, empty, lambda r: FORMS, _params, body)
+    return entry_points_c(head, routines, empty, forms_of, _params, body)
 
 
 # ---- argument tests ---------------------------------------------------------------------------
@@ -252,6 +336,16 @@ def _valid_args(r: LapackRoutine, prec: str, form: str) -> dict[str, str]:
     spec, T = r.spec, precision_mod.get(prec).api
     batched = form == "batched"
     args = {"handle": "NULL", "batch": "2"}
+    if form == "vbatched":
+        args.update({o.name: f"({o.type.c_type})0" for o in spec.options})
+        args.update({d: "(const int *)fake" for d in spec.dims} | {f"max_{d}": str(SIZE) for d in spec.dims})
+        for o in spec.operands:
+            if o.kind == "info":
+                args[o.name] = "(int *)fake"
+            else:
+                args[o.name] = f"({'const ' if o.access == 'in' else ''}{T} *const *)fake"
+                args[o.ld] = "(const int *)fake"
+        return args
     args.update({o.name: f"({o.type.c_type})0" for o in spec.options})
     args.update({d: str(SIZE) for d in spec.dims})
     for o in spec.operands:
@@ -272,6 +366,8 @@ def rules(r: LapackRoutine, form: str) -> list[Rule]:
     then the calls that must pass the checks (to the NULL handle)."""
     spec = r.spec
     bad, ok = BAD, OK
+    if form == "vbatched":
+        return _vrules(spec)
     out: list[Rule] = [("valid, NULL handle", {}, ok)]
     out += option_rules(spec.options)
     out += [(f"{d} < 0", {d: "-1"}, bad) for d in spec.dims]
@@ -306,8 +402,21 @@ def rules(r: LapackRoutine, form: str) -> list[Rule]:
     return out
 
 
+def _vrules(spec: LapackSpec) -> list[Rule]:
+    """The host's checks of a variable-size call (its per-problem sizes are the device's)."""
+    out: list[Rule] = [("valid, NULL handle", {}, OK)]
+    out += option_rules(spec.options)
+    out += [(f"max_{d} < 0", {f"max_{d}": "-1"}, BAD) for d in spec.dims]
+    out.append(("batch < 0", {"batch": "-1"}, BAD))
+    arrays = list(spec.dims) + [n for o in spec.operands for n in ((o.name, o.ld) if o.kind == "matrix" else (o.name,))]
+    out += [(f"{a} NULL", {a: "NULL"}, BAD) for a in arrays]
+    out.append(("no work, NULL arrays", {f"max_{spec.dims[0]}": "0", **{a: "NULL" for a in arrays}}, OK))
+    out.append(("batch 0, NULL arrays", {"batch": "0", **{a: "NULL" for a in arrays}}, OK))
+    return out
+
+
 def test_args_c(routines: list[LapackRoutine]) -> str:
-    return args_test_c("the factorizations", routines, lambda r: FORMS, _params, _valid_args, rules)
+    return args_test_c("the factorizations", routines, forms_of, _params, _valid_args, rules)
 
 
 # ---- docs -------------------------------------------------------------------------------------
@@ -336,7 +445,8 @@ def routines_md(routines: list[LapackRoutine]) -> list[str]:
         what = s.summary.replace("|", "\\|")  # a table cell
         above = f"driver {s.driver.name} up to {s.driver.max_n}" if s.driver else "not supported"
         if s.driver and s.driver.all_sizes:
-            above = f"driver {s.driver.name} at every size up to {s.driver.max_n} ({', '.join(s.driver.steps)})"
+            steps = f" ({', '.join(s.driver.steps)})" if s.driver.steps else ""
+            above = f"driver {s.driver.name} at every size up to {s.driver.max_n}{steps}"
         out.append(f"| {s.name} | {what} | {', '.join(o.name for o in s.options) or '-'} | {'; '.join(ops)} | "
-                   f"{', '.join(r.precisions)} | batched, strided_batched | {routed} | {above} |")
+                   f"{', '.join(r.precisions)} | {', '.join(s.forms)} | {routed} | {above} |")
     return out

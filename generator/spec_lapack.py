@@ -41,6 +41,7 @@ from .spec import (ACCESS, check_c_spellings, discover_abi, only_keys, Option, r
                    parse_requires, routine_name, SpecError, str_key, typed_options)
 
 KINDS = ("matrix", "pivots", "vector", "info")
+FIXED_FORMS = ("batched", "strided_batched")
 # the dimensions a factorization may take (k: orgbr's reflector count), and the fields of
 # shoal_lapack_params the shape fills from them
 DIM_NAMES = ("m", "n", "nrhs", "k")
@@ -111,6 +112,11 @@ class LapackSpec:
     # conditions between the dims and options a call must meet, checked right after the dims, each
     # with the arguments that break it (generator/spec.py parse_requires)
     requires: tuple[tuple[Expr, tuple[tuple[str, str], ...]], ...] = ()
+    forms: tuple[str, ...] = FIXED_FORMS
+
+    @property
+    def vbatched(self) -> bool:
+        return self.forms == ("vbatched",)
 
     def expressions(self) -> list[Expr]:
         out = [e for _, e in self.shape] + [self.work] + [r.when for r in self.routes] + [r for r, _ in self.requires]
@@ -204,6 +210,34 @@ def _precisions(t: dict, where: str, driver: Driver | None) -> tuple[str, ...]:
     return tuple(precs)
 
 
+def _forms(t: dict, where: str) -> tuple[str, ...]:
+    forms = t.get("forms", list(FIXED_FORMS))
+    if forms == ["vbatched"]:
+        return ("vbatched",)
+    if not isinstance(forms, list) or not forms or any(f not in FIXED_FORMS for f in forms) \
+            or len(set(forms)) != len(forms):
+        raise SpecError(f"{where}: forms is [\"vbatched\"] or a list of distinct {FIXED_FORMS}")
+    return tuple(forms)
+
+
+def _check_vbatched(spec: LapackSpec, where: str) -> None:
+    """What a variable-size routine's entry points can spell: sizes in device arrays, checked by
+    its driver on the device (the host cannot read them without a synchronization)."""
+    if not spec.name.endswith("_vbatched"):
+        raise SpecError(f"{where}: a vbatched routine's name ends in _vbatched")
+    if spec.driver is None or not spec.driver.all_sizes:
+        raise SpecError(f"{where}: a vbatched routine is served by a driver of all sizes")
+    if spec.routes or spec.requires:
+        raise SpecError(f"{where}: a vbatched routine has no routes and no requires (its sizes are on the device)")
+    if any(o.kind not in ("matrix", "info") for o in spec.operands):
+        raise SpecError(f"{where}: a vbatched routine's operands are matrices and info")
+    if any(o.needed is not None or o.stride_when is not None for o in spec.operands):
+        raise SpecError(f"{where}: a vbatched routine's operands take no needed or stride_when")
+    for f, e in spec.shape:
+        if e.source != "0" and e.source not in spec.dims:
+            raise SpecError(f"{where}: a vbatched routine's shape {f} is one of its dims or 0")
+
+
 def _missing(where: str, key: str) -> Expr:
     raise SpecError(f"{where}: missing {key!r}")
 
@@ -235,14 +269,17 @@ def load(path: str | Path) -> LapackSpec:
     routes = tuple(Route(compile_expr(str_key(r, "when", where), names, f"{where} routes"), str_key(r, "routine", where))
                    for r in t.get("routes", []))
     only_keys(t, {"name", "abi", "summary", "notes", "options", "dims", "shape", "work", "operands",
-                        "variant", "routes", "driver", "precisions", "requires"}, where)
+                        "variant", "routes", "driver", "precisions", "requires", "forms"}, where)
     driver = _driver(t, where)
     precisions = _precisions(t, where, driver)
     spec = LapackSpec(path=path, name=name, summary=str_key(t, "summary", where), notes=str(t.get("notes", "")).strip(),
                       options=tuple(options), dims=dims, shape=shape,
                       work=compile_expr(str_key(t, "work", where), names, f"{where} work"),
                       operands=operands, variant=variant, routes=routes,
-                      driver=driver, precisions=precisions, requires=parse_requires(t, names, where))
+                      driver=driver, precisions=precisions, requires=parse_requires(t, names, where),
+                      forms=_forms(t, where))
+    if spec.vbatched:
+        _check_vbatched(spec, where)
     check_c_spellings(spec.expressions())
     return spec
 
@@ -252,4 +289,5 @@ def discover(spec_dir: str | Path) -> list[LapackSpec]:
     return discover_abi(spec_dir, "lapack", load)
 
 
-__all__ = ["LapackSpec", "LapackOperand", "Route", "Driver", "KERNEL_MAX_N", "abi_of", "load", "discover", "KINDS"]
+__all__ = ["LapackSpec", "LapackOperand", "Route", "Driver", "KERNEL_MAX_N", "abi_of", "load", "discover", "KINDS",
+           "FIXED_FORMS"]

@@ -294,6 +294,27 @@ shoal_status shoal_cpotrf_strided_batched(shoal_handle handle, shoal_fill_mode u
 shoal_status shoal_zpotrf_batched(shoal_handle handle, shoal_fill_mode uplo, int n, shoal_complex_double *const A[], int64_t lda, int *info, int64_t batch);
 shoal_status shoal_zpotrf_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, shoal_complex_double *A, int64_t lda, int64_t strideA, int *info, int64_t batch);
 
+/* potrf_vbatched: Variable-size Cholesky A_i = L_i L_i^H (uplo LOWER) or U_i^H U_i (UPPER), A_i n[i] x n[i], in place in that triangle; the other triangle is not referenced.
+ * Per problem as potrf: where info[i] = j > 0, the leading minor of order j is not positive
+ * definite and the factorization of A_i stopped there (the other problems are not affected). A
+ * problem with n[i] < 0 or n[i] > max_n gets info[i] = -2, one with lda[i] < max(1, n[i]) gets -4,
+ * and is not touched. In c and z the imaginary parts of the diagonal are not read and the factor's
+ * diagonal is real.
+ * Variable size: n: a device array, one int per problem; max_n bounds it (the caller's: the
+ * launches are shaped by the maxima). A: a device array of pointers, problem i's n[i] x n[i]
+ * (inout) at A[i], lda: a device array, lda[i] >= max(1, n[i]). info: one int per problem (out).
+ * The sizes are checked on the device, per problem, as LAPACK checks its arguments: a negative
+ * size or one above its maximum, or a leading dimension below its bound, leaves the problem
+ * untouched with info[i] = -(the argument's position in LAPACK's call); a problem of size 0 gets
+ * 0. Errors, in order: an option out of range, a negative maximum or batch, a NULL array where
+ * max_n > 0 and batch > 0 -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED;
+ * then no work (a maximum 0, or batch == 0) -> SUCCESS at once; then maxima above 1024 ->
+ * SHOAL_STATUS_NOT_SUPPORTED. Served by the driver potrf_vbatched; no host synchronization. */
+shoal_status shoal_spotrf_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, int max_n, float *const A[], const int *lda, int *info, int64_t batch);
+shoal_status shoal_dpotrf_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, int max_n, double *const A[], const int *lda, int *info, int64_t batch);
+shoal_status shoal_cpotrf_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, int max_n, shoal_complex_float *const A[], const int *lda, int *info, int64_t batch);
+shoal_status shoal_zpotrf_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, int max_n, shoal_complex_double *const A[], const int *lda, int *info, int64_t batch);
+
 /* potrs: A_i X_i = B_i with the Cholesky factor of potrf (uplo as it was factored: A = L L^H or U^H U, Hermitian in c and z); B_i <- X_i.
  * A is n x n (in), lda >= max(1, n).
  * B is n x nrhs (inout, referenced only where nrhs > 0), ldb >= max(1, n).

@@ -28,6 +28,10 @@ typedef struct shoal_lapack_params {
     int col0;                        /* geqrf's tall panels (the blocked driver): the columns of A
                                         before the panel, whose reflectors and tau an earlier call
                                         left; 0 otherwise (a whole matrix) */
+    /* the vbatched form (generator/spec_lapack.py): problem i's sizes and leading dimensions in
+     * device arrays, m, n, nrhs then the caller's maxima and lda, ldb 1; NULL in the fixed forms */
+    const int *m_array, *n_array, *nrhs_array;
+    const int *lda_array, *ldb_array;
 } shoal_lapack_params;
 
 #endif

@@ -27,6 +27,8 @@ const shoal_lapack_routine_info shoal_lapack_routines[SHOAL_LAPACK_N_ROUTINES] =
     [SHOAL_GELQF] = DRIVER_ONLY(gelqf, "n", 1, 0, "sdcz"),
     /* k (in nrhs) = 0 is work: the identity's columns */
     [SHOAL_ORGBR] = DRIVER_ONLY(orgbr, "q p", 2, 0, "sdcz"),
+    /* variable size: the sizes in device arrays, m and n the maxima (runtime/drivers/potrf_vbatched.c) */
+    [SHOAL_POTRF_VBATCHED] = DRIVER_ONLY(potrf_vbatched, "l u", 2, 0, "sdcz"),
     [SHOAL_GEMV] = ROUTINE(gemv, "n t", 2, 0),
     [SHOAL_TRSV] = ROUTINE(trsv, "ln lt un ut", 4, 0),
     [SHOAL_GEMV_VBATCHED] = ROUTINE(gemv_vbatched, "n t", 2, 0),

@@ -96,6 +96,13 @@ __device__ __forceinline__ double shfl_xor(double a, int o, int w) { return __sh
 __device__ __forceinline__ float2 shfl_xor(float2 a, int o, int w) { return shoal_shfl_xor_sync(0xffffffffu, a, o, w); }
 __device__ __forceinline__ double2 shfl_xor(double2 a, int o, int w) { return shoal_shfl_xor_sync(0xffffffffu, a, o, w); }
 
+/* ceil(work / per_block) blocks along x, at least 1 and at most 2^20: the kernels loop past it */
+inline unsigned grid_of(long long work, long long per_block)
+{
+    const long long g = (work + per_block - 1) / per_block;
+    return (unsigned)(g < 1 ? 1 : g > (1 << 20) ? (1 << 20) : g);
+}
+
 } // namespace shoal_elem
 
 /* The launch of the element type of a precision letter: call(T) for s, d, c, z (float, double,

@@ -334,12 +334,6 @@ __global__ void restore(shoal_operand A, shoal_operand e, int upper, int nb, int
     }
 }
 
-inline unsigned grid_of(long long work, long long per_block)
-{
-    const long long g = (work + per_block - 1) / per_block;
-    return (unsigned)(g < 1 ? 1 : g > (1 << 20) ? (1 << 20) : g);
-}
-
 template <typename T> cudaError_t launch_labrd(const shoal_gebrd_labrd_args *a, cudaStream_t s)
 {
     const size_t smem = sizeof(T) * (size_t)(a->m - a->i + a->n - a->i + 2 * a->nb);

@@ -26,7 +26,7 @@ from generator.spec_lapack import abi_of, load
 
 SPECS = spec_paths("lapack")
 FACTORIZATIONS = ["gelqf", "gels", "geqrf", "gesv", "getrf", "getri", "getri_fused", "getrs", "orgbr", "posv", "potrf",
-                  "potrs"]
+                  "potrf_vbatched", "potrs"]
 
 
 def _routines() -> list[emit_lapack.LapackRoutine]:
@@ -90,6 +90,11 @@ def test_every_argument_rule_has_a_test() -> None:
         base = 1 + 2 * len(s.options) + aliases + len(s.dims) + len(s.requires) + 1 + 2 * len(mats) + len(s.operands) + 1
         base += sum(o.needed is not None for o in s.operands)
         per_form = {"batched": base, "strided_batched": base + len(strided) + sum(o.access != "in" for o in strided)}
+        if s.vbatched:
+            # the valid call, options, maxima, batch, each array NULL (sizes, operands, their
+            # leading dimensions), no work and batch 0 with NULL arrays
+            arrays = len(s.dims) + len(s.operands) + len(mats)
+            per_form = {"vbatched": 1 + 2 * len(s.options) + aliases + len(s.dims) + 1 + arrays + 2}
         assert text.count("expect(") - 1 == len(r.precisions) * sum(per_form.values()), r.name
 
 
@@ -288,11 +293,98 @@ def test_a_driver_of_all_sizes_serves_every_call_and_names_its_precisions(tmp_pa
     assert "gels" not in [r.name for r in emit_spec.lapack_routines_from(few, SPEC_DIR)]
 
 
+VBATCHED = """name = "x_vbatched"
+abi = "lapack"
+forms = ["vbatched"]
+precisions = ["d", "z"]
+summary = "s"
+options = [{ name = "uplo", type = "uplo" }]
+dims = ["n"]
+shape = { m = "n", n = "n", nrhs = "0" }
+work = "n > 0"
+operands = [
+  { name = "A", kind = "matrix", access = "inout", rows = "n", cols = "n" },
+  { name = "info", kind = "info" },
+]
+variant = "uplo"
+driver = { name = "x_v", max_n = 256, all_sizes = true }
+"""
+
+
+def test_a_vbatched_spec_is_served_whole_by_its_driver(tmp_path: Path) -> None:
+    f = tmp_path / "x_vbatched.toml"
+    f.write_text(VBATCHED)
+    spec = load(f)
+    assert spec.vbatched and spec.forms == ("vbatched",) and emit_lapack.forms_of(emit_lapack.LapackRoutine(spec, ()))
+    for old, new, match in [
+        ('forms = ["vbatched"]', 'forms = ["vbatched", "batched"]', "forms is"),
+        ('forms = ["vbatched"]', 'forms = ["pointers"]', "forms is"),
+        ('name = "x_vbatched"', 'name = "x_v"', "ends in _vbatched"),
+        ('shape = { m = "n", n = "n", nrhs = "0" }', 'shape = { m = "n", n = "n", nrhs = "n + 1" }', "one of its dims or 0"),
+        ('  { name = "info", kind = "info" },', '  { name = "info", kind = "info" },\n  { name = "p", kind = "pivots", '
+         'access = "out", length = "n", stride = "s" },', "matrices and info"),
+        ('variant = "uplo"', 'variant = "uplo"\nroutes = [{ when = "n == 0", routine = "y" }]', "no routes"),
+    ]:
+        assert old in VBATCHED
+        text = VBATCHED.replace(old, new)
+        name = re.search(r'name = "(\w+)"', text)[1]
+        g = tmp_path / f"{name}.toml"  # a spec's file is named after its routine
+        g.write_text(text)
+        with pytest.raises(SpecError, match=match):
+            load(g)
+    # no driver (and so no precisions of its own)
+    f.write_text(VBATCHED.replace('precisions = ["d", "z"]\n', "").replace('driver = { name = "x_v", max_n = 256, '
+                                                                           'all_sizes = true }\n', ""))
+    with pytest.raises(SpecError, match="served by a driver of all sizes"):
+        load(f)
+
+
+@needs_gcc
+def test_a_vbatched_entry_point_packs_the_arrays_beside_the_maxima(tmp_path: Path) -> None:
+    """The sizes' and leading dimensions' device arrays go to the params' per-problem fields, the
+    maxima to m and n (what the run path's no-work and limit checks read), lda 1; the host checks
+    stop a NULL array, a negative maximum and batch, and let max_n = 0 through."""
+    f = tmp_path / "x_vbatched.toml"
+    f.write_text(VBATCHED)
+    routine = emit_lapack.LapackRoutine(load(f), ("d",))
+    (tmp_path / "entry.c").write_text(emit_lapack.api_c([routine]).replace("SHOAL_X_VBATCHED", "99"))
+    (tmp_path / "main.c").write_text("\n".join([
+        '#include <stdio.h>', '#include "lapack_run.h"',
+        "shoal_status shoal_dx_vbatched(shoal_handle, shoal_fill_mode, const int *, int, double *const[], const int *,"
+        " int *, int64_t);",
+        "static int n[3], lda[3], info[3]; static double *ptrs[3];",
+        "shoal_status shoal_lapack_run(shoal_handle handle, int routine, char prec, int variant, shoal_lapack_params *p)",
+        '{ (void)handle; printf("%d %c %d %d %d %d %lld %lld %d %d %d %d %lld\\n", routine, prec, variant, p->m, p->n,',
+        "  p->nrhs, p->lda, p->ldb, p->n_array == n && p->m_array == n && !p->nrhs_array, p->lda_array == lda && !p->ldb_array,",
+        "  p->A_array == (void *const *)ptrs && !p->A && !p->B_array, p->info == info, p->batch);",
+        "  return SHOAL_STATUS_SUCCESS; }",
+        "int main(void) {",
+        'printf("%d\\n", shoal_dx_vbatched((shoal_handle)1, SHOAL_FILL_UPPER, n, 7, ptrs, lda, info, 3));',
+        'printf("%d\\n", shoal_dx_vbatched((shoal_handle)1, SHOAL_FILL_LOWER, n, 0, NULL, NULL, NULL, 3));',
+        'printf("%d\\n", shoal_dx_vbatched((shoal_handle)1, SHOAL_FILL_LOWER, n, 7, ptrs, NULL, info, 3));',
+        'printf("%d\\n", shoal_dx_vbatched((shoal_handle)1, SHOAL_FILL_LOWER, n, -1, ptrs, lda, info, 3));',
+        'printf("%d\\n", shoal_dx_vbatched((shoal_handle)1, SHOAL_FILL_LOWER, n, 7, ptrs, lda, info, -1));',
+        "return 0; }", ""]))
+    exe = tmp_path / "v"
+    # one routine alone, and no strided form: the prelude's stride check is unused
+    subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-Wno-unused-function", f"-I{REPO_ROOT / 'include'}", f"-I{CUDA_INCLUDE}",
+                    f"-I{REPO_ROOT / 'runtime'}", str(tmp_path / "main.c"), str(tmp_path / "entry.c"), "-o", str(exe)],
+                   check=True)
+    got = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split("\n")[:-1]
+    ok, bad = "0", str(int(_status("SHOAL_STATUS_INVALID_VALUE")))
+    assert got == ["99 d 1 7 7 0 1 1 1 1 1 1 3", ok, "99 d 0 0 0 0 1 1 1 0 0 0 3", ok, bad, bad, bad]
+
+
+def _status(name: str) -> int:
+    header = (REPO_ROOT / "include" / "shoal.h").read_text()
+    return int(re.search(rf"\b{name}\s*=\s*(\d+)", header)[1])
+
+
 def test_the_lu_cholesky_and_qr_routines_name_their_drivers() -> None:
     # getri_fused has none: it stops at the kernels' 32
     drivers = {r.name: r.spec.driver for r in _routines()}
     assert {n for n, d in drivers.items() if d} == {"getrf", "getrs", "gesv", "getri", "potrf", "potrs", "posv",
-                                                     "geqrf", "gels", "gelqf", "orgbr"}
+                                                     "geqrf", "gels", "gelqf", "orgbr", "potrf_vbatched"}
     assert all(d.max_n == 1024 for d in drivers.values() if d)
     table = emit_lapack.drivers_c(_routines())
     assert '[SHOAL_POTRF] = {"potrf_blocked", shoal_driver_potrf_blocked, 1024, 0},' in table

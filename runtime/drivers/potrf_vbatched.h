@@ -1,0 +1,41 @@
+/* The variable-size Cholesky's own kernels (runtime/drivers/potrf_vbatched.c drives them): a
+ * left-looking sweep of every problem by panels of SHOAL_POTRF_V_NB columns, a panel a step,
+ * each step two launches over the whole batch whose blocks exit at once for the problems that
+ * have no such panel (or have failed). */
+#ifndef SHOAL_POTRF_VBATCHED_H
+#define SHOAL_POTRF_VBATCHED_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* the panel's width, and the rows a block of the update step takes (a thread a row) */
+enum { SHOAL_POTRF_V_NB = 32, SHOAL_POTRF_V_ROWS = 128 };
+
+typedef struct shoal_potrf_v_args {
+    void *const *A;         /* problem b's matrix at A[b], n[b] x n[b], ld lda[b] */
+    const int *n, *lda;     /* device arrays */
+    int *info;              /* device array: 0, -2 (n), -4 (lda) or the failing column (1-based) */
+    int max_n;              /* bounds every valid n[b] */
+    int upper;              /* U^H U in the upper triangle: factored as L = U^H read through the lower view */
+    int j0;                 /* the step's panel: columns j0 .. j0 + NB - 1 */
+    long long batch;
+} shoal_potrf_v_args;
+
+/* info[b] = -2 where n[b] < 0 or n[b] > max_n, -4 where lda[b] < max(1, n[b]), else 0: LAPACK's
+ * argument checks, per problem, before the first step (a problem with info != 0 is not touched). */
+cudaError_t shoal_potrf_v_check(char prec, const shoal_potrf_v_args *a, cudaStream_t stream);
+
+/* The step at column j0 of every problem with n[b] > j0 and info[b] == 0: the panel
+ * A(j0:n, j0:j0+nb) less L(j0:n, 0:j0) L(j0:j0+nb, 0:j0)^H (left-looking: the columns before
+ * j0 are factored), then its diagonal block factored (a non-positive or NaN pivot at column c
+ * sets info[b] = c + 1 and stops that problem, LAPACK's columns before c factored) and the
+ * rows below it solved against the block's factor. */
+cudaError_t shoal_potrf_v_step(char prec, const shoal_potrf_v_args *a, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
