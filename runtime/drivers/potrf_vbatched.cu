@@ -11,7 +11,7 @@ namespace {
 
 using namespace shoal_elem;
 
-constexpr int NB = SHOAL_POTRF_V_NB, ROWS = SHOAL_POTRF_V_ROWS, FACTOR_THREADS = 256;
+constexpr int NB = SHOAL_POTRF_V_NB, ROWS = SHOAL_POTRF_V_ROWS, FACTOR_THREADS = 256, SMALL_WARPS = 4;
 constexpr long long MAX_GRID_Y = 65535;
 
 /* problem b's matrix as the lower triangle of a Hermitian matrix: L(r, c) = A(r, c) for LOWER,
@@ -92,6 +92,53 @@ template <typename T> __global__ void __launch_bounds__(ROWS) update(shoal_potrf
     }
 }
 
+/* A problem of n <= NB whole, a warp a problem, SMALL_WARPS a block: lane r holds row r of the
+ * lower view in registers, potf2's column steps broadcast column c's elements by shuffles. Where
+ * the block-a-problem step below would leave most of its 256 threads idle on a small matrix,
+ * this keeps every lane on one. */
+template <typename T> __global__ void __launch_bounds__(32 * SMALL_WARPS) small(shoal_potrf_v_args a)
+{
+    typedef typename real_of<T>::type R;
+    const int lane = threadIdx.x % 32;
+    for (long long b = blockIdx.x * (long long)SMALL_WARPS + threadIdx.x / 32; b < a.batch;
+         b += (long long)gridDim.x * SMALL_WARPS) {
+        const int n = a.n[b];
+        if (a.info[b] != 0 || n < 1 || n > NB) continue; /* the same for the warp's lanes */
+        const lower_view<T> L = view_of<T>(a, b);
+        T x[NB];
+#pragma unroll
+        for (int c = 0; c < NB; ++c) {
+            x[c] = zero_of<T>();
+            if (lane < n && c <= lane) x[c] = c == lane ? real_part(L.get(lane, c)) : L.get(lane, c);
+        }
+        int failed = 0;
+#pragma unroll
+        for (int c = 0; c < NB; ++c) {
+            if (c >= n || failed) continue; /* uniform: the shuffles below see every lane */
+            const R d = re(shfl(x[c], c, 32));
+            if (!(d > R(0))) { /* LAPACK leaves the updated pivot on the diagonal: x keeps it */
+                failed = c + 1;
+                continue;
+            }
+            const R s = sqrt(d);
+            if (lane == c) x[c] = from_parts<T>(s, R(0));
+            else if (lane > c) x[c] = mul(x[c], from_parts<T>(R(1) / s, R(0)));
+#pragma unroll
+            for (int k = c + 1; k < NB; ++k) {
+                if (k >= n) continue;
+                const T lk = shfl(x[c], k, 32); /* L(k, c) */
+                if (lane >= k) x[k] = sub_mul(x[k], x[c], conj_of(lk));
+            }
+        }
+        if (lane < n) {
+#pragma unroll
+            for (int c = 0; c < NB; ++c)
+                if (c <= lane) L.set(lane, c, x[c]);
+        }
+        if (failed && lane == 0) a.info[b] = failed;
+    }
+}
+
 /* The panel's diagonal block factored in shared memory (potf2's column steps), then the rows below
  * it: X L11^H = L21, a thread a row. A block a problem. */
 template <typename T> __global__ void __launch_bounds__(FACTOR_THREADS) factor(shoal_potrf_v_args a)
@@ -102,7 +149,8 @@ template <typename T> __global__ void __launch_bounds__(FACTOR_THREADS) factor(s
     const int j0 = a.j0;
     for (long long b = blockIdx.x; b < a.batch; b += gridDim.x) {
         const int n = a.n[b];
-        if (a.info[b] != 0 || n <= j0) continue; /* uniform */
+        /* uniform; the small kernel serves n <= NB whole */
+        if (a.info[b] != 0 || n <= j0 || n <= NB) continue;
         const lower_view<T> L = view_of<T>(a, b);
         const int w = n - j0 < NB ? n - j0 : NB;
         for (int t = threadIdx.x; t < NB * NB; t += FACTOR_THREADS) {
@@ -159,7 +207,11 @@ template <typename T> __global__ void __launch_bounds__(FACTOR_THREADS) factor(s
 
 template <typename T> cudaError_t launch_step(const shoal_potrf_v_args *a, cudaStream_t s)
 {
-    if (a->j0 > 0) { /* nothing left of the first panel */
+    if (a->j0 == 0) { /* nothing left of the first panel; the problems of n <= NB done whole */
+        small<T><<<grid_of(a->batch, SMALL_WARPS), 32 * SMALL_WARPS, 0, s>>>(*a);
+        const cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess || a->max_n <= NB) return e;
+    } else {
         const dim3 grid((unsigned)((a->max_n - a->j0 + ROWS - 1) / ROWS),
                         (unsigned)(a->batch < MAX_GRID_Y ? a->batch : MAX_GRID_Y));
         update<T><<<grid, ROWS, 0, s>>>(*a);

@@ -28,7 +28,8 @@ typedef struct shoal_potrf_v_args {
  * argument checks, per problem, before the first step (a problem with info != 0 is not touched). */
 cudaError_t shoal_potrf_v_check(char prec, const shoal_potrf_v_args *a, cudaStream_t stream);
 
-/* The step at column j0 of every problem with n[b] > j0 and info[b] == 0: the panel
+/* The step at column j0 of every problem with n[b] > j0 and info[b] == 0 (at j0 = 0 the problems
+ * of n[b] <= SHOAL_POTRF_V_NB are factored whole, a warp each): the panel
  * A(j0:n, j0:j0+nb) less L(j0:n, 0:j0) L(j0:j0+nb, 0:j0)^H (left-looking: the columns before
  * j0 are factored), then its diagonal block factored (a non-positive or NaN pivot at column c
  * sets info[b] = c + 1 and stops that problem, LAPACK's columns before c factored) and the
