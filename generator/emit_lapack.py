@@ -151,6 +151,10 @@ def _vbatched_doc(spec: LapackSpec) -> list[str]:
         return re.sub(r"\b(" + "|".join(spec.dims) + r")\b", r"\1[i]", _src(e))
 
     many = len(spec.dims) > 1
+    maxima = {d: f"max_{d}" for d in spec.dims}
+    work = re.sub(r"\b(" + "|".join(spec.dims) + r")\b", lambda m: maxima[m[1]], spec.work.source)
+    # the driver's limit is on m and n (the run path's), not on nrhs
+    limited = " or ".join(dict.fromkeys(maxima[e.source] for f, e in spec.shape if f in ("m", "n")))
     text = (f"Variable size: {dims}: {'device arrays' if many else 'a device array'}, one int per problem; "
             + ", ".join(f"max_{d}" for d in spec.dims) + f" {'bound them' if many else 'bounds it'} (the caller's: "
             "the launches are shaped by the maxima). "
@@ -161,9 +165,9 @@ def _vbatched_doc(spec: LapackSpec) -> list[str]:
             f"negative size or one above its maximum, or a leading dimension below its bound, leaves the "
             f"problem untouched with {info[0] if info else 'info'}[i] = -(the argument's position in LAPACK's call); "
             f"a problem of size 0 gets 0. Errors, in order: an option out of range, a negative maximum or batch, "
-            f"a NULL array where {spec.work.source.replace(spec.dims[0], 'max_' + spec.dims[0])} and batch > 0 -> "
-            "SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then no work (a maximum 0, or batch "
-            f"== 0) -> SUCCESS at once; then maxima above {spec.driver.max_n} -> SHOAL_STATUS_NOT_SUPPORTED. "
+            f"a NULL array where {work} and batch > 0 -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> "
+            f"NOT_INITIALIZED; then no work (not ({work}), or batch == 0) -> SUCCESS at once; then {limited} above "
+            f"{spec.driver.max_n} -> SHOAL_STATUS_NOT_SUPPORTED. "
             f"Served by the driver {spec.driver.name}; no host synchronization.")
     return [f" * {line}" for line in textwrap.wrap(text, 95)[:-1]] + [f" * {textwrap.wrap(text, 95)[-1]} */"]
 

@@ -269,6 +269,29 @@ shoal_status shoal_cposv_strided_batched(shoal_handle handle, shoal_fill_mode up
 shoal_status shoal_zposv_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, shoal_complex_double *const A[], int64_t lda, shoal_complex_double *const B[], int64_t ldb, int *info, int64_t batch);
 shoal_status shoal_zposv_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, shoal_complex_double *A, int64_t lda, int64_t strideA, shoal_complex_double *B, int64_t ldb, int64_t strideB, int *info, int64_t batch);
 
+/* posv_vbatched: Variable-size Cholesky factor and solve: A_i <- its factor (uplo), B_i <- X_i with A_i X_i = B_i, A_i n[i] x n[i], B_i n[i] x nrhs[i].
+ * Per problem as posv: info[i] = j > 0 where the leading minor of order j is not positive
+ * definite (A_i as potrf leaves it, B_i not touched); -2 where n[i] < 0 or n[i] > max_n, -3 where
+ * nrhs[i] < 0 or nrhs[i] > max_nrhs, -5 where lda[i] < max(1, n[i]), -7 where ldb[i] < max(1,
+ * n[i]) (the problem not touched); else 0. With max_nrhs = 0 every A_i is still factored (as
+ * LAPACK's posv with nrhs = 0); B, ldb and nrhs must still be non-NULL.
+ * Variable size: n, nrhs: device arrays, one int per problem; max_n, max_nrhs bound them (the
+ * caller's: the launches are shaped by the maxima). A: a device array of pointers, problem i's
+ * n[i] x n[i] (inout) at A[i], lda: a device array, lda[i] >= max(1, n[i]). B: a device array of
+ * pointers, problem i's n[i] x nrhs[i] (inout) at B[i], ldb: a device array, ldb[i] >= max(1,
+ * n[i]). info: one int per problem (out). The sizes are checked on the device, per problem, as
+ * LAPACK checks its arguments: a negative size or one above its maximum, or a leading dimension
+ * below its bound, leaves the problem untouched with info[i] = -(the argument's position in
+ * LAPACK's call); a problem of size 0 gets 0. Errors, in order: an option out of range, a
+ * negative maximum or batch, a NULL array where max_n > 0 and batch > 0 ->
+ * SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then no work (not (max_n >
+ * 0), or batch == 0) -> SUCCESS at once; then max_n above 1024 -> SHOAL_STATUS_NOT_SUPPORTED.
+ * Served by the driver posv_vbatched; no host synchronization. */
+shoal_status shoal_sposv_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, const int *nrhs, int max_n, int max_nrhs, float *const A[], const int *lda, float *const B[], const int *ldb, int *info, int64_t batch);
+shoal_status shoal_dposv_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, const int *nrhs, int max_n, int max_nrhs, double *const A[], const int *lda, double *const B[], const int *ldb, int *info, int64_t batch);
+shoal_status shoal_cposv_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, const int *nrhs, int max_n, int max_nrhs, shoal_complex_float *const A[], const int *lda, shoal_complex_float *const B[], const int *ldb, int *info, int64_t batch);
+shoal_status shoal_zposv_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, const int *nrhs, int max_n, int max_nrhs, shoal_complex_double *const A[], const int *lda, shoal_complex_double *const B[], const int *ldb, int *info, int64_t batch);
+
 /* potrf: Cholesky A_i = L L^H (uplo LOWER) or U^H U (UPPER), in place in that triangle; the other triangle is not referenced (L^H = L^T in s and d).
  * Where info_i = j > 0, columns (rows for UPPER) 1..j-1 hold the factor, the diagonal
  * entry j holds the non-positive pivot, and the rest of the triangle holds intermediate values.
@@ -308,7 +331,7 @@ shoal_status shoal_zpotrf_strided_batched(shoal_handle handle, shoal_fill_mode u
  * untouched with info[i] = -(the argument's position in LAPACK's call); a problem of size 0 gets
  * 0. Errors, in order: an option out of range, a negative maximum or batch, a NULL array where
  * max_n > 0 and batch > 0 -> SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED;
- * then no work (a maximum 0, or batch == 0) -> SUCCESS at once; then maxima above 1024 ->
+ * then no work (not (max_n > 0), or batch == 0) -> SUCCESS at once; then max_n above 1024 ->
  * SHOAL_STATUS_NOT_SUPPORTED. Served by the driver potrf_vbatched; no host synchronization. */
 shoal_status shoal_spotrf_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, int max_n, float *const A[], const int *lda, int *info, int64_t batch);
 shoal_status shoal_dpotrf_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, int max_n, double *const A[], const int *lda, int *info, int64_t batch);
@@ -335,6 +358,27 @@ shoal_status shoal_cpotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int
 shoal_status shoal_cpotrs_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const shoal_complex_float *A, int64_t lda, int64_t strideA, shoal_complex_float *B, int64_t ldb, int64_t strideB, int64_t batch);
 shoal_status shoal_zpotrs_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const shoal_complex_double *const A[], int64_t lda, shoal_complex_double *const B[], int64_t ldb, int64_t batch);
 shoal_status shoal_zpotrs_strided_batched(shoal_handle handle, shoal_fill_mode uplo, int n, int nrhs, const shoal_complex_double *A, int64_t lda, int64_t strideA, shoal_complex_double *B, int64_t ldb, int64_t strideB, int64_t batch);
+
+/* potrs_vbatched: Variable-size A_i X_i = B_i with the Cholesky factor of potrf (uplo as it was factored), A_i n[i] x n[i], B_i n[i] x nrhs[i]; B_i <- X_i.
+ * info[i] reports only the problem's arguments, as LAPACK's potrs: -2 where n[i] < 0 or
+ * n[i] > max_n, -3 where nrhs[i] < 0 or nrhs[i] > max_nrhs, -5 where lda[i] < max(1, n[i]), -7
+ * where ldb[i] < max(1, n[i]) (the problem not touched), else 0.
+ * Variable size: n, nrhs: device arrays, one int per problem; max_n, max_nrhs bound them (the
+ * caller's: the launches are shaped by the maxima). A: a device array of pointers, problem i's
+ * n[i] x n[i] (in) at A[i], lda: a device array, lda[i] >= max(1, n[i]). B: a device array of
+ * pointers, problem i's n[i] x nrhs[i] (inout) at B[i], ldb: a device array, ldb[i] >= max(1,
+ * n[i]). info: one int per problem (out). The sizes are checked on the device, per problem, as
+ * LAPACK checks its arguments: a negative size or one above its maximum, or a leading dimension
+ * below its bound, leaves the problem untouched with info[i] = -(the argument's position in
+ * LAPACK's call); a problem of size 0 gets 0. Errors, in order: an option out of range, a
+ * negative maximum or batch, a NULL array where max_n > 0 and max_nrhs > 0 and batch > 0 ->
+ * SHOAL_STATUS_INVALID_VALUE; then a NULL handle -> NOT_INITIALIZED; then no work (not (max_n > 0
+ * and max_nrhs > 0), or batch == 0) -> SUCCESS at once; then max_n above 1024 ->
+ * SHOAL_STATUS_NOT_SUPPORTED. Served by the driver potrs_vbatched; no host synchronization. */
+shoal_status shoal_spotrs_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, const int *nrhs, int max_n, int max_nrhs, const float *const A[], const int *lda, float *const B[], const int *ldb, int *info, int64_t batch);
+shoal_status shoal_dpotrs_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, const int *nrhs, int max_n, int max_nrhs, const double *const A[], const int *lda, double *const B[], const int *ldb, int *info, int64_t batch);
+shoal_status shoal_cpotrs_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, const int *nrhs, int max_n, int max_nrhs, const shoal_complex_float *const A[], const int *lda, shoal_complex_float *const B[], const int *ldb, int *info, int64_t batch);
+shoal_status shoal_zpotrs_vbatched(shoal_handle handle, shoal_fill_mode uplo, const int *n, const int *nrhs, int max_n, int max_nrhs, const shoal_complex_double *const A[], const int *lda, shoal_complex_double *const B[], const int *ldb, int *info, int64_t batch);
 
 /* gemv: y_i = alpha * op(A_i) * x_i + beta * y_i; op(A) = A or A^T by trans.
  * With beta == 0, y is not read; with alpha == 0, A and x are not read. As in BLAS, m == 0,

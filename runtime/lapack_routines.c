@@ -29,6 +29,9 @@ const shoal_lapack_routine_info shoal_lapack_routines[SHOAL_LAPACK_N_ROUTINES] =
     [SHOAL_ORGBR] = DRIVER_ONLY(orgbr, "q p", 2, 0, "sdcz"),
     /* variable size: the sizes in device arrays, m and n the maxima (runtime/drivers/potrf_vbatched.c) */
     [SHOAL_POTRF_VBATCHED] = DRIVER_ONLY(potrf_vbatched, "l u", 2, 0, "sdcz"),
+    [SHOAL_POTRS_VBATCHED] = DRIVER_ONLY(potrs_vbatched, "l u", 2, 1, "sdcz"),
+    /* max_nrhs = 0 still factors (LAPACK's posv): not the run path's "no right-hand sides" */
+    [SHOAL_POSV_VBATCHED] = DRIVER_ONLY(posv_vbatched, "l u", 2, 0, "sdcz"),
     [SHOAL_GEMV] = ROUTINE(gemv, "n t", 2, 0),
     [SHOAL_TRSV] = ROUTINE(trsv, "ln lt un ut", 4, 0),
     [SHOAL_GEMV_VBATCHED] = ROUTINE(gemv_vbatched, "n t", 2, 0),

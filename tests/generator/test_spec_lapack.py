@@ -25,8 +25,8 @@ from generator.spec import load as load_spec_abi
 from generator.spec_lapack import abi_of, load
 
 SPECS = spec_paths("lapack")
-FACTORIZATIONS = ["gelqf", "gels", "geqrf", "gesv", "getrf", "getri", "getri_fused", "getrs", "orgbr", "posv", "potrf",
-                  "potrf_vbatched", "potrs"]
+FACTORIZATIONS = ["gelqf", "gels", "geqrf", "gesv", "getrf", "getri", "getri_fused", "getrs", "orgbr", "posv",
+                  "posv_vbatched", "potrf", "potrf_vbatched", "potrs", "potrs_vbatched"]
 
 
 def _routines() -> list[emit_lapack.LapackRoutine]:
@@ -53,7 +53,10 @@ def test_spec_agrees_with_its_search_space_and_the_runtime(path: Path) -> None:
         assert re.search(rf"\b{emit_lapack.routine_id(spec.name)}\b", enum)
         routines_c = (REPO_ROOT / "runtime" / "lapack_routines.c").read_text()
         letters = next(o for o in spec.options if o.name == spec.variant).type.letters if spec.variant else "n"
-        entry = (f'DRIVER_ONLY({spec.name}, "{" ".join(letters)}", {len(letters)}, {int("nrhs" in spec.dims)}, '
+        # has_nrhs: the run path's "no right-hand sides, no work", where the spec's work says so
+        # (posv_vbatched factors with max_nrhs = 0, as LAPACK's posv with nrhs = 0)
+        has_nrhs = int("nrhs" in spec.dims and re.search(r"\bnrhs\b", spec.work.source) is not None)
+        entry = (f'DRIVER_ONLY({spec.name}, "{" ".join(letters)}", {len(letters)}, {has_nrhs}, '
                  f'"{"".join(spec.precisions)}")')
         assert entry in routines_c
         return
@@ -384,7 +387,8 @@ def test_the_lu_cholesky_and_qr_routines_name_their_drivers() -> None:
     # getri_fused has none: it stops at the kernels' 32
     drivers = {r.name: r.spec.driver for r in _routines()}
     assert {n for n, d in drivers.items() if d} == {"getrf", "getrs", "gesv", "getri", "potrf", "potrs", "posv",
-                                                     "geqrf", "gels", "gelqf", "orgbr", "potrf_vbatched"}
+                                                     "geqrf", "gels", "gelqf", "orgbr", "potrf_vbatched",
+                                                     "potrs_vbatched", "posv_vbatched"}
     assert all(d.max_n == 1024 for d in drivers.values() if d)
     table = emit_lapack.drivers_c(_routines())
     assert '[SHOAL_POTRF] = {"potrf_blocked", shoal_driver_potrf_blocked, 1024, 0},' in table
