@@ -140,3 +140,12 @@ GEBRD_BENCH_OUT ?= bench/results/gebrd.csv
 bench-gebrd: $(LIB_SHARED)
 	PYTHONPATH=python SHOAL_LIBRARY=$(abspath $(LIB_SHARED)) $(PYTHON) bench/run_gebrd_bench.py \
 	    --out $(GEBRD_BENCH_OUT) $(GEBRD_BENCH_ARGS)
+
+# Variable-size Cholesky against fixed-size, grouped (shoal and torch), padded and a loop of
+# cuSOLVER calls (bench/run_potrf_vbatched_bench.py; issue 24's bar): needs a GPU and PyTorch in
+# $(PYTHON); POTRF_VBATCHED_BENCH_ARGS e.g. --ns 32,128 --precisions d.
+POTRF_VBATCHED_BENCH_OUT ?= bench/results/potrf-vbatched.csv
+.PHONY: bench-potrf-vbatched
+bench-potrf-vbatched: $(LIB_SHARED)
+	PYTHONPATH=python SHOAL_LIBRARY=$(abspath $(LIB_SHARED)) $(PYTHON) bench/run_potrf_vbatched_bench.py \
+	    --out $(POTRF_VBATCHED_BENCH_OUT) $(POTRF_VBATCHED_BENCH_ARGS)

@@ -71,6 +71,10 @@ _GENERIC = {
     "shoal_?orgbr_batched": "h i i i i p l p l",
     "shoal_?orgbr_strided_batched": "h i i i i p l l p l l",
     "shoal_?gebrd_strided_batched": "h i i p l l p l p l p l p l l",
+    "shoal_?potrf_vbatched": "h i p i p p p l",   # sizes, lda, info: device int arrays
+    # declared for ctypes (the signature test covers every header function); no wrapper yet
+    "shoal_?potrs_vbatched": "h i p p i i p p p p p l",
+    "shoal_?posv_vbatched": "h i p p i i p p p p p l",
 }
 
 # the generic entries that come in c and z too (the routines listing them in search_space/)
@@ -78,7 +82,8 @@ _GENERIC_COMPLEX = ("shoal_?gemm_batched", "shoal_?gemm_strided_batched",
                     "shoal_?gemv_batched", "shoal_?gemv_strided_batched",
                     "shoal_?trsv_batched", "shoal_?trsv_strided_batched", "shoal_?gemv_vbatched",
                     "shoal_?trsm_batched", "shoal_?trsm_strided_batched",
-                    "shoal_?gemm_vbatched", "shoal_?ormqr_batched", "shoal_?ormqr_strided_batched",
+                    "shoal_?gemm_vbatched", "shoal_?potrf_vbatched", "shoal_?potrs_vbatched",
+                    "shoal_?posv_vbatched", "shoal_?ormqr_batched", "shoal_?ormqr_strided_batched",
                     "shoal_?orgqr_batched", "shoal_?orgqr_strided_batched",
                     "shoal_?gels_batched", "shoal_?gels_strided_batched",
                     "shoal_?gelqf_batched", "shoal_?gelqf_strided_batched",

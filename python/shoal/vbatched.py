@@ -1,4 +1,5 @@
-"""Variable-size batches: shoal_?gemm_vbatched and shoal_?gemv_vbatched over lists of arrays.
+"""Variable-size batches: shoal_?gemm_vbatched, shoal_?gemv_vbatched and shoal_?potrf_vbatched
+over lists of arrays.
 
 The per-matrix sizes, leading dimensions and increments, and the pointer arrays, are built on
 the host from the lists and uploaded in one copy per call, on the call's stream; the maxima are
@@ -10,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import flag, flat, op_flag, operand, precision, scalar
+from ._common import flag, flat, op_flag, operand, output, precision, scalar
 from ._context import Call
-from ._layout import same_order, vectors
+from ._layout import Matrices, same_order, vectors
 from .blas import gemm_plan, vector_op, vector_trans
+from .lapack import _fill
 
 
 def _lists(*pairs: tuple[Any, str]) -> int:
@@ -90,3 +92,46 @@ def gemv_vbatched(A: list, x: list, y: list, *, alpha: float | complex = 1.0,
     call(f"shoal_{p}gemv_vbatched", op, dm, dn, max(ms), max(ns), alpha, pa, dlda, px, dix,
          beta, py, diy, count)
     return y
+
+
+def _square_sizes(Ams: list[Matrices]) -> list[int]:
+    """Each matrix's order; ValueError naming the first that is not square, or not 2-D (a 3-D
+    array would read as its first matrix: the rest would silently not be factored)."""
+    for i, Am in enumerate(Ams):
+        if not Am.single:
+            raise ValueError(f"potrf_vbatched: A[{i}] has shape {(Am.batch, Am.rows, Am.cols)}: a list "
+                             "holds 2-D matrices")
+        if Am.rows != Am.cols:
+            raise ValueError(f"potrf_vbatched: A[{i}] is {Am.rows} x {Am.cols}; it must be square")
+    return [Am.rows for Am in Ams]
+
+
+def potrf_vbatched(A: list, *, uplo: str = "L", info: Any = None, stream: Any = None) -> Any:
+    """Cholesky of square matrices of different orders (0 <= n <= 1024, mixed in one list), each
+    in place as potrf: A[i] = L L^H (uplo 'L') or U^H U ('U') in that triangle, the other not
+    referenced. float32, float64, complex64, complex128 (Hermitian A; the imaginary parts of the
+    diagonal are not read). Row-major matrices allowed, as in potrf, when every one of the list is
+    (one uplo for the whole call). Returns info (len(A),) int32: info[i] = j > 0 where the leading
+    minor of order j of A[i] is not positive definite (that matrix stops there, the others are
+    not affected). An empty list needs info= (an empty int32 array; returned as is): there is no
+    array to take the library of a new one from."""
+    uplo = flag(uplo, "LU", "uplo")
+    count = _lists((A, "A"))
+    if count == 0:
+        if info is None:
+            raise ValueError("potrf_vbatched: A is an empty list; pass info= (an empty int32 array) "
+                             "to get it back, as there is no array to allocate one like")
+        return info
+    a = operand(list(A), "A", stream)
+    call = Call(flat(a), stream)
+    p = precision(a, complex_ok=True)
+    Ams = same_order(a, "A")       # one memory order: one uplo for the whole list
+    ns = _square_sizes(Ams)
+    inf = output(call, info, (count,), "int32", "info")
+    pa, dn, dlda = call.device_arrays([[Am.ptr for Am in Ams]], [ns, [Am.ld for Am in Ams]])
+    # The maximum is known here, so no shoal_imax_device (which synchronizes). At least 1: with a
+    # maximum of 0 the C call returns at once without writing info, and a new info would hold
+    # garbage where every matrix is 0 x 0 (with 1 the device check writes info[i] = 0 for them).
+    max_n = max(1, max(ns))
+    call(f"shoal_{p}potrf_vbatched", _fill(uplo, Ams[0]), dn, max_n, pa, dlda, inf.ptr, count)
+    return inf.obj
