@@ -65,6 +65,7 @@ CASE_PROGRAMS = {
     "blas2_args_case": "test_blas2_args",
     "gpu_vbatched_gemm_case": "test_vbatched_gemm_gpu",
     "gpu_potrf_vbatched_case": "test_potrf_vbatched_gpu",
+    "gpu_posv_vbatched_case": "test_posv_vbatched_gpu",
     "gpu_spec_case": "test_spec_gpu",
 }
 

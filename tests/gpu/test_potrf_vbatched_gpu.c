@@ -4,6 +4,9 @@
  * max_n >= every n[i] a caller's bound up to 1024). Every case runs for s, d, c and z and both
  * uplo; judged on the host in double.
  *
+ * The members, images, device copies and checks are tests/gpu/vbatched_chol.{h,c}'s, shared with
+ * test_posv_vbatched_gpu.c (potrs_vbatched, posv_vbatched).
+ *
  * Inputs: member i (order n) is A = B B^H + n I, B random lower triangular with entries uniform
  * in [-1, 1) (both parts in c and z), from a hash of the case name and i; rounded to the
  * precision, and the rounded values are what the checks read back. Around the referenced
@@ -12,16 +15,16 @@
  * rows n..lda-1 (NaNs), the gaps between members and a guard after the last one (NaNs); in c and
  * z the diagonal's imaginary parts are NaNs too (potrf must not read them). Members lie at
  * 16-byte-aligned offsets (odd element offsets in the ld_pad, nonspd and nan cases); info is
- * poisoned (INFO_POISON) before every call.
+ * poisoned (VC_INFO_POISON) before every call.
  *
  * After every call: the status is SUCCESS; the n, lda and pointer arrays are unchanged; info[i]
  * is exactly LAPACK's value for every member; every element outside the referenced triangles of
  * the valid members is bit-identical to before; every member that factored (info 0, n >= 1)
  * has a real, positive diagonal (c, z: imaginary parts exactly 0) and
- *     ||A - L L^H||_F / (||A||_F n eps) <= RESIDUAL_LIMIT (30)
+ *     ||A - L L^H||_F / (||A||_F n eps) <= VC_RESIDUAL_LIMIT (30)
  * (the Hermitian matrices whole; eps 2^-24 for s and c, 2^-53 for d and z). The host work is
  * O(n^3) per member (making B B^H, multiplying L L^H out): OpenMP over the small members, then
- * one large member (order >= PARALLEL_ORDER) at a time, parallel inside; so the batches of the
+ * one large member (order >= VC_PARALLEL_ORDER) at a time, parallel inside; so the batches of the
  * large sizes are small.
  *
  * Cases, <p>potrf_vbatched_{lower,upper}_NAME:
@@ -59,21 +62,10 @@
  *        test_potrf_vbatched_gpu --list       print the case names (needs no GPU)
  *        test_potrf_vbatched_gpu --case NAME  run one case
  * Exit: 0 all passed, 1 a failure, 2 usage, 77 no CUDA device (tests/gpu/gpu_test.h). */
-#include <math.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "gpu_test.h"
-#include "host_elems.h"
-
-#define RESIDUAL_LIMIT 30.0
-#define MAX_SUPPORTED_N 1024
-#define GAP 3             /* poisoned elements between members, and after the last one */
-#define INFO_POISON (-777) /* info before a call: every entry must be written (or left, where no work) */
-#define MAX_REPORTS 8     /* failure lines per run; the rest are counted */
-#define JUNK_BIG 1e30     /* half of the other triangle: a read of it blows the residual up */
-#define PARALLEL_ORDER 192 /* members from this order on are checked one at a time, in parallel inside */
+#include "vbatched_chol.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Cases */
@@ -120,7 +112,7 @@ static void build_cases(void)
             add(*p, uplo, K_ZEROS, 64, 300, "zeros_64");
             add(*p, uplo, K_HUGE, 1000, 500, "huge_1000");
             add(*p, uplo, K_BATCH1, 77, 1, "batch1_77");
-            add(*p, uplo, K_BATCH1, MAX_SUPPORTED_N, 1, "batch1_1024");
+            add(*p, uplo, K_BATCH1, VC_MAX_SUPPORTED_N, 1, "batch1_1024");
             add(*p, uplo, K_LARGE, 32, 3000, "large_3000");
             add(*p, uplo, K_LD_PAD, 100, 200, "ld_pad_100");
             add(*p, uplo, K_SLACK, 700, 100, "slack_700");
@@ -134,72 +126,9 @@ static void build_cases(void)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Random numbers: a counter-based hash, so members can be drawn in any order (in parallel) */
-
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-static uint64_t hash3(uint64_t seed, uint64_t a, uint64_t b) { return mix64(mix64(seed ^ mix64(a)) + b); }
-
-static uint64_t hash_string(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; ++s) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return mix64(h);
-}
-
-/* uniform in [-1, 1), 24 significant bits (exact in float) */
-static double urand(uint64_t seed, uint64_t a, uint64_t b) { return (double)(hash3(seed, a, b) >> 40) * 0x1p-23 - 1.0; }
-
-/* uniform in [lo, hi] */
-static int irand(uint64_t seed, uint64_t a, uint64_t b, int lo, int hi)
-{
-    return lo + (int)(hash3(seed, a, b) % (uint64_t)(hi - lo + 1));
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* Members of a batch: what the call gets, where they lie, what info must say */
 
-typedef enum defect {
-    D_NONE,
-    D_NEG_DIAG, D_ZERO_DIAG, D_NAN_DIAG, D_NAN_OFF, /* not positive definite: info = j + 1 */
-    D_N_NEG, D_N_BIG, D_LDA_SMALL                   /* invalid: info -2 or -4, untouched */
-} defect;
-
-typedef struct member {
-    int n, lda;       /* as passed */
-    int sn, sld;      /* the order and leading dimension of what is stored (an invalid n stores
-                         a stand-in, an lda too small stores n rows) */
-    int64_t off;      /* element offset in the host image */
-    int64_t count;    /* elements of storage: sld * sn, or to A(sn-1, sn-1) in the tail case */
-    defect defect;
-    int j, k;         /* the defect's row, and (D_NAN_OFF) its column k < j: lower-triangle terms */
-    int want;         /* the info it must get */
-} member;
-
-typedef struct batchset {
-    const pcase *c;
-    char prec;
-    int es, w;        /* element bytes; reals per element (2 in c, z) */
-    int64_t batch;
-    int max_n;
-    int tail;         /* every member in an allocation of its own (gpu_test_tail_alloc) */
-    member *m;
-    int64_t total;    /* elements of the host image */
-    uint64_t seed;
-} batchset;
-
-static int is_invalid(defect d) { return d >= D_N_NEG; }
-
-/* Whether the call may write member m's referenced triangle (a valid member with work). */
-static int may_write(const member *m) { return !is_invalid(m->defect) && m->n > 0; }
-
-static int want_info(const member *m)
+static int want_info(const vc_member *m)
 {
     switch (m->defect) {
     case D_NONE: return 0;
@@ -210,61 +139,8 @@ static int want_info(const member *m)
     }
 }
 
-/* The size of member i under the case's distribution. */
-static int draw_size(const batchset *s, int64_t i)
-{
-    const int N = s->c->size;
-    const uint64_t seed = s->seed;
-    switch (s->c->kind) {
-    case K_EQUAL:
-    case K_BATCH1: return N;
-    case K_SKEWED: {
-        const double u = (urand(seed, (uint64_t)i, 1) + 1.0) / 2.0;
-        return 1 + (int)floor((N - 1) * u * u * u);
-    }
-    case K_ZEROS: return i % 4 == 1 ? 0 : irand(seed, (uint64_t)i, 1, 0, N);
-    case K_HUGE: return i == s->batch / 3 ? N : irand(seed, (uint64_t)i, 1, 1, 8);
-    case K_SLACK: return irand(seed, (uint64_t)i, 1, 1, 40);
-    case K_NONSPD:
-    case K_NAN: return i % 50 == 7 ? 300 : irand(seed, (uint64_t)i, 1, 1, N);
-    case K_TAIL: return i == s->batch / 2 ? 200 : irand(seed, (uint64_t)i, 1, 0, N);
-    case K_STATUS: return (int)(i % 4) + 1;
-    default: return irand(seed, (uint64_t)i, 1, 1, N); /* uniform, large, ld_pad, bad */
-    }
-}
-
-/* lda - n for a valid member */
-static int draw_pad(const batchset *s, int64_t i)
-{
-    switch (s->c->kind) {
-    case K_LD_PAD: return irand(s->seed, (uint64_t)i, 2, 1, 7);
-    case K_NONSPD:
-    case K_NAN:
-    case K_BAD:
-    case K_TAIL: return irand(s->seed, (uint64_t)i, 2, 0, 3);
-    default: return 0;
-    }
-}
-
-/* The defect of member i of a nonspd or nan case (D_NONE for most), and its row j (and column k). */
-static void draw_breakdown(const batchset *s, int64_t i, member *m)
-{
-    if (!(i % 6 == 1 || i % 100 == 7) || m->n < 1) return;
-    const int n = m->n, pick = (int)((i / 6) % 3);
-    m->j = pick == 0 ? 0 : pick == 1 ? n - 1 : irand(s->seed, (uint64_t)i, 3, 0, n - 1);
-    if (s->c->kind == K_NONSPD) {
-        m->defect = (i / 6) % 2 ? D_ZERO_DIAG : D_NEG_DIAG;
-    } else if ((i / 6) % 2 && n >= 2) {
-        m->defect = D_NAN_OFF;
-        if (m->j == 0) m->j = n - 1;
-        m->k = irand(s->seed, (uint64_t)i, 4, 0, m->j - 1);
-    } else {
-        m->defect = D_NAN_DIAG;
-    }
-}
-
 /* Every fifth member of a bad case is invalid, in turn each of the kinds below. */
-static void draw_invalid(const batchset *s, int64_t i, member *m)
+static void draw_invalid(const vc_batch *s, int64_t i, vc_member *m)
 {
     if (i % 5 != 2) return;
     switch ((i / 5) % 5) {
@@ -281,270 +157,40 @@ static void draw_invalid(const batchset *s, int64_t i, member *m)
 }
 
 /* Plans the members of case c (sizes, leading dimensions, defects, offsets in the image). */
-static void plan(const pcase *c, batchset *s)
+static void plan(const pcase *c, vc_batch *s)
 {
-    memset(s, 0, sizeof *s);
-    s->c = c;
-    s->prec = c->prec;
-    s->es = c->prec == 's' ? 4 : c->prec == 'z' ? 16 : 8;
-    s->w = elem_reals(c->prec);
-    s->batch = gpu_test_batch(c->batch);
-    s->tail = c->kind == K_TAIL;
-    s->seed = hash_string(c->name);
-    s->m = xmalloc(sizeof *s->m * (size_t)(s->batch ? s->batch : 1));
-    int largest = 0;
-    for (int64_t i = 0; i < s->batch; ++i) {
-        member *m = &s->m[i];
-        memset(m, 0, sizeof *m);
-        m->n = m->sn = draw_size(s, i);
-        m->lda = m->sld = (m->n > 1 ? m->n : 1) + draw_pad(s, i);
-        if (m->n > largest) largest = m->n;
-    }
-    /* slack and bad fix max_n at the case's size: above every n, and what n = max_n + 1 exceeds */
-    s->max_n = c->kind == K_SLACK || c->kind == K_BAD ? c->size : largest;
-    const int align = 16 / s->es, odd = c->kind == K_LD_PAD || c->kind == K_NONSPD || c->kind == K_NAN;
-    int64_t at = GAP;
-    for (int64_t i = 0; i < s->batch; ++i) {
-        member *m = &s->m[i];
-        if (c->kind == K_NONSPD || c->kind == K_NAN) draw_breakdown(s, i, m);
-        if (c->kind == K_BAD) draw_invalid(s, i, m);
-        m->want = want_info(m);
-        /* the tail layout ends at A(sn-1, sn-1): LAPACK's extent, nothing of the last column's padding */
-        m->count = m->sn == 0 ? 0 : s->tail ? (int64_t)m->sld * (m->sn - 1) + m->sn : (int64_t)m->sld * m->sn;
-        m->off = (at + align - 1) / align * align + (odd ? i % align : 0);
-        at = m->off + m->count + GAP;
-    }
-    s->total = at;
-}
-
-/* The twin of a batch: the defective members healthy, the invalid ones given n = 0 (storage kept,
- * so the images differ only inside the defective members' referenced triangles). */
-static member *twin_members(const batchset *s)
-{
-    member *t = xmalloc(sizeof *t * (size_t)(s->batch ? s->batch : 1));
-    memcpy(t, s->m, sizeof *t * (size_t)s->batch);
-    for (int64_t i = 0; i < s->batch; ++i) {
-        if (is_invalid(t[i].defect)) t[i].n = 0, t[i].lda = 1;
-        t[i].defect = D_NONE;
-        t[i].want = 0;
-    }
-    return t;
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Host images: element e of an image holds w reals of the precision */
-
-enum poison { P_GAP, P_PAD, P_TRI, P_IMAG };
-static const uint32_t POISON_S[4] = {0x7fc0a0a0u, 0x7fc0b1b1u, 0x7fc0c2c2u, 0x7fc0d3d3u};
-static const uint64_t POISON_D[4] = {0x7ff80000a0a0a0a0ull, 0x7ff80000b1b1b1b1ull, 0x7ff80000c2c2c2c2ull,
-                                     0x7ff80000d3d3d3d3ull};
-
-/* part (0 real, 1 imaginary) of element e <- a NaN with p's payload */
-static void poison_part(const batchset *s, unsigned char *img, int64_t e, int part, enum poison p)
-{
-    unsigned char *at = img + e * s->es + part * (s->es / s->w);
-    if (elem_single(s->prec))
-        memcpy(at, &POISON_S[p], 4);
-    else
-        memcpy(at, &POISON_D[p], 8);
-}
-
-static void poison_elem(const batchset *s, unsigned char *img, int64_t e, enum poison p)
-{
-    for (int part = 0; part < s->w; ++part) poison_part(s, img, e, part, p);
-}
-
-/* G(r, c) = sum_{q <= c} X(r, q) conj(X(c, q)) for r >= c: X lower triangular, row-major n x n
- * with w doubles an element. It makes the input (X = B) and multiplies the factor out (X = L). */
-static void lower_gram(const double *X, int n, int w, double *G)
-{
-    /* parallel for a large member (each_member runs those one at a time); nested in a parallel
-     * region (a small member) it runs on the calling thread alone */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 8) if (n >= PARALLEL_ORDER)
-#endif
-    for (int r = 0; r < n; ++r) {
-        const double *xr = X + (size_t)r * n * w;
-        for (int c = 0; c <= r; ++c) {
-            const double *xc = X + (size_t)c * n * w;
-            double re = 0.0, im = 0.0;
-            if (w == 1) {
-                for (int q = 0; q <= c; ++q) re += xr[q] * xc[q];
-            } else {
-                for (int q = 0; q <= c; ++q) {
-                    re += xr[2 * q] * xc[2 * q] + xr[2 * q + 1] * xc[2 * q + 1];
-                    im += xr[2 * q + 1] * xc[2 * q] - xr[2 * q] * xc[2 * q + 1];
-                }
-            }
-            G[((size_t)r * n + c) * w] = re;
-            if (w == 2) G[((size_t)r * n + c) * w + 1] = im;
-        }
-    }
-}
-
-/* Member i's matrix in lower-triangle terms (row-major n x n, w doubles an element, r >= c):
- * B B^H + n I, then its defect. */
-static void member_matrix(const batchset *s, const member *m, int64_t i, double *B, double *A)
-{
-    const int n = m->sn, w = s->w;
-    memset(B, 0, sizeof *B * (size_t)n * n * w);
-    for (int r = 0; r < n; ++r)
-        for (int q = 0; q < (r + 1) * w; ++q) /* the reals of B(r, 0..r) */
-            B[(size_t)r * n * w + q] = urand(s->seed, (uint64_t)i, 16 + (uint64_t)r * n * w + q);
-    lower_gram(B, n, w, A);
-    for (int r = 0; r < n; ++r) A[((size_t)r * n + r) * w] += n;
-    double *const Ajj = A + ((size_t)m->j * n + m->j) * w;
-    switch (m->defect) {
-    case D_NEG_DIAG:
-    case D_ZERO_DIAG:
-    case D_NAN_DIAG:
-        /* row and column j cleared: row j of L is exactly 0 before it, so pivot j is A(j, j) itself */
-        for (int q = 0; q < n; ++q)
-            for (int p = 0; p < w; ++p) {
-                if (q < m->j) A[((size_t)m->j * n + q) * w + p] = 0.0;
-                if (q > m->j) A[((size_t)q * n + m->j) * w + p] = 0.0;
-            }
-        Ajj[0] = m->defect == D_NEG_DIAG ? -1.0 : m->defect == D_ZERO_DIAG ? 0.0 : NAN;
-        break;
-    case D_NAN_OFF: A[((size_t)m->j * n + m->k) * w] = NAN; break;
+    vc_dist dist = VC_UNIFORM; /* uniform, large, ld_pad, bad */
+    int size = c->size, pad_lo = 0, pad_hi = 0;
+    switch (c->kind) {
+    case K_EQUAL:
+    case K_BATCH1: dist = VC_EQUAL; break;
+    case K_SKEWED: dist = VC_SKEWED; break;
+    case K_ZEROS: dist = VC_ZEROS; break;
+    case K_HUGE: dist = VC_HUGE; break;
+    case K_SLACK: size = 40; break; /* 1..40 under max_n 700 */
+    case K_NONSPD:
+    case K_NAN: dist = VC_SPIKED; break;
+    case K_TAIL: dist = VC_TAIL; break;
+    case K_STATUS: dist = VC_CYCLE; break;
     default: break;
     }
-}
-
-/* Whether (r, c) of a stored member is in the triangle uplo references (diagonal included). */
-static int referenced(shoal_fill_mode uplo, int r, int c) { return uplo == SHOAL_FILL_LOWER ? r >= c : r <= c; }
-
-/* Writes member i's storage into the image: the matrix in the referenced triangle (the upper
- * triangle holds A^H's entries), junk everywhere else. */
-static void fill_member(const batchset *s, const member *m, int64_t i, unsigned char *img)
-{
-    const int n = m->sn, w = s->w;
-    double *B = xmalloc(sizeof *B * ((size_t)n * n * w + 1)), *A = xmalloc(sizeof *A * ((size_t)n * n * w + 1));
-    member_matrix(s, m, i, B, A);
-    for (int c = 0; c < n; ++c)
-        for (int r = 0; r < m->sld; ++r) {
-            const int64_t at = (int64_t)r + (int64_t)c * m->sld, e = m->off + at;
-            if (at >= m->count) break;
-            if (r >= n) {
-                poison_elem(s, img, e, P_PAD);
-            } else if (!referenced(s->c->uplo, r, c)) {
-                if ((r + 2 * c) % 3 == 0) {
-                    for (int p = 0; p < w; ++p) elem_set_real(s->prec, img, e * w + p, (r + p) % 2 ? -JUNK_BIG : JUNK_BIG);
-                } else {
-                    poison_elem(s, img, e, P_TRI);
-                }
-            } else {
-                const int lo = r > c ? r : c, hi = r > c ? c : r; /* lower-triangle position */
-                const double *v = A + ((size_t)lo * n + hi) * w;
-                elem_set_real(s->prec, img, e * w, v[0]);
-                if (w == 2 && r == c) poison_part(s, img, e, 1, P_IMAG); /* potrf must not read it */
-                else if (w == 2) elem_set_real(s->prec, img, e * w + 1, s->c->uplo == SHOAL_FILL_LOWER ? v[1] : -v[1]);
-            }
-        }
-    free(B);
-    free(A);
-}
-
-/* fn(ctx, i) for every member i of mem: the small ones in parallel, then the large ones one at a
- * time, each parallel inside (lower_gram): a batch of one large member among small ones (huge,
- * batch1) uses every core too. */
-static void each_member(const batchset *s, const member *mem, void (*fn)(void *ctx, int64_t i), void *ctx)
-{
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 1)
-#endif
-    for (int64_t i = 0; i < s->batch; ++i)
-        if (mem[i].sn < PARALLEL_ORDER) fn(ctx, i);
-    for (int64_t i = 0; i < s->batch; ++i)
-        if (mem[i].sn >= PARALLEL_ORDER) fn(ctx, i);
-}
-
-typedef struct fill_ctx {
-    const batchset *s;
-    const member *mem;
-    unsigned char *img;
-} fill_ctx;
-
-static void fill_one(void *ctx, int64_t i)
-{
-    const fill_ctx *f = ctx;
-    fill_member(f->s, &f->mem[i], i, f->img);
-}
-
-/* The image of a batch: every member, the gaps and the guard. */
-static unsigned char *make_image(const batchset *s, const member *mem)
-{
-    unsigned char *img = xmalloc((size_t)s->total * s->es);
-    for (int64_t e = 0; e < s->total; ++e) poison_elem(s, img, e, P_GAP);
-    fill_ctx f = {s, mem, img};
-    each_member(s, mem, fill_one, &f);
-    return img;
+    if (c->kind == K_LD_PAD) pad_lo = 1, pad_hi = 7;
+    if (c->kind == K_NONSPD || c->kind == K_NAN || c->kind == K_BAD || c->kind == K_TAIL) pad_lo = 0, pad_hi = 3;
+    vc_plan_sizes(s, c->prec, c->uplo, c->name, dist, size, c->batch, pad_lo, pad_hi);
+    s->tail = c->kind == K_TAIL;
+    /* slack and bad fix max_n at the case's size: above every n, and what n = max_n + 1 exceeds */
+    if (c->kind == K_SLACK || c->kind == K_BAD) s->max_n = c->size;
+    for (int64_t i = 0; i < s->batch; ++i) {
+        vc_member *m = &s->m[i];
+        if (c->kind == K_NONSPD || c->kind == K_NAN) vc_draw_breakdown(s, i, m, c->kind == K_NAN);
+        if (c->kind == K_BAD) draw_invalid(s, i, m);
+        m->want = want_info(m);
+    }
+    vc_layout(s, c->kind == K_LD_PAD || c->kind == K_NONSPD || c->kind == K_NAN);
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Device side */
-
-typedef struct dev {
-    void *buf, *buf_alloc; /* one buffer holding the image (not tail) */
-    void **allocs;         /* tail: each member's own allocation */
-    void **ptrs;           /* the device address of each member's storage */
-    int *dn, *dlda, *dinfo;
-    void **dptrs;
-    void *n_alloc, *lda_alloc, *info_alloc, *ptrs_alloc;
-} dev;
-
-/* Device storage for batch s: the arrays of exactly batch entries at the end of their allocations. */
-static void dev_setup(const batchset *s, dev *d)
-{
-    memset(d, 0, sizeof *d);
-    const size_t b = (size_t)s->batch;
-    d->ptrs = xmalloc(sizeof(void *) * (b ? b : 1));
-    if (s->tail) {
-        d->allocs = xmalloc(sizeof(void *) * (b ? b : 1));
-        for (size_t i = 0; i < b; ++i)
-            d->ptrs[i] = gpu_test_tail_alloc(&d->allocs[i], (size_t)s->m[i].count, (size_t)s->es, (int)(i % 4));
-    } else {
-        d->buf = gpu_test_tail_alloc(&d->buf_alloc, (size_t)s->total, (size_t)s->es, 0);
-        for (size_t i = 0; i < b; ++i) d->ptrs[i] = (char *)d->buf + (size_t)s->m[i].off * s->es;
-    }
-    d->dn = gpu_test_tail_alloc(&d->n_alloc, b, sizeof(int), 1);
-    d->dlda = gpu_test_tail_alloc(&d->lda_alloc, b, sizeof(int), 2);
-    d->dinfo = gpu_test_tail_alloc(&d->info_alloc, b, sizeof(int), 3);
-    d->dptrs = gpu_test_tail_alloc(&d->ptrs_alloc, b, sizeof(void *), 0);
-}
-
-static void dev_free(const batchset *s, dev *d)
-{
-    for (int64_t i = 0; s->tail && i < s->batch; ++i) gpu_test_free(d->allocs[i]);
-    gpu_test_free(d->buf_alloc);
-    gpu_test_free(d->n_alloc);
-    gpu_test_free(d->lda_alloc);
-    gpu_test_free(d->info_alloc);
-    gpu_test_free(d->ptrs_alloc);
-    free(d->allocs);
-    free(d->ptrs);
-}
-
-/* Copies the image, mem's n and lda, the pointers and a poisoned info to the device. */
-static void upload(const batchset *s, const dev *d, const member *mem, const unsigned char *img)
-{
-    const size_t b = (size_t)s->batch;
-    int *hn = xmalloc(sizeof(int) * (b ? b : 1)), *hlda = xmalloc(sizeof(int) * (b ? b : 1));
-    int *hinfo = xmalloc(sizeof(int) * (b ? b : 1));
-    for (size_t i = 0; i < b; ++i) hn[i] = mem[i].n, hlda[i] = mem[i].lda, hinfo[i] = INFO_POISON;
-    if (s->tail) {
-        for (size_t i = 0; i < b; ++i)
-            CUDA_CHECK(cudaMemcpy(d->ptrs[i], img + (size_t)mem[i].off * s->es, (size_t)mem[i].count * s->es,
-                                  cudaMemcpyHostToDevice));
-    } else {
-        CUDA_CHECK(cudaMemcpy(d->buf, img, (size_t)s->total * s->es, cudaMemcpyHostToDevice));
-    }
-    CUDA_CHECK(cudaMemcpy(d->dn, hn, sizeof(int) * b, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->dlda, hlda, sizeof(int) * b, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->dinfo, hinfo, sizeof(int) * b, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(d->dptrs, d->ptrs, sizeof(void *) * b, cudaMemcpyHostToDevice));
-    free(hn), free(hlda), free(hinfo);
-}
+/* Calls */
 
 static shoal_status call(shoal_handle h, char prec, shoal_fill_mode uplo, const int *n, int max_n, void *const *A,
                          const int *lda, int *info, int64_t batch)
@@ -557,220 +203,31 @@ static shoal_status call(shoal_handle h, char prec, shoal_fill_mode uplo, const 
     }
 }
 
-/* What came back from a call: the storage (the image with the device's members copied over it),
- * info, and whether the n, lda and pointer arrays are as they went. */
-typedef struct result {
-    unsigned char *out;
-    int *info;
-    int arrays_kept;
-} result;
-
-static void download(const batchset *s, const dev *d, const member *mem, const unsigned char *img, result *res)
-{
-    const size_t b = (size_t)s->batch, bb = b ? b : 1;
-    res->out = xmalloc((size_t)s->total * s->es);
-    res->info = xmalloc(sizeof(int) * bb);
-    if (s->tail) {
-        memcpy(res->out, img, (size_t)s->total * s->es); /* the gaps exist on the host only */
-        for (size_t i = 0; i < b; ++i)
-            CUDA_CHECK(cudaMemcpy(res->out + (size_t)mem[i].off * s->es, d->ptrs[i], (size_t)mem[i].count * s->es,
-                                  cudaMemcpyDeviceToHost));
-    } else {
-        CUDA_CHECK(cudaMemcpy(res->out, d->buf, (size_t)s->total * s->es, cudaMemcpyDeviceToHost));
-    }
-    CUDA_CHECK(cudaMemcpy(res->info, d->dinfo, sizeof(int) * b, cudaMemcpyDeviceToHost));
-    int *hn = xmalloc(sizeof(int) * bb), *hlda = xmalloc(sizeof(int) * bb);
-    void **hp = xmalloc(sizeof(void *) * bb);
-    CUDA_CHECK(cudaMemcpy(hn, d->dn, sizeof(int) * b, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(hlda, d->dlda, sizeof(int) * b, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(hp, d->dptrs, sizeof(void *) * b, cudaMemcpyDeviceToHost));
-    res->arrays_kept = memcmp(hp, d->ptrs, sizeof(void *) * b) == 0;
-    for (size_t i = 0; i < b; ++i) res->arrays_kept &= hn[i] == mem[i].n && hlda[i] == mem[i].lda;
-    free(hn), free(hlda), free(hp);
-}
-
-static void result_free(result *r)
-{
-    free(r->out);
-    free(r->info);
-}
-
 /* One call on batch s as mem describes it, from image img; the device sync catches kernel faults. */
-static shoal_status run_once(const batchset *s, const dev *d, const member *mem, const unsigned char *img, result *res)
+static shoal_status run_once(const vc_batch *s, const vc_dev *d, const vc_member *mem, const unsigned char *img,
+                             vc_result *res)
 {
-    upload(s, d, mem, img);
-    const shoal_status st = call(g_h, s->prec, s->c->uplo, d->dn, s->max_n, d->dptrs, d->dlda, d->dinfo, s->batch);
+    vc_upload(s, d, mem, img, NULL);
+    const shoal_status st = call(g_h, s->prec, s->uplo, d->dn, s->max_n, d->dptrs, d->dlda, d->dinfo, s->batch);
     CUDA_CHECK(cudaDeviceSynchronize());
-    download(s, d, mem, img, res);
+    vc_download(s, d, mem, img, NULL, res);
     return st;
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Judging a call */
 
-/* A failure line of the current run, the first MAX_REPORTS of them; *count counts them all. */
-static void report(int *count, const char *run, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void report(int *count, const char *run, const char *fmt, ...)
-{
-    if ((*count)++ >= MAX_REPORTS) return;
-    char line[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    printf("  %s: %s: %s\n", gpu_test_case, run, line);
-}
-
-/* Member m of an image in lower-triangle terms (row-major n x n, w doubles an element, r >= c):
- * the upper triangle's entries conjugated; the diagonal's imaginary parts as stored (the caller
- * clears them for the input, checks them for the factor). */
-static void load_lower(const batchset *s, const member *m, const unsigned char *img, double *X)
-{
-    const int n = m->n, w = s->w;
-    memset(X, 0, sizeof *X * (size_t)n * n * w);
-    for (int r = 0; r < n; ++r)
-        for (int c = 0; c <= r; ++c) {
-            const int64_t e = s->c->uplo == SHOAL_FILL_LOWER ? m->off + r + (int64_t)c * m->lda : m->off + c + (int64_t)r * m->lda;
-            double *x = X + ((size_t)r * n + c) * w;
-            elem_get(s->prec, img, e, x, 0);
-            if (w == 2 && s->c->uplo == SHOAL_FILL_UPPER) x[1] = -x[1];
-        }
-}
-
-/* The factor of a member that succeeded: a diagonal that is real (exactly) and positive, and the
- * scaled residual ||A - L L^H||_F / (||A||_F n eps) into *ratio. 0 when the diagonal is wrong. */
-static int check_factor(const batchset *s, const member *m, const unsigned char *img, const unsigned char *out,
-                        double *ratio)
-{
-    const int n = m->n, w = s->w;
-    const size_t sz = (size_t)n * n * w;
-    double *A = xmalloc(sizeof *A * sz), *L = xmalloc(sizeof *L * sz), *G = xmalloc(sizeof *G * sz);
-    load_lower(s, m, img, A);
-    load_lower(s, m, out, L);
-    int diag_ok = 1;
-    for (int r = 0; r < n; ++r) {
-        double *a = A + ((size_t)r * n + r) * w, *l = L + ((size_t)r * n + r) * w;
-        if (w == 2) {
-            a[1] = 0.0; /* not read: the input's is a NaN */
-            diag_ok &= l[1] == 0.0;
-        }
-        diag_ok &= l[0] > 0.0 && isfinite(l[0]);
-    }
-    lower_gram(L, n, w, G);
-    double rr = 0.0, aa = 0.0;
-    for (int r = 0; r < n; ++r)
-        for (int c = 0; c <= r; ++c)
-            for (int p = 0; p < w; ++p) {
-                const size_t at = ((size_t)r * n + c) * w + p;
-                const double d = A[at] - G[at], mult = r == c ? 1.0 : 2.0; /* the upper half mirrors it */
-                rr += mult * d * d;
-                aa += mult * A[at] * A[at];
-            }
-    const double eps = elem_single(s->prec) ? 0x1p-24 : 0x1p-53;
-    *ratio = sqrt(rr) / (sqrt(aa) * n * eps);
-    free(A), free(L), free(G);
-    return diag_ok;
-}
-
-/* Every element outside the referenced triangles of the members the call may write is bit for
- * bit as uploaded: the other triangles, padding rows, invalid members, gaps and the guard. */
-static void check_untouched(const batchset *s, const member *mem, const unsigned char *img, const unsigned char *out,
-                            const char *run, int *bad)
-{
-    unsigned char *may = xmalloc((size_t)s->total);
-    memset(may, 0, (size_t)s->total);
-    for (int64_t i = 0; i < s->batch; ++i) {
-        const member *m = &mem[i];
-        if (!may_write(m)) continue;
-        for (int c = 0; c < m->n; ++c)
-            for (int r = 0; r < m->n; ++r)
-                if (referenced(s->c->uplo, r, c)) may[m->off + r + (int64_t)c * m->lda] = 1;
-    }
-    int64_t member_at = 0;
-    for (int64_t e = 0; e < s->total; ++e) {
-        if (may[e] || memcmp(out + e * s->es, img + e * s->es, (size_t)s->es) == 0) continue;
-        while (member_at + 1 < s->batch && mem[member_at + 1].off <= e) ++member_at;
-        const member *m = s->batch ? &mem[member_at] : NULL;
-        if (m && e >= m->off && e < m->off + m->count)
-            report(bad, run, "member %lld (n %d, lda %d): element (%lld, %lld) outside what it may write changed",
-                   (long long)member_at, m->n, m->lda, (long long)((e - m->off) % m->sld),
-                   (long long)((e - m->off) / m->sld));
-        else
-            report(bad, run, "image element %lld (a gap or the guard) changed", (long long)e);
-    }
-    free(may);
-}
-
-typedef struct factor_ctx {
-    const batchset *s;
-    const member *mem;
-    const unsigned char *img;
-    const result *res;
-    double *ratio;
-    int *diag_ok;
-} factor_ctx;
-
-static void check_one(void *ctx, int64_t i)
-{
-    const factor_ctx *f = ctx;
-    const member *m = &f->mem[i];
-    f->ratio[i] = 0.0, f->diag_ok[i] = 1;
-    if (may_write(m) && m->want == 0 && f->res->info[i] == 0)
-        f->diag_ok[i] = check_factor(f->s, m, f->img, f->res->out, &f->ratio[i]);
-}
-
-/* Residuals and diagonals of every member that factored; reports the failures. */
-static void check_factors(const batchset *s, const member *mem, const unsigned char *img, const result *res,
-                          const char *run, int *bad)
-{
-    double *ratio = xmalloc(sizeof *ratio * (size_t)(s->batch ? s->batch : 1));
-    int *diag_ok = xmalloc(sizeof *diag_ok * (size_t)(s->batch ? s->batch : 1));
-    factor_ctx f = {s, mem, img, res, ratio, diag_ok};
-    each_member(s, mem, check_one, &f);
-    double worst = 0.0;
-    for (int64_t i = 0; i < s->batch; ++i) {
-        if (!diag_ok[i]) report(bad, run, "member %lld (n %d): the factor's diagonal is not real and positive",
-                                (long long)i, mem[i].n);
-        if (!(ratio[i] <= RESIDUAL_LIMIT))
-            report(bad, run, "member %lld (n %d, lda %d): ||A - L L^H|| / (||A|| n eps) = %.3g > %g", (long long)i,
-                   mem[i].n, mem[i].lda, ratio[i], RESIDUAL_LIMIT);
-        if (ratio[i] > worst) worst = ratio[i];
-    }
-    if (*bad) printf("  %s: %s: worst residual %.3g (limit %g)\n", gpu_test_case, run, worst, RESIDUAL_LIMIT);
-    free(ratio);
-    free(diag_ok);
-}
-
 /* Every check of one call; returns the number of failures (0: the run passed). */
-static int judge(const batchset *s, const member *mem, const unsigned char *img, shoal_status st, const result *res,
-                 const char *run)
+static int judge(const vc_batch *s, const vc_member *mem, const unsigned char *img, shoal_status st,
+                 const vc_result *res, const char *run)
 {
     int bad = 0;
-    if (st != SHOAL_STATUS_SUCCESS) report(&bad, run, "status %s", shoal_status_string(st));
-    if (!res->arrays_kept) report(&bad, run, "the n, lda or pointer array changed");
-    for (int64_t i = 0; i < s->batch; ++i)
-        if (res->info[i] != mem[i].want)
-            report(&bad, run, "member %lld (n %d, lda %d, max_n %d): info %d, want %d", (long long)i, mem[i].n,
-                   mem[i].lda, s->max_n, res->info[i], mem[i].want);
-    check_untouched(s, mem, img, res->out, run, &bad);
-    check_factors(s, mem, img, res, run, &bad);
-    if (bad > MAX_REPORTS) printf("  %s: %s: %d failures in all\n", gpu_test_case, run, bad);
-    return bad;
-}
-
-/* The members of the run that are not defective must come out as in the twin run, storage and
- * info alike. Returns the number of differences. */
-static int compare_twin(const batchset *s, const result *twin, const result *res)
-{
-    int bad = 0;
-    for (int64_t i = 0; i < s->batch; ++i) {
-        const member *m = &s->m[i];
-        if (m->defect != D_NONE) continue;
-        if (memcmp(twin->out + (size_t)m->off * s->es, res->out + (size_t)m->off * s->es, (size_t)m->count * s->es) ||
-            twin->info[i] != res->info[i])
-            report(&bad, "twin", "member %lld (n %d): differs from the twin call, where the defective members were "
-                   "healthy", (long long)i, m->n);
-    }
+    if (st != SHOAL_STATUS_SUCCESS) vc_report(&bad, run, "status %s", shoal_status_string(st));
+    if (!res->arrays_kept) vc_report(&bad, run, "the n, lda or pointer array changed");
+    vc_check_info(s, mem, res, run, &bad);
+    vc_check_untouched(s, mem, img, res->out, 1, run, &bad);
+    vc_check_factors(s, mem, img, res, run, &bad);
+    vc_report_total(run, bad);
     return bad;
 }
 
@@ -781,89 +238,84 @@ static int has_twin(kind k) { return k == K_NONSPD || k == K_NAN || k == K_BAD; 
 
 static void run_factor_case(const pcase *c)
 {
-    batchset s;
+    vc_batch s;
     plan(c, &s);
-    dev d;
-    dev_setup(&s, &d);
-    result twin = {0};
+    vc_dev d;
+    vc_dev_setup(&s, &d);
+    vc_result twin = {0};
     if (has_twin(c->kind)) {
-        member *tm = twin_members(&s);
-        unsigned char *timg = make_image(&s, tm);
+        vc_member *tm = vc_twin_members(&s);
+        unsigned char *timg = vc_make_image(&s, tm);
         const shoal_status st = run_once(&s, &d, tm, timg, &twin);
         gpu_test_record(judge(&s, tm, timg, st, &twin, "twin call") == 0);
         free(timg);
         free(tm);
     }
-    unsigned char *img = make_image(&s, s.m);
-    result res;
+    unsigned char *img = vc_make_image(&s, s.m);
+    vc_result res;
     const shoal_status st = run_once(&s, &d, s.m, img, &res);
     int bad = judge(&s, s.m, img, st, &res, "call");
     if (has_twin(c->kind)) {
-        bad += compare_twin(&s, &twin, &res);
-        result_free(&twin);
+        bad += vc_compare_twin(&s, &twin, &res);
+        vc_result_free(&twin);
     }
     gpu_test_record(bad == 0);
-    result_free(&res);
+    vc_result_free(&res);
     free(img);
-    dev_free(&s, &d);
+    vc_dev_free(&s, &d);
     free(s.m);
-}
-
-/* One host-level answer of the status case: a run of its own. */
-static void expect(const char *what, shoal_status got, shoal_status want)
-{
-    if (got != want) printf("  %s: %s: got %s, want %s\n", gpu_test_case, what, shoal_status_string(got), shoal_status_string(want));
-    gpu_test_record(got == want);
 }
 
 /* Calls that must return at once without touching anything, then a valid call on the same arrays. */
 static void run_status_case(const pcase *c)
 {
-    batchset s;
+    vc_batch s;
     plan(c, &s);
-    dev d;
-    dev_setup(&s, &d);
-    unsigned char *img = make_image(&s, s.m);
-    upload(&s, &d, s.m, img);
+    vc_dev d;
+    vc_dev_setup(&s, &d);
+    unsigned char *img = vc_make_image(&s, s.m);
+    vc_upload(&s, &d, s.m, img, NULL);
     const char p = s.prec;
     const int mx = s.max_n;
     const int64_t b = s.batch;
     const shoal_fill_mode lo = SHOAL_FILL_LOWER;
     void *const *A = d.dptrs;
-    expect("uplo 2", call(g_h, p, (shoal_fill_mode)2, d.dn, mx, A, d.dlda, d.dinfo, b), SHOAL_STATUS_INVALID_VALUE);
-    expect("uplo -1", call(g_h, p, (shoal_fill_mode)-1, d.dn, mx, A, d.dlda, d.dinfo, b), SHOAL_STATUS_INVALID_VALUE);
-    expect("max_n -1", call(g_h, p, lo, d.dn, -1, A, d.dlda, d.dinfo, b), SHOAL_STATUS_INVALID_VALUE);
-    expect("batch -1", call(g_h, p, lo, d.dn, mx, A, d.dlda, d.dinfo, -1), SHOAL_STATUS_INVALID_VALUE);
-    expect("n NULL", call(g_h, p, lo, NULL, mx, A, d.dlda, d.dinfo, b), SHOAL_STATUS_INVALID_VALUE);
-    expect("A NULL", call(g_h, p, lo, d.dn, mx, NULL, d.dlda, d.dinfo, b), SHOAL_STATUS_INVALID_VALUE);
-    expect("lda NULL", call(g_h, p, lo, d.dn, mx, A, NULL, d.dinfo, b), SHOAL_STATUS_INVALID_VALUE);
-    expect("info NULL", call(g_h, p, lo, d.dn, mx, A, d.dlda, NULL, b), SHOAL_STATUS_INVALID_VALUE);
-    expect("NULL handle, uplo 2 (arguments first)", call(NULL, p, (shoal_fill_mode)2, d.dn, mx, A, d.dlda, d.dinfo, b),
-           SHOAL_STATUS_INVALID_VALUE);
-    expect("NULL handle", call(NULL, p, lo, d.dn, mx, A, d.dlda, d.dinfo, b), SHOAL_STATUS_NOT_INITIALIZED);
-    expect("NULL handle, batch 0", call(NULL, p, lo, d.dn, mx, A, d.dlda, d.dinfo, 0), SHOAL_STATUS_NOT_INITIALIZED);
-    expect("max_n 0", call(g_h, p, lo, d.dn, 0, A, d.dlda, d.dinfo, b), SHOAL_STATUS_SUCCESS);
-    expect("batch 0", call(g_h, p, lo, d.dn, mx, A, d.dlda, d.dinfo, 0), SHOAL_STATUS_SUCCESS);
-    expect("max_n 0, NULL arrays", call(g_h, p, lo, NULL, 0, NULL, NULL, NULL, b), SHOAL_STATUS_SUCCESS);
-    expect("batch 0, NULL arrays", call(g_h, p, lo, NULL, mx, NULL, NULL, NULL, 0), SHOAL_STATUS_SUCCESS);
-    expect("max_n 1025", call(g_h, p, lo, d.dn, MAX_SUPPORTED_N + 1, A, d.dlda, d.dinfo, b), SHOAL_STATUS_NOT_SUPPORTED);
+    vc_expect("uplo 2", call(g_h, p, (shoal_fill_mode)2, d.dn, mx, A, d.dlda, d.dinfo, b), SHOAL_STATUS_INVALID_VALUE);
+    vc_expect("uplo -1", call(g_h, p, (shoal_fill_mode)-1, d.dn, mx, A, d.dlda, d.dinfo, b), SHOAL_STATUS_INVALID_VALUE);
+    vc_expect("max_n -1", call(g_h, p, lo, d.dn, -1, A, d.dlda, d.dinfo, b), SHOAL_STATUS_INVALID_VALUE);
+    vc_expect("batch -1", call(g_h, p, lo, d.dn, mx, A, d.dlda, d.dinfo, -1), SHOAL_STATUS_INVALID_VALUE);
+    vc_expect("n NULL", call(g_h, p, lo, NULL, mx, A, d.dlda, d.dinfo, b), SHOAL_STATUS_INVALID_VALUE);
+    vc_expect("A NULL", call(g_h, p, lo, d.dn, mx, NULL, d.dlda, d.dinfo, b), SHOAL_STATUS_INVALID_VALUE);
+    vc_expect("lda NULL", call(g_h, p, lo, d.dn, mx, A, NULL, d.dinfo, b), SHOAL_STATUS_INVALID_VALUE);
+    vc_expect("info NULL", call(g_h, p, lo, d.dn, mx, A, d.dlda, NULL, b), SHOAL_STATUS_INVALID_VALUE);
+    vc_expect("NULL handle, uplo 2 (arguments first)", call(NULL, p, (shoal_fill_mode)2, d.dn, mx, A, d.dlda, d.dinfo, b),
+              SHOAL_STATUS_INVALID_VALUE);
+    vc_expect("NULL handle", call(NULL, p, lo, d.dn, mx, A, d.dlda, d.dinfo, b), SHOAL_STATUS_NOT_INITIALIZED);
+    vc_expect("NULL handle, batch 0", call(NULL, p, lo, d.dn, mx, A, d.dlda, d.dinfo, 0), SHOAL_STATUS_NOT_INITIALIZED);
+    vc_expect("max_n 0", call(g_h, p, lo, d.dn, 0, A, d.dlda, d.dinfo, b), SHOAL_STATUS_SUCCESS);
+    vc_expect("batch 0", call(g_h, p, lo, d.dn, mx, A, d.dlda, d.dinfo, 0), SHOAL_STATUS_SUCCESS);
+    vc_expect("max_n 0, NULL arrays", call(g_h, p, lo, NULL, 0, NULL, NULL, NULL, b), SHOAL_STATUS_SUCCESS);
+    vc_expect("batch 0, NULL arrays", call(g_h, p, lo, NULL, mx, NULL, NULL, NULL, 0), SHOAL_STATUS_SUCCESS);
+    vc_expect("max_n 1025", call(g_h, p, lo, d.dn, VC_MAX_SUPPORTED_N + 1, A, d.dlda, d.dinfo, b),
+              SHOAL_STATUS_NOT_SUPPORTED);
     /* none of those may have touched A or info (the refused ones enqueue nothing either) */
     CUDA_CHECK(cudaDeviceSynchronize());
-    result res;
-    download(&s, &d, s.m, img, &res);
+    vc_result res;
+    vc_download(&s, &d, s.m, img, NULL, &res);
     int bad = 0;
     for (int64_t i = 0; i < b; ++i)
-        if (res.info[i] != INFO_POISON) report(&bad, "refused calls", "info[%lld] written (%d)", (long long)i, res.info[i]);
-    if (memcmp(res.out, img, (size_t)s.total * s.es)) report(&bad, "refused calls", "A changed");
-    if (!res.arrays_kept) report(&bad, "refused calls", "the n, lda or pointer array changed");
+        if (res.info[i] != VC_INFO_POISON)
+            vc_report(&bad, "refused calls", "info[%lld] written (%d)", (long long)i, res.info[i]);
+    if (memcmp(res.out, img, (size_t)s.total * s.es)) vc_report(&bad, "refused calls", "A changed");
+    if (!res.arrays_kept) vc_report(&bad, "refused calls", "the n, lda or pointer array changed");
     gpu_test_record(bad == 0);
-    result_free(&res);
+    vc_result_free(&res);
     /* the arrays still work: the valid call factors them */
     const shoal_status st = run_once(&s, &d, s.m, img, &res);
     gpu_test_record(judge(&s, s.m, img, st, &res, "valid call") == 0);
-    result_free(&res);
+    vc_result_free(&res);
     free(img);
-    dev_free(&s, &d);
+    vc_dev_free(&s, &d);
     free(s.m);
 }
 
