@@ -76,6 +76,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cusolver_gebrd_peer  # noqa: E402
+from run_qr_torch_bench import torch_and_shoal  # noqa: E402
 import lapacke_gebrd_peer  # noqa: E402
 from run_qr_torch_bench import Method, add_run_args, fmt, parse_list, time_method  # noqa: E402  (the same timing rules)
 from run_qr_torch_bench import parse_shapes as qr_parse_shapes  # noqa: E402
@@ -490,19 +491,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             or cpu_threads < 1 or args.cusolver_streams < 1):
         ap.error("--runs, --cpu-threads and --cusolver-streams >= 1, --batch-scale > 0, --method-seconds > 0 and "
                  "--warmup-s >= 0 are required")
-    try:
-        import torch
-    except ImportError as e:
-        print(f"SKIP: run_gebrd_bench: PyTorch not importable ({e})")
-        return 0
-    if not torch.cuda.is_available():
-        print("SKIP: run_gebrd_bench: no CUDA device (torch.cuda.is_available() is False)")
-        return 0
-    try:
-        import shoal
-    except (ImportError, OSError) as e:
-        print(f"error: cannot import shoal ({e}); run from the repository root with PYTHONPATH=python", file=sys.stderr)
-        return 2
+    env = torch_and_shoal("run_gebrd_bench")
+    if isinstance(env, int):
+        return env
+    torch, shoal = env
     device = torch.cuda.get_device_name()
     device_line = f"# device {torch.cuda.current_device()}: {device}"
     peers, notes = make_peers(torch, methods, args.cusolver_streams, cpu_threads)

@@ -87,7 +87,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_qr_torch_bench import Method, add_run_args, fmt, parse_list, time_method  # noqa: E402  (the same timing rules)
+from run_qr_torch_bench import Method, add_run_args, fmt, parse_list, time_method, torch_and_shoal  # noqa: E402  (the same timing rules)
 from torch_lapack_peer import dtype_of, fill_spd, flops_per_problem, quotient, wide  # noqa: E402
 
 PRECISIONS = ("s", "d", "c", "z")
@@ -744,19 +744,10 @@ def cases(precs: Sequence[str], dists: Sequence[str], ns: Sequence[int], args: a
 def main(argv: Sequence[str] | None = None) -> int:
     ap = build_parser()
     args, precs, dists, methods, ns = parse_args(ap, argv)
-    try:
-        import torch
-    except ImportError as e:
-        print(f"SKIP: run_potrf_vbatched_bench: PyTorch not importable ({e})")
-        return 0
-    if not torch.cuda.is_available():
-        print("SKIP: run_potrf_vbatched_bench: no CUDA device (torch.cuda.is_available() is False)")
-        return 0
-    try:
-        import shoal
-    except (ImportError, OSError) as e:
-        print(f"error: cannot import shoal ({e}); run from the repository root with PYTHONPATH=python", file=sys.stderr)
-        return 2
+    env = torch_and_shoal("run_potrf_vbatched_bench")
+    if isinstance(env, int):
+        return env
+    torch, shoal = env
     device = torch.cuda.get_device_name()
     device_line = f"# device {torch.cuda.current_device()}: {device}"
     header = settings(torch, args)

@@ -433,6 +433,26 @@ def add_run_args(ap: argparse.ArgumentParser, out: str, gpu: str = "") -> None:
                     help=f"CSV path; the report goes to the same stem with .txt (default {out})")
 
 
+
+def torch_and_shoal(script: str) -> tuple[Any, Any] | int:
+    """PyTorch with a CUDA device and the shoal package, or the exit status of a benchmark that
+    cannot run: 0 (a SKIP line) without PyTorch or a device, 2 without shoal (the library not
+    found is an OSError)."""
+    try:
+        import torch
+    except ImportError as e:
+        print(f"SKIP: {script}: PyTorch not importable ({e})")
+        return 0
+    if not torch.cuda.is_available():
+        print(f"SKIP: {script}: no CUDA device (torch.cuda.is_available() is False)")
+        return 0
+    try:
+        import shoal
+    except (ImportError, OSError) as e:
+        print(f"error: cannot import shoal ({e}); run from the repository root with PYTHONPATH=python", file=sys.stderr)
+        return 2
+    return torch, shoal
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
@@ -444,19 +464,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(str(e))
     if args.runs < 1 or not args.batch_scale > 0 or not args.method_seconds > 0 or args.warmup_s < 0 or args.nrhs < 1:
         ap.error("--runs >= 1, --batch-scale > 0, --method-seconds > 0, --warmup-s >= 0 and --nrhs >= 1 are required")
-    try:
-        import torch
-    except ImportError as e:
-        print(f"SKIP: run_qr_torch_bench: PyTorch not importable ({e})")
-        return 0
-    if not torch.cuda.is_available():
-        print("SKIP: run_qr_torch_bench: no CUDA device (torch.cuda.is_available() is False)")
-        return 0
-    try:
-        import shoal
-    except ImportError as e:
-        print(f"error: cannot import shoal ({e}); run from the repository root with PYTHONPATH=python", file=sys.stderr)
-        return 2
+    env = torch_and_shoal("run_qr_torch_bench")
+    if isinstance(env, int):
+        return env
+    torch, shoal = env
     device = torch.cuda.get_device_name()
     device_line = f"# device {torch.cuda.current_device()}: {device}"
     backend = str(torch.backends.cuda.preferred_linalg_library()).split(".")[-1]
