@@ -80,3 +80,17 @@ class Fake:
 
     def set_create_status(self, status):
         self.cdll.fake_set_create_status(status)
+
+
+def args_of(call):
+    """A recorded call's name and arguments, the handle dropped."""
+    name, args = call
+    return name, args[1:]
+
+
+def upload(fake, address):
+    """The content of the uploaded buffer holding `address`, from `address` on."""
+    for base, data in fake.uploads:
+        if base <= address < base + len(data):
+            return data[address - base:]
+    raise AssertionError(f"{address:#x} is not in an uploaded buffer")

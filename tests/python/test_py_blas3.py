@@ -9,23 +9,13 @@ import random
 import pytest
 
 import shoal
-from _fakes import FakeArray, col_batch, row_batch
+from _fakes import FakeArray, args_of, col_batch, row_batch, upload
 
 
 def P(x):
     return hex(x)
 
 
-def args_of(call):
-    name, args = call
-    return name, args[1:]  # drop the handle
-
-
-def upload(fake, address):
-    for base, data in fake.uploads:
-        if base <= address < base + len(data):
-            return data[address - base:]
-    raise AssertionError(f"{address:#x} is not in an uploaded buffer")
 
 
 def ints(buf: bytes):

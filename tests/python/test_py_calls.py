@@ -6,28 +6,15 @@ import struct
 import pytest
 
 import shoal
-from _fakes import FakeArray, col_batch, row_batch
+from _fakes import FakeArray, args_of, col_batch, row_batch, upload
 
 
 def P(x):
     return hex(x)
 
 
-def args_of(call):
-    name, args = call
-    return name, args[1:]  # drop the handle
-
-
 def ints(buf: bytes, fmt="q"):
     return list(array.array(fmt, buf))
-
-
-def upload(fake, address):
-    """The content of the uploaded buffer holding `address`, from `address` on."""
-    for base, data in fake.uploads:
-        if base <= address < base + len(data):
-            return data[address - base:]
-    raise AssertionError(f"{address:#x} is not in an uploaded buffer")
 
 
 # ---- GEMM -------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import array
 import pytest
 
 import shoal
-from _fakes import FakeArray
+from _fakes import FakeArray, args_of, upload
 
 
 def col(n, dtype="f8", ld=None):
@@ -19,17 +19,6 @@ def row(n, dtype="f8"):
     return FakeArray((n, n), None, dtype)
 
 
-def args_of(call):
-    name, args = call
-    return name, args[1:]  # drop the handle
-
-
-def upload(fake, address):
-    """The content of the uploaded buffer holding `address`, from `address` on."""
-    for base, data in fake.uploads:
-        if base <= address < base + len(data):
-            return data[address - base:]
-    raise AssertionError(f"{address:#x} is not in an uploaded buffer")
 
 
 def ints(fake, address, count, fmt="i"):
