@@ -33,6 +33,17 @@ template <typename T> __device__ lower_view<T> view_of(const shoal_potrf_v_args 
     return lower_view<T>{static_cast<T *>(a.A[b]), (long long)a.lda[b], a.upper};
 }
 
+/* Different starts, same end (DSSE, paper 002): a problem's ceil(n / NB) panels are the call's
+ * last steps, so every problem finishes at the last one, and the problems a step meets have
+ * their remaining rows within NB of each other (same start, different ends, would leave the last
+ * steps to the few largest problems, each a long chain of launches on a nearly idle GPU). The
+ * first column of problem b's panel at this step, or -1 before its first. */
+__device__ int panel_col(const shoal_potrf_v_args &a, int n)
+{
+    const int steps = (a.max_n + NB - 1) / NB, mine = n > 0 ? (n + NB - 1) / NB : 0, p = a.step - (steps - mine);
+    return p < 0 ? -1 : p * NB;
+}
+
 /* the real part of a diagonal element, as an element */
 template <typename T> __device__ T real_part(T v)
 {
@@ -55,11 +66,11 @@ __global__ void check(shoal_potrf_v_args a)
 template <typename T> __global__ void __launch_bounds__(ROWS) update(shoal_potrf_v_args a)
 {
     __shared__ T S[NB][NB + 1]; /* S[c][k] = L(j0 + c, kc + k) */
-    const int j0 = a.j0;
     for (long long b = blockIdx.y; b < a.batch; b += gridDim.y) {
-        const int n = a.n[b];
-        /* the same for every thread of the block: the skip is uniform */
-        if (a.info[b] != 0 || n <= j0 || j0 + (int)blockIdx.x * ROWS >= n) continue;
+        const int n = a.n[b], j0 = panel_col(a, n);
+        /* the same for every thread of the block: the skip is uniform. Nothing left of a first
+         * panel (j0 = 0). */
+        if (a.info[b] != 0 || j0 <= 0 || j0 + (int)blockIdx.x * ROWS >= n) continue;
         const lower_view<T> L = view_of<T>(a, b);
         const int w = n - j0 < NB ? n - j0 : NB, r = j0 + (int)blockIdx.x * ROWS + (int)threadIdx.x;
         T acc[NB];
@@ -146,11 +157,10 @@ template <typename T> __global__ void __launch_bounds__(FACTOR_THREADS) factor(s
     typedef typename real_of<T>::type R;
     __shared__ T D[NB][NB + 1];
     __shared__ int failed;
-    const int j0 = a.j0;
     for (long long b = blockIdx.x; b < a.batch; b += gridDim.x) {
-        const int n = a.n[b];
+        const int n = a.n[b], j0 = panel_col(a, n);
         /* uniform; the small kernel serves n <= NB whole */
-        if (a.info[b] != 0 || n <= j0 || n <= NB) continue;
+        if (a.info[b] != 0 || j0 < 0 || n <= NB) continue;
         const lower_view<T> L = view_of<T>(a, b);
         const int w = n - j0 < NB ? n - j0 : NB;
         for (int t = threadIdx.x; t < NB * NB; t += FACTOR_THREADS) {
@@ -205,21 +215,25 @@ template <typename T> __global__ void __launch_bounds__(FACTOR_THREADS) factor(s
     }
 }
 
-template <typename T> cudaError_t launch_step(const shoal_potrf_v_args *a, cudaStream_t s)
+template <typename T> cudaError_t launch_step(const shoal_potrf_v_args *a, int steps, cudaStream_t s)
 {
-    if (a->j0 == 0) { /* nothing left of the first panel; the problems of n <= NB done whole */
-        small<T><<<grid_of(a->batch, SMALL_WARPS), 32 * SMALL_WARPS, 0, s>>>(*a);
-        const cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess || a->max_n <= NB) return e;
-    } else {
-        const dim3 grid((unsigned)((a->max_n - a->j0 + ROWS - 1) / ROWS),
-                        (unsigned)(a->batch < MAX_GRID_Y ? a->batch : MAX_GRID_Y));
+    cudaError_t e = cudaSuccess;
+    if (a->step > 0) { /* step 0 meets only first panels */
+        /* a problem's rows from its panel on: at most its panels left, steps - step, of NB */
+        const long long rows = (long long)(steps - a->step) * NB < a->max_n ? (long long)(steps - a->step) * NB : a->max_n;
+        const dim3 grid((unsigned)((rows + ROWS - 1) / ROWS), (unsigned)(a->batch < MAX_GRID_Y ? a->batch : MAX_GRID_Y));
         update<T><<<grid, ROWS, 0, s>>>(*a);
-        const cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess) return e;
+        if ((e = cudaGetLastError()) != cudaSuccess) return e;
     }
-    factor<T><<<grid_of(a->batch, 1), FACTOR_THREADS, 0, s>>>(*a);
-    return cudaGetLastError();
+    if (a->max_n > NB) {
+        factor<T><<<grid_of(a->batch, 1), FACTOR_THREADS, 0, s>>>(*a);
+        if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    }
+    if (a->step == steps - 1) { /* the problems of n <= NB: one panel, the last step's */
+        small<T><<<grid_of(a->batch, SMALL_WARPS), 32 * SMALL_WARPS, 0, s>>>(*a);
+        e = cudaGetLastError();
+    }
+    return e;
 }
 
 } // namespace
@@ -234,9 +248,10 @@ extern "C" cudaError_t shoal_potrf_v_check(char prec, const shoal_potrf_v_args *
 
 extern "C" cudaError_t shoal_potrf_v_step(char prec, const shoal_potrf_v_args *a, cudaStream_t stream)
 {
-    if (a->batch <= 0 || a->j0 >= a->max_n) return cudaSuccess;
-    if (a->j0 < 0 || a->j0 % NB != 0) return cudaErrorInvalidValue;
-#define STEP(T) launch_step<T>(a, stream)
+    const int steps = shoal_potrf_v_steps(a->max_n);
+    if (a->batch <= 0 || a->step >= steps) return cudaSuccess;
+    if (a->step < 0) return cudaErrorInvalidValue;
+#define STEP(T) launch_step<T>(a, steps, stream)
     BY_PRECISION(prec, STEP)
 #undef STEP
 }

@@ -34,7 +34,7 @@ shoal_status shoal_driver_posv_vbatched(struct shoal_context *ctx, char prec, in
     const shoal_potrs_v_args a = solve_args(variant, p);
     if (shoal_potrs_v_check(&a, ctx->stream) != cudaSuccess) return SHOAL_STATUS_CUDA_ERROR;
     shoal_potrf_v_args f = {p->A_array, p->n_array, p->lda_array, p->info, p->n, variant == 1, 0, p->batch};
-    for (f.j0 = 0; f.j0 < f.max_n; f.j0 += SHOAL_POTRF_V_NB)
+    for (f.step = 0; f.step < shoal_potrf_v_steps(f.max_n); ++f.step)
         if (shoal_potrf_v_step(prec, &f, ctx->stream) != cudaSuccess) return SHOAL_STATUS_CUDA_ERROR;
     /* max_nrhs = 0: factored all the same, as LAPACK's posv with nrhs = 0 */
     if (p->nrhs > 0 && shoal_potrs_v_solve(prec, &a, ctx->stream) != cudaSuccess) return SHOAL_STATUS_CUDA_ERROR;
