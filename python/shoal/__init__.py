@@ -16,14 +16,14 @@ from .blas import gemm, gemv, trsv
 from .blas3 import herk, syrk, trsm
 from .lapack import (gebrd, gelqf, geqrf, gels, gesv, getrf, getri, getri_fused, getrs, orgbr, orgqr, ormqr, posv,
                      potrf, potrs)
-from .vbatched import gemm_vbatched, gemv_vbatched, potrf_vbatched
+from .vbatched import gemm_vbatched, gemv_vbatched, posv_vbatched, potrf_vbatched, potrs_vbatched
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ShoalError", "LibraryNotFoundError",
     "gemm", "gemv", "trsv", "trsm", "syrk", "herk", "gemm_vbatched", "gemv_vbatched",
-    "potrf_vbatched",
+    "potrf_vbatched", "potrs_vbatched", "posv_vbatched",
     "getrf", "getrs", "gesv", "getri", "getri_fused", "potrf", "potrs", "posv", "geqrf", "ormqr", "orgqr", "gels", "gelqf", "gebrd", "orgbr",
     "column_major", "dispatch_info", "set_vendor_dispatch", "workspace_size", "library_version",
     "library_path",
