@@ -20,7 +20,9 @@
 #              for ARCHS (default 90: the GPU at hand)
 #   TESTS="tests/test_gpu_lu.py ..."   pytest these files (GPU tests)
 #   BENCH="gemm lapack blas2 spec"     run these benchmarks (BENCH_ARGS / LAPACK_BENCH_ARGS /
-#                                      BLAS2_BENCH_ARGS)
+#                                      BLAS2_BENCH_ARGS); also gebrd and potrf-vbatched (their make
+#                                      targets: GEBRD_BENCH_ARGS, POTRF_VBATCHED_BENCH_ARGS, limits
+#                                      gebrd_BENCH_SECONDS, potrf_vbatched_BENCH_SECONDS or BENCH_SECONDS)
 # Leaves gpu.txt, tune.log, show.txt, shoal.sql.gz, build.log, tests.log and bench outputs in $OUT
 # (8 files at most come back, each under 16 MB: the full dump is gzipped).
 set -uo pipefail
@@ -121,6 +123,14 @@ for b in ${BENCH:-}; do
           echo "bench spec exit $?"; cat "$OUT/spec.md" ;;
     lapack) timeout "${LAPACK_BENCH_SECONDS:-480}" python3 bench/run_lapack_bench.py --out "$OUT/lapack.csv" ${LAPACK_BENCH_ARGS:-} > /dev/null 2> "$OUT/lapack_bench.err"
           echo "bench lapack exit $?"; tail -60 "$OUT/lapack.txt" ;;
+    # the torch benchmarks through their make targets (the package on PYTHONPATH, this libshoal);
+    # SIGINT at the limit, so that the script's finally still writes the .txt of the rows it has
+    gebrd|potrf-vbatched)
+          v=$(echo "$b" | tr a-z- A-Z_)
+          secs=${b//-/_}_BENCH_SECONDS; args=${v}_BENCH_ARGS
+          timeout -s INT "${!secs:-${BENCH_SECONDS:-300}}" make -o tuned_db/shoal.sqlite -o generated/sources.mk PY=python3 "bench-$b" \
+            "${v}_BENCH_OUT=$OUT/$b.csv" "${v}_BENCH_ARGS=${!args:-}" > "$OUT/$b.log" 2>&1
+          echo "bench $b exit $?"; tail -40 "$OUT/$b.log" ;;
   esac
 done
 # 8 files at most come back: past that, the logs travel in one archive (tests.log stays readable)
