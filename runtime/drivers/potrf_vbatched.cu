@@ -62,10 +62,12 @@ __global__ void check(shoal_potrf_v_args a)
 
 /* L(j0:n, j0:j0+w) -= L(j0:n, 0:j0) L(j0:j0+w, 0:j0)^H on and below the diagonal: a thread a row,
  * ROWS rows a block (grid.x), problems along grid.y. The left block's rows j0..j0+w (the GEMM's
- * B^H) go through shared memory NB columns at a time. */
+ * B^H) go through shared memory NB columns at a time, stored so that the NB elements a thread
+ * multiplies one of its row's elements by are contiguous and aligned: read as vectors (a
+ * broadcast load a multiply-add otherwise). */
 template <typename T> __global__ void __launch_bounds__(ROWS) update(shoal_potrf_v_args a)
 {
-    __shared__ T S[NB][NB + 1]; /* S[c][k] = L(j0 + c, kc + k) */
+    __shared__ __align__(16) T S[NB][NB]; /* S[k][c] = L(j0 + c, kc + k) */
     for (long long b = blockIdx.y; b < a.batch; b += gridDim.y) {
         const int n = a.n[b], j0 = panel_col(a, n);
         /* the same for every thread of the block: the skip is uniform. Nothing left of a first
@@ -79,7 +81,7 @@ template <typename T> __global__ void __launch_bounds__(ROWS) update(shoal_potrf
         for (int kc = 0; kc < j0; kc += NB) { /* j0 is a multiple of NB: whole chunks */
             for (int t = threadIdx.x; t < NB * NB; t += ROWS) {
                 const int c = t % NB, k = t / NB; /* c fastest: consecutive rows of a lower A */
-                S[c][k] = c < w ? L.get(j0 + c, kc + k) : zero_of<T>();
+                S[k][c] = c < w ? L.get(j0 + c, kc + k) : zero_of<T>();
             }
             __syncthreads();
             if (r < n) {
@@ -87,7 +89,7 @@ template <typename T> __global__ void __launch_bounds__(ROWS) update(shoal_potrf
                 for (int k = 0; k < NB; ++k) {
                     const T x = L.get(r, kc + k);
 #pragma unroll
-                    for (int c = 0; c < NB; ++c) acc[c] = add_mul(acc[c], x, conj_of(S[c][k]));
+                    for (int c = 0; c < NB; ++c) acc[c] = add_mul(acc[c], x, conj_of(S[k][c]));
                 }
             }
             __syncthreads(); /* S read before the next chunk overwrites it */
