@@ -9,37 +9,12 @@ libshoal (SHOAL_REQUIRE_GPU=1: failures)."""
 import pytest
 
 import shoal
+from _cholesky import eps, factor_residual, poisoned, spd, untouched, wide
 
 DTYPES = ["float32", "float64", "complex64", "complex128"]
 SIZES = [0, 1, 5, 32, 1, 33, 0, 70, 2, 100]
 NRHS = [3, 0, 1, 4, 2, 33, 0, 5, 1, 7]
 TOL = 30.0
-GARBAGE = 1e30     # written where the routine must not read: any use shows in the residual
-
-
-def real_of(dtype):
-    return {"complex64": "float32", "complex128": "float64"}.get(dtype, dtype)
-
-
-def eps(dtype):
-    import numpy
-    return float(numpy.finfo(real_of(dtype)).eps)
-
-
-def wide(x):
-    import numpy
-    return x.astype("complex128" if numpy.iscomplexobj(x) else "float64")
-
-
-def spd(n, dtype, seed):
-    """A symmetric (Hermitian) positive definite n x n matrix, well conditioned."""
-    import numpy
-    rng = numpy.random.default_rng(seed)
-    m = rng.standard_normal((n, n))
-    if dtype.startswith("complex"):
-        m = m + 1j * rng.standard_normal((n, n))
-    a = m @ m.conj().T / max(n, 1) + numpy.eye(n)
-    return a.astype(dtype)
 
 
 def rhs(n, k, dtype, seed):
@@ -51,25 +26,6 @@ def rhs(n, k, dtype, seed):
     return b.astype(dtype)
 
 
-def poisoned(a, uplo):
-    """a with the triangle the routines must not read (and, complex, the diagonal's imaginary
-    parts) overwritten by garbage."""
-    import numpy
-    out = a.copy()
-    n = a.shape[0]
-    other = numpy.triu_indices(n, 1) if uplo == "L" else numpy.tril_indices(n, -1)
-    out[other] = GARBAGE
-    if numpy.iscomplexobj(out):
-        out[numpy.diag_indices(n)] += 1j * GARBAGE
-    return out
-
-
-def factor_of(f, uplo):
-    """L with A = L L^H from potrf's output f (U^H for uplo 'U')."""
-    import numpy
-    return numpy.tril(f) if uplo == "L" else numpy.triu(f).conj().T
-
-
 def solve_residual(a, x, b, dtype):
     import numpy
     n, k = b.shape
@@ -78,22 +34,6 @@ def solve_residual(a, x, b, dtype):
     a, x, b = wide(a), wide(x), wide(b)
     scale = n * numpy.abs(a).max() * max(numpy.abs(x).max(), 1e-300) * eps(dtype)
     return float(numpy.abs(a @ x - b).max() / scale)
-
-
-def factor_residual(f, a, uplo, dtype):
-    import numpy
-    n = a.shape[0]
-    if n == 0:
-        return 0.0
-    L = factor_of(wide(f), uplo)
-    return float(numpy.abs(L @ L.conj().T - wide(a)).max() / (n * numpy.abs(a).max() * eps(dtype)))
-
-
-def untouched(f, p, uplo):
-    import numpy
-    n = f.shape[0]
-    other = numpy.triu_indices(n, 1) if uplo == "L" else numpy.tril_indices(n, -1)
-    return bool((f[other] == p[other]).all())
 
 
 def problems(dtype, seed, sizes=SIZES, nrhs=NRHS):

@@ -8,67 +8,11 @@ come out as they do without it. Skipped without a CUDA device, PyTorch/CuPy, num
 import pytest
 
 import shoal
+from _cholesky import eps, factor_of, factor_residual as residual, poisoned, spd, untouched
 
 DTYPES = ["float32", "float64", "complex64", "complex128"]
 SIZES = [0, 1, 5, 32, 1, 33, 0, 70, 2, 100]
 TOL = 30.0
-GARBAGE = 1e30     # written where the routine must not read: any use shows in the residual
-
-
-def real_of(dtype):
-    return {"complex64": "float32", "complex128": "float64"}.get(dtype, dtype)
-
-
-def eps(dtype):
-    import numpy
-    return float(numpy.finfo(real_of(dtype)).eps)
-
-
-def spd(n, dtype, seed):
-    """A symmetric (Hermitian) positive definite n x n matrix, well conditioned."""
-    import numpy
-    rng = numpy.random.default_rng(seed)
-    m = rng.standard_normal((n, n))
-    if dtype.startswith("complex"):
-        m = m + 1j * rng.standard_normal((n, n))
-    a = m @ m.conj().T / max(n, 1) + numpy.eye(n)
-    return a.astype(dtype)
-
-
-def poisoned(a, uplo):
-    """a with the triangle potrf must not read (and, complex, the diagonal's imaginary parts)
-    overwritten by garbage."""
-    import numpy
-    out = a.copy()
-    n = a.shape[0]
-    other = numpy.triu_indices(n, 1) if uplo == "L" else numpy.tril_indices(n, -1)
-    out[other] = GARBAGE
-    if numpy.iscomplexobj(out):
-        out[numpy.diag_indices(n)] += 1j * GARBAGE
-    return out
-
-
-def factor_of(f, uplo):
-    """L with A = L L^H from potrf's output f (U^H for uplo 'U')."""
-    import numpy
-    return numpy.tril(f) if uplo == "L" else numpy.triu(f).conj().T
-
-
-def residual(f, a, uplo, dtype):
-    import numpy
-    n = a.shape[0]
-    if n == 0:
-        return 0.0
-    L = factor_of(f.astype("complex128" if numpy.iscomplexobj(f) else "float64"), uplo)
-    return float(numpy.abs(L @ L.conj().T - a).max() / (n * numpy.abs(a).max() * eps(dtype)))
-
-
-def untouched(f, p, uplo):
-    """The triangle potrf must not write still holds what was there."""
-    import numpy
-    n = f.shape[0]
-    other = numpy.triu_indices(n, 1) if uplo == "L" else numpy.tril_indices(n, -1)
-    return bool((f[other] == p[other]).all())
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
