@@ -94,3 +94,13 @@ def upload(fake, address):
         if base <= address < base + len(data):
             return data[address - base:]
     raise AssertionError(f"{address:#x} is not in an uploaded buffer")
+
+
+class HostArray:
+    """A DLPack producer on the host (kDLCPU), as a numpy array or a CPU tensor is."""
+
+    def __dlpack_device__(self):
+        return 1, 0
+
+    def __dlpack__(self, stream=None):
+        raise AssertionError("a host array must be refused before it is exported")

@@ -7,7 +7,7 @@ import array
 import pytest
 
 import shoal
-from _fakes import FakeArray, args_of, upload
+from _fakes import FakeArray, HostArray, args_of, upload
 
 ROUTINES = ["potrs_vbatched", "posv_vbatched"]
 
@@ -142,16 +142,6 @@ def test_empty_lists(fake, routine):
     with pytest.raises(ValueError, match="B has 1 entries; A has 0"):
         run(routine, [], [col(1, 1)], info=info)
     assert fake.routine_calls() == []
-
-
-class HostArray:
-    """A DLPack producer on the host (kDLCPU), as a numpy array or a CPU tensor is."""
-
-    def __dlpack_device__(self):
-        return 1, 0
-
-    def __dlpack__(self, stream=None):
-        raise AssertionError("a host array must be refused before it is exported")
 
 
 @pytest.mark.parametrize("routine", ROUTINES)

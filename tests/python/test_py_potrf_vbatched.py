@@ -6,7 +6,7 @@ import array
 import pytest
 
 import shoal
-from _fakes import FakeArray, args_of, upload
+from _fakes import FakeArray, HostArray, args_of, upload
 
 
 def col(n, dtype="f8", ld=None):
@@ -91,16 +91,6 @@ def test_empty_list(fake):
     info = FakeArray((0,), dtype="i4")
     assert shoal.potrf_vbatched([], info=info) is info
     assert fake.routine_calls() == []
-
-
-class HostArray:
-    """A DLPack producer on the host (kDLCPU), as a numpy array or a CPU tensor is."""
-
-    def __dlpack_device__(self):
-        return 1, 0
-
-    def __dlpack__(self, stream=None):
-        raise AssertionError("a host array must be refused before it is exported")
 
 
 def test_argument_errors(fake):
