@@ -62,7 +62,6 @@ torch or CUDA), 1 if a row is FAIL or ERROR, 2 on a usage error or when shoal ca
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import os
 import statistics
@@ -76,9 +75,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cusolver_gebrd_peer  # noqa: E402
-from run_qr_torch_bench import torch_and_shoal  # noqa: E402
 import lapacke_gebrd_peer  # noqa: E402
-from run_qr_torch_bench import Method, add_run_args, fmt, parse_list, time_method  # noqa: E402  (the same timing rules)
+from run_qr_torch_bench import (Method, Report, add_run_args, fmt, parse_list, time_method,  # noqa: E402
+                                torch_and_shoal)  # (the same timing rules)
 from run_qr_torch_bench import parse_shapes as qr_parse_shapes  # noqa: E402
 from torch_lapack_peer import dtype_of, fill_uniform, quotient, runs_within, wide  # noqa: E402
 
@@ -505,31 +504,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     title = f"# run_gebrd_bench (shoal {shoal.__version__}), {time.strftime('%Y-%m-%d %H:%M', time.gmtime())}"
     print(f"{title}\n{device_line}\n# {header}", flush=True)
     stream = torch.cuda.current_stream()
-    rows: list[dict[str, str]] = []
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     try:
-        with open(args.out, "w", newline="") as f:
-            out = csv.writer(f, lineterminator="\n")
-            out.writerow(CSV_COLUMNS)
-            try:
-                for prec in precs:
-                    for m, n, b in shapes:
-                        batch = max(1, round(b * args.batch_scale))
-                        for r in bench_shape(torch, shoal, stream, peers, methods, prec, m, n, batch, args):
-                            note = f" ({r.runs} run{'s' if r.runs > 1 else ''})" if 0 < r.runs < args.runs else ""
-                            print(f"{prec} {r.method:8s} {m:4d}x{n:<4d} {batch:6d} {r.ms:11.4f} ms "
-                                  f"{r.gflops():9.1f} Gflop/s  check {r.check:8.2e} {r.status}{note}", flush=True)
-                            row = r.csv(device)
-                            out.writerow(row)
-                            f.flush()
-                            rows.append(dict(zip(CSV_COLUMNS, row)))
-            finally:
-                report = args.out.with_suffix(".txt")
-                report.write_text(f"{title}\n{device_line}\n# {header}\n\n{table(rows)}")
-                print(f"# wrote {args.out} and {report}", flush=True)
+        with Report(args.out, CSV_COLUMNS, f"{title}\n{device_line}\n# {header}", table) as report:
+            for prec in precs:
+                for m, n, b in shapes:
+                    batch = max(1, round(b * args.batch_scale))
+                    for r in bench_shape(torch, shoal, stream, peers, methods, prec, m, n, batch, args):
+                        note = f" ({r.runs} run{'s' if r.runs > 1 else ''})" if 0 < r.runs < args.runs else ""
+                        print(f"{prec} {r.method:8s} {m:4d}x{n:<4d} {batch:6d} {r.ms:11.4f} ms "
+                              f"{r.gflops():9.1f} Gflop/s  check {r.check:8.2e} {r.status}{note}", flush=True)
+                        report.add(r.csv(device))
     finally:
         if peers.pool is not None:
             peers.pool.shutdown()
+    rows = report.rows
     failed = sum(r["status"] in BAD for r in rows)
     print(f"# {len(rows)} rows, {failed} FAIL or ERROR", flush=True)
     return 1 if failed else 0

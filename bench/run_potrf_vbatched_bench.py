@@ -75,7 +75,6 @@ CUDA), 1 if a row is FAIL or ERROR, 2 on a usage error or when shoal cannot be i
 from __future__ import annotations
 
 import argparse
-import csv
 import math
 import random
 import sys
@@ -87,7 +86,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run_qr_torch_bench import Method, add_run_args, fmt, parse_list, time_method, torch_and_shoal  # noqa: E402  (the same timing rules)
+from run_qr_torch_bench import (Method, Report, add_run_args, fmt, parse_list, time_method,  # noqa: E402
+                                torch_and_shoal)  # (the same timing rules)
 from torch_lapack_peer import dtype_of, fill_spd, flops_per_problem, quotient, wide  # noqa: E402
 
 PRECISIONS = ("s", "d", "c", "z")
@@ -760,25 +760,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: libshoal: {e}; build it with `make` (or set SHOAL_LIBRARY)", file=sys.stderr)
         return 2
     streams = [torch.cuda.Stream() for _ in range(args.loop_streams)]
-    rows: list[dict[str, str]] = []
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with open(args.out, "w", newline="") as f:
-        out = csv.writer(f, lineterminator="\n")
-        out.writerow(CSV_COLUMNS)
-        try:
-            for c in cases(precs, dists, ns, args):
-                for r in bench_case(torch, shoal, stream, lib, c, methods, args, streams):
-                    note = f" ({r.runs} run{'s' if r.runs > 1 else ''})" if 0 < r.runs < args.runs else ""
-                    print(f"{c.prec} {c.dist:7s} N={c.big_n:<4d} {len(c.sizes):7d} {r.method:14s} {r.ms:11.4f} ms "
-                          f"{r.gflops():9.1f} Gflop/s  check {r.check:8.2e} {r.status}{note}", flush=True)
-                    row = r.csv(device)
-                    out.writerow(row)
-                    f.flush()
-                    rows.append(dict(zip(CSV_COLUMNS, row)))
-        finally:
-            report = args.out.with_suffix(".txt")
-            report.write_text(f"{title}\n{device_line}\n# {header}\n\n{table(rows)}")
-            print(f"# wrote {args.out} and {report}", flush=True)
+    with Report(args.out, CSV_COLUMNS, f"{title}\n{device_line}\n# {header}", table) as report:
+        for c in cases(precs, dists, ns, args):
+            for r in bench_case(torch, shoal, stream, lib, c, methods, args, streams):
+                note = f" ({r.runs} run{'s' if r.runs > 1 else ''})" if 0 < r.runs < args.runs else ""
+                print(f"{c.prec} {c.dist:7s} N={c.big_n:<4d} {len(c.sizes):7d} {r.method:14s} {r.ms:11.4f} ms "
+                      f"{r.gflops():9.1f} Gflop/s  check {r.check:8.2e} {r.status}{note}", flush=True)
+                report.add(r.csv(device))
+    rows = report.rows
     failed = sum(r["status"] in BAD for r in rows)
     print(f"# {len(rows)} rows, {failed} FAIL or ERROR", flush=True)
     return 1 if failed else 0

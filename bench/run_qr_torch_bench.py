@@ -434,6 +434,35 @@ def add_run_args(ap: argparse.ArgumentParser, out: str, gpu: str = "") -> None:
 
 
 
+class Report:
+    """A benchmark's CSV, each row written and flushed as it is measured, and the .txt beside it
+    (the heading, then table(rows) of the rows so far), written however the run ends: a run cut
+    by its time limit (SIGINT) still leaves both."""
+
+    def __init__(self, out: Path, columns: Sequence[str], heading: str,
+                 table: Callable[[list[dict[str, str]]], str]) -> None:
+        self.out, self.columns, self.heading, self.table = out, list(columns), heading, table
+        self.rows: list[dict[str, str]] = []
+
+    def __enter__(self) -> "Report":
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        self.file = open(self.out, "w", newline="")
+        self.writer = csv.writer(self.file, lineterminator="\n")
+        self.writer.writerow(self.columns)
+        return self
+
+    def add(self, row: Sequence[Any]) -> None:
+        self.writer.writerow(row)
+        self.file.flush()
+        self.rows.append(dict(zip(self.columns, map(str, row))))
+
+    def __exit__(self, *exc: object) -> None:
+        self.file.close()
+        report = self.out.with_suffix(".txt")
+        report.write_text(f"{self.heading}\n\n{self.table(self.rows)}")
+        print(f"# wrote {self.out} and {report}", flush=True)
+
+
 def torch_and_shoal(script: str) -> tuple[Any, Any] | int:
     """PyTorch with a CUDA device and the shoal package, or the exit status of a benchmark that
     cannot run: 0 (a SKIP line) without PyTorch or a device, 2 without shoal (the library not
@@ -478,30 +507,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     title = f"# run_qr_torch_bench (shoal {shoal.__version__}), {time.strftime('%Y-%m-%d %H:%M', time.gmtime())}"
     print(f"{title}\n{device_line}\n# {header}", flush=True)
     stream = torch.cuda.current_stream()
-    rows: list[dict[str, str]] = []
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with open(args.out, "w", newline="") as f:
-        out = csv.writer(f, lineterminator="\n")
-        out.writerow(CSV_COLUMNS)
-        try:
-            for prec in precs:
-                for routine in routines:
-                    for m, n, b in shapes:
-                        batch = max(1, round(b * args.batch_scale))
-                        for r in bench_shape(torch, shoal, stream, prec, routine, m, n, batch, args):
-                            g = r.gflops() if math.isfinite(r.ms) else math.nan
-                            note = f" ({r.runs} run{'s' if r.runs > 1 else ''})" if 0 < r.runs < args.runs else ""
-                            print(f"{prec} {routine:11s} {r.method:8s} {m:4d}x{n:<4d} {batch:6d} {r.ms:11.4f} ms "
-                                  f"{g:9.1f} Gflop/s  check {r.check:8.2e} {r.status}{note}", flush=True)
-                            row = [device, prec, routine, r.method, m, n, batch, fmt(r.ms), fmt(g),
-                                   "" if math.isnan(r.check) else format(r.check, ".3g"), r.status]
-                            out.writerow(row)
-                            f.flush()
-                            rows.append(dict(zip(CSV_COLUMNS, map(str, row))))
-        finally:
-            report = args.out.with_suffix(".txt")
-            report.write_text(f"{title}\n{device_line}\n# {header}\n\n{table(rows)}")
-            print(f"# wrote {args.out} and {report}", flush=True)
+    with Report(args.out, CSV_COLUMNS, f"{title}\n{device_line}\n# {header}", table) as report:
+        for prec in precs:
+            for routine in routines:
+                for m, n, b in shapes:
+                    batch = max(1, round(b * args.batch_scale))
+                    for r in bench_shape(torch, shoal, stream, prec, routine, m, n, batch, args):
+                        g = r.gflops() if math.isfinite(r.ms) else math.nan
+                        note = f" ({r.runs} run{'s' if r.runs > 1 else ''})" if 0 < r.runs < args.runs else ""
+                        print(f"{prec} {routine:11s} {r.method:8s} {m:4d}x{n:<4d} {batch:6d} {r.ms:11.4f} ms "
+                              f"{g:9.1f} Gflop/s  check {r.check:8.2e} {r.status}{note}", flush=True)
+                        report.add([device, prec, routine, r.method, m, n, batch, fmt(r.ms), fmt(g),
+                                    "" if math.isnan(r.check) else format(r.check, ".3g"), r.status])
+    rows = report.rows
     failed = sum(r["status"] != "ok" for r in rows)
     print(f"# {len(rows)} rows, {failed} FAIL or ERROR", flush=True)
     return 1 if failed else 0

@@ -58,3 +58,20 @@ def test_without_torch_it_skips(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "torch", None)   # import torch raises ImportError
     assert qb.main(["--shapes", "4x4:2"]) == 0
     assert capsys.readouterr().out.startswith("SKIP")
+
+
+def test_report_writes_each_row_and_the_txt_even_when_the_run_is_cut(tmp_path, capsys):
+    """The torch benchmarks' writer: the CSV has every row added (as strings) when the run stops
+    early, and the .txt the heading and the table of those rows."""
+    out = tmp_path / "sub" / "bench.csv"
+    with pytest.raises(KeyboardInterrupt):
+        with qb.Report(out, ["a", "b"], "# title\n# device", lambda rows: f"{len(rows)} rows: {rows}") as report:
+            report.add([1, "x"])
+            assert out.read_text() == "a,b\n1,x\n"   # flushed as it is added
+            report.add([2.5, ""])
+            raise KeyboardInterrupt
+    assert out.read_text() == "a,b\n1,x\n2.5,\n"
+    assert report.rows == [{"a": "1", "b": "x"}, {"a": "2.5", "b": ""}]
+    txt = out.with_suffix(".txt").read_text()
+    assert txt == "# title\n# device\n\n2 rows: [{'a': '1', 'b': 'x'}, {'a': '2.5', 'b': ''}]"
+    assert f"# wrote {out}" in capsys.readouterr().out
