@@ -20,13 +20,21 @@ def wide(x):
     return x.astype("complex128" if numpy.iscomplexobj(x) else "float64")
 
 
+def gaussian(rows, cols, dtype, seed):
+    """A rows x cols matrix of standard normal entries (real and imaginary parts in complex),
+    in double precision."""
+    import numpy
+    rng = numpy.random.default_rng(seed)
+    m = rng.standard_normal((rows, cols))
+    if dtype.startswith("complex"):
+        m = m + 1j * rng.standard_normal((rows, cols))
+    return m
+
+
 def spd(n, dtype, seed):
     """A symmetric (Hermitian) positive definite n x n matrix, well conditioned."""
     import numpy
-    rng = numpy.random.default_rng(seed)
-    m = rng.standard_normal((n, n))
-    if dtype.startswith("complex"):
-        m = m + 1j * rng.standard_normal((n, n))
+    m = gaussian(n, n, dtype, seed)
     a = m @ m.conj().T / max(n, 1) + numpy.eye(n)
     return a.astype(dtype)
 

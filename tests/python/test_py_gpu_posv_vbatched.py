@@ -9,7 +9,7 @@ libshoal (SHOAL_REQUIRE_GPU=1: failures)."""
 import pytest
 
 import shoal
-from _cholesky import eps, factor_residual, poisoned, spd, untouched, wide
+from _cholesky import eps, factor_residual, gaussian, poisoned, spd, untouched, wide
 
 DTYPES = ["float32", "float64", "complex64", "complex128"]
 SIZES = [0, 1, 5, 32, 1, 33, 0, 70, 2, 100]
@@ -18,12 +18,7 @@ TOL = 30.0
 
 
 def rhs(n, k, dtype, seed):
-    import numpy
-    rng = numpy.random.default_rng(1000 + seed)
-    b = rng.standard_normal((n, k))
-    if dtype.startswith("complex"):
-        b = b + 1j * rng.standard_normal((n, k))
-    return b.astype(dtype)
+    return gaussian(n, k, dtype, 1000 + seed).astype(dtype)
 
 
 def solve_residual(a, x, b, dtype):
