@@ -215,11 +215,17 @@ def _min_stride(o: LapackOperand) -> str:
     return f"{o.ld} * {c_expr(o.cols)}" if o.kind == "matrix" else c_expr(o.length)
 
 
+def _varrays(spec: LapackSpec) -> list[str]:
+    """A vbatched call's device arrays, each of which must be non-NULL where there is work: the
+    sizes, then each operand and, for a matrix, its leading dimensions."""
+    return list(spec.dims) + [n for o in spec.operands for n in ((o.name, o.ld) if o.kind == "matrix" else (o.name,))]
+
+
 def _vchecks(spec: LapackSpec, prec: str) -> list[str]:
     out = option_checks(spec.options) + option_aliases(spec.options, prec) + conj_alias(spec.options, prec)
     out += [f"    if (max_{d} < 0) return BAD;" for d in spec.dims]
     out.append("    if (batch < 0) return BAD;")
-    arrays = list(spec.dims) + [n for o in spec.operands for n in ((o.name, o.ld) if o.kind == "matrix" else (o.name,))]
+    arrays = _varrays(spec)
     work = c_expr(spec.work, max_dims(spec.dims, "vbatched"))
     out.append(f"    if ({work} && batch > 0 && ({' || '.join('!' + a for a in arrays)})) return BAD;")
     return out
@@ -412,7 +418,7 @@ def _vrules(spec: LapackSpec) -> list[Rule]:
     out += option_rules(spec.options)
     out += [(f"max_{d} < 0", {f"max_{d}": "-1"}, BAD) for d in spec.dims]
     out.append(("batch < 0", {"batch": "-1"}, BAD))
-    arrays = list(spec.dims) + [n for o in spec.operands for n in ((o.name, o.ld) if o.kind == "matrix" else (o.name,))]
+    arrays = _varrays(spec)
     out += [(f"{a} NULL", {a: "NULL"}, BAD) for a in arrays]
     out.append(("no work, NULL arrays", {f"max_{spec.dims[0]}": "0", **{a: "NULL" for a in arrays}}, OK))
     out.append(("batch 0, NULL arrays", {"batch": "0", **{a: "NULL" for a in arrays}}, OK))
